@@ -1,0 +1,107 @@
+#ifndef FASTREAD_DETAIL_CHUNK_CURSOR_HPP
+#define FASTREAD_DETAIL_CHUNK_CURSOR_HPP
+
+// A read position over a byte_source's chunks that tracks the absolute input offset.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <span>
+
+#include "../source/byte_source.hpp"
+
+namespace fastread::detail {
+
+template <byte_source Source>
+class chunk_cursor {
+public:
+    explicit chunk_cursor(Source& source) noexcept : source_(&source) {}
+
+    /// Input offset of the current byte.
+    std::uint64_t offset() const noexcept {
+        return end_offset_ - static_cast<std::uint64_t>(end - pos);
+    }
+
+    /// Makes at least one byte available at `pos`; false at end of input (idempotent).
+    bool fill() {
+        while (pos == end) {
+            if (eof_) {
+                return false;
+            }
+            std::span<const char> chunk = source_->next();
+            if (chunk.empty()) {
+                eof_ = true;
+                return false;
+            }
+            pos = chunk.data();
+            end = pos + chunk.size();
+            end_offset_ += chunk.size();
+        }
+        return true;
+    }
+
+    /// The current byte (0..255), or -1 at end of input.
+    int peek() { return fill() ? static_cast<unsigned char>(*pos) : -1; }
+
+    /// Bytes of input known to remain after the current byte, when the source knows:
+    /// exactly for a contiguous source, from fstat for a sized one.
+    std::optional<std::uint64_t> known_remaining() const noexcept {
+        if constexpr (contiguous_source<Source>) {
+            return source_->bytes().size() - offset();
+        } else if constexpr (sized_source<Source>) {
+            std::optional<std::uint64_t> total = source_->size_hint();
+            if (total && *total >= offset()) {
+                return *total - offset();
+            }
+            return std::nullopt;
+        } else {
+            return std::nullopt;
+        }
+    }
+
+    /// Copies the next `n` bytes into `dst`: what remains of the current chunk, then
+    /// straight from the source when it can (`read_into`), else chunk by chunk. Returns the
+    /// count copied, fewer than `n` only at end of input.
+    std::size_t read(char* dst, std::size_t n) {
+        std::size_t done = 0;
+        while (done < n) {
+            if (pos == end) {
+                if constexpr (direct_read_source<Source>) {
+                    if (eof_) {
+                        break;
+                    }
+                    std::size_t got = source_->read_into(std::span<char>(dst + done, n - done));
+                    end_offset_ += got;
+                    done += got;
+                    if (done < n) {
+                        eof_ = true;
+                    }
+                    break;
+                } else if (!fill()) {
+                    break;
+                }
+            }
+            std::size_t take = static_cast<std::size_t>(end - pos);
+            if (take > n - done) {
+                take = n - done;
+            }
+            std::memcpy(dst + done, pos, take);
+            pos += take;
+            done += take;
+        }
+        return done;
+    }
+
+    const char* pos = nullptr; ///< current byte
+    const char* end = nullptr; ///< end of the current chunk
+
+private:
+    Source* source_ = nullptr;
+    std::uint64_t end_offset_ = 0; ///< input offset of `end`
+    bool eof_ = false;
+};
+
+} // namespace fastread::detail
+
+#endif // FASTREAD_DETAIL_CHUNK_CURSOR_HPP

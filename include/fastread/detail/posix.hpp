@@ -1,0 +1,150 @@
+#ifndef FASTREAD_DETAIL_POSIX_HPP
+#define FASTREAD_DETAIL_POSIX_HPP
+
+// RAII file descriptors and EINTR-safe system-call wrappers shared by the sources and writers.
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace fastread::detail {
+
+/// Throws std::system_error(err) whose message names the operation and the path.
+[[noreturn]] inline void throw_system_error(int err, std::string_view operation,
+                                            const std::filesystem::path& path = {}) {
+    std::string what(operation);
+    if (!path.empty()) {
+        what += " \"";
+        what += path.string();
+        what += '"';
+    }
+    throw std::system_error(err, std::generic_category(), what);
+}
+
+/// A move-only owner of a file descriptor; closes it on destruction.
+class unique_fd {
+public:
+    unique_fd() noexcept = default;
+    explicit unique_fd(int fd) noexcept : fd_(fd) {}
+    unique_fd(unique_fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+    unique_fd& operator=(unique_fd&& other) noexcept {
+        if (this != &other) {
+            reset(std::exchange(other.fd_, -1));
+        }
+        return *this;
+    }
+    unique_fd(const unique_fd&) = delete;
+    unique_fd& operator=(const unique_fd&) = delete;
+    ~unique_fd() { reset(); }
+
+    int get() const noexcept { return fd_; }
+    explicit operator bool() const noexcept { return fd_ >= 0; }
+    int release() noexcept { return std::exchange(fd_, -1); }
+    void reset(int fd = -1) noexcept {
+        if (fd_ >= 0) {
+            // POSIX leaves the descriptor state unspecified after EINTR from close; Linux
+            // always releases it, so retrying would risk closing someone else's descriptor.
+            ::close(fd_);
+        }
+        fd_ = fd;
+    }
+
+private:
+    int fd_ = -1;
+};
+
+/// Opens `path` read-only (O_CLOEXEC), retrying EINTR; throws std::system_error on failure.
+inline unique_fd open_read_only(const std::filesystem::path& path, int extra_flags = 0) {
+    for (;;) {
+        int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | extra_flags);
+        if (fd >= 0) {
+            return unique_fd(fd);
+        }
+        if (errno != EINTR) {
+            throw_system_error(errno, "open", path);
+        }
+    }
+}
+
+/// What fstat tells about an open file.
+struct file_info {
+    bool regular = false;    ///< S_ISREG
+    bool directory = false;  ///< S_ISDIR
+    std::uint64_t size = 0;  ///< st_size in bytes (0 for pipes; also 0 for /proc files)
+    std::uint64_t device = 0;
+    std::uint64_t inode = 0;
+};
+
+inline file_info stat_fd(int fd, const std::filesystem::path& path = {}) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        throw_system_error(errno, "fstat", path);
+    }
+    file_info info;
+    info.regular = S_ISREG(st.st_mode);
+    info.directory = S_ISDIR(st.st_mode);
+    info.size = st.st_size > 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+    info.device = static_cast<std::uint64_t>(st.st_dev);
+    info.inode = static_cast<std::uint64_t>(st.st_ino);
+    return info;
+}
+
+/// One read(2), retried on EINTR. Returns the byte count (0 = end of file); throws on error.
+inline std::size_t read_some(int fd, char* dst, std::size_t n,
+                             const std::filesystem::path& path = {}) {
+    for (;;) {
+        ssize_t got = ::read(fd, dst, n);
+        if (got >= 0) {
+            return static_cast<std::size_t>(got);
+        }
+        if (errno != EINTR) {
+            throw_system_error(errno, "read", path);
+        }
+    }
+}
+
+/// Reads until `n` bytes arrived or the file ended; returns the count (< n only at end).
+inline std::size_t read_full(int fd, char* dst, std::size_t n,
+                             const std::filesystem::path& path = {}) {
+    std::size_t done = 0;
+    while (done < n) {
+        // Linux transfers at most 0x7ffff000 bytes per call; ask for no more than that.
+        std::size_t want = n - done < 0x40000000 ? n - done : 0x40000000;
+        std::size_t got = read_some(fd, dst + done, want, path);
+        if (got == 0) {
+            break;
+        }
+        done += got;
+    }
+    return done;
+}
+
+/// Writes all `n` bytes, looping on short writes and EINTR; throws on error.
+inline void write_all(int fd, const char* src, std::size_t n,
+                      const std::filesystem::path& path = {}) {
+    while (n > 0) {
+        std::size_t want = n < 0x40000000 ? n : 0x40000000;
+        ssize_t put = ::write(fd, src, want);
+        if (put < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            throw_system_error(errno, "write", path);
+        }
+        src += put;
+        n -= static_cast<std::size_t>(put);
+    }
+}
+
+} // namespace fastread::detail
+
+#endif // FASTREAD_DETAIL_POSIX_HPP

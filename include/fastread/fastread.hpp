@@ -1,0 +1,12 @@
+#ifndef FASTREAD_FASTREAD_HPP
+#define FASTREAD_FASTREAD_HPP
+
+/// @file
+/// Everything fastread offers.
+
+#include "error.hpp"
+#include "ppm.hpp"
+#include "sample_vector.hpp"
+#include "source.hpp"
+
+#endif // FASTREAD_FASTREAD_HPP

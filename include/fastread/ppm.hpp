@@ -1,0 +1,219 @@
+#ifndef FASTREAD_PPM_HPP
+#define FASTREAD_PPM_HPP
+
+/// @file
+/// `fastread::ppm`: decode and encode PPM images, plain (P3, ASCII) and raw (P6, binary),
+/// 8- and 16-bit, following Netpbm's ppm(5) (https://netpbm.sourceforge.net/doc/ppm.html),
+/// with libnetpbm deciding where the spec is silent.
+///
+/// Rules the decoder applies:
+/// - Header: magic `P3` or `P6`; then width, height and maxval as unsigned decimal numbers
+///   separated by whitespace (space, TAB, CR, LF, VT, FF). Width and height 1..4294967295;
+///   maxval 1..65535. No sign characters. As in libnetpbm, the width may follow the magic
+///   directly (`P62 2 255`).
+/// - Comments run from `#` to the next CR or LF and may appear anywhere in the header, even
+///   glued to a token (`2#c\n2` is width 2, height 2; libnetpbm's `pm_getc` treats a comment
+///   as its line end), and between plain samples.
+/// - Raw: exactly one whitespace byte ends the header (`255\r\n` leaves `\n` as the first
+///   raster byte); a comment straight after maxval is skipped and its line end is that byte
+///   (libnetpbm). Samples are 1 byte when maxval < 256, else 2 bytes, most significant first.
+/// - Plain: samples are decimal numbers separated by whitespace or comments; the input may
+///   end right after the last sample. Whatever follows the image is not read by `load`.
+/// - A sample above maxval is an error (libnetpbm >= 10.66). Samples are never rescaled:
+///   maxval is reported beside them.
+/// - Sizes are computed in 64 bits. A header that declares more than the input can hold is
+///   rejected without allocating the image when the input size is known (memory, mmap); a
+///   stream's buffer grows only as data arrives.
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "detail/atomic_file.hpp"
+#include "detail/chunk_cursor.hpp"
+#include "detail/posix.hpp"
+#include "detail/ppm_parse.hpp"
+#include "detail/ppm_write.hpp"
+#include "error.hpp"
+#include "sample_vector.hpp"
+#include "source/byte_source.hpp"
+#include "source/mmap_source.hpp"
+#include "source/read_source.hpp"
+
+namespace fastread::ppm {
+
+/// The two PPM encodings: plain (P3, ASCII decimal samples) and raw (P6, binary samples).
+enum class format { plain = 3, raw = 6 };
+
+/// A decoded RGB image.
+///
+/// @tparam Sample `std::uint8_t` (maxval <= 255) or `std::uint16_t` (any maxval).
+template <class Sample>
+struct image {
+    static_assert(std::is_same_v<Sample, std::uint8_t> || std::is_same_v<Sample, std::uint16_t>,
+                  "fastread::ppm::image samples are std::uint8_t or std::uint16_t");
+
+    std::uint32_t width = 0;  ///< pixels per row
+    std::uint32_t height = 0; ///< rows
+    std::uint16_t maxval = 0; ///< 1..65535, as stored in the file: the value of full intensity
+    /// width * height * 3 samples: rows top to bottom, pixels left to right, each R, G, B;
+    /// native byte order; every sample <= maxval.
+    sample_vector<Sample> samples;
+
+    friend bool operator==(const image&, const image&) = default;
+};
+
+/// Decodes the first image of the PPM file at `path`.
+///
+/// Maps a regular file with `mmap`; streams pipes, FIFOs and `/proc` files with `read(2)`.
+/// Time O(file size); memory O(image size).
+/// @tparam Sample `std::uint8_t` (default) or `std::uint16_t` for maxval above 255.
+/// @throws fastread::parse_error (naming the file and the byte offset) if the file is not a
+///         valid P3 or P6 image, or if `Sample` is `std::uint8_t` and maxval exceeds 255.
+/// @throws std::system_error if the file cannot be opened or read.
+template <class Sample = std::uint8_t>
+image<Sample> load(const std::filesystem::path& path);
+
+/// Decodes the first image from `source`, any `byte_source` (e.g. `read_source`,
+/// `stdio_source` over stdin, `memory_source`). Reads up to the end of that image only.
+/// @throws fastread::parse_error with the input offset; what the source throws.
+template <class Sample = std::uint8_t, class Source>
+    requires byte_source<std::remove_cvref_t<Source>>
+image<Sample> load(Source&& source);
+
+/// Decodes a sequence of images from one source: ppm(5) raw files may hold several images
+/// back to back, and libnetpbm (`pm_nextimage`) skips whitespace between them.
+///
+/// ```
+/// fastread::read_source source("frames.ppm");
+/// fastread::ppm::reader frames(source);          // std::uint8_t samples
+/// for (fastread::ppm::image<std::uint8_t> frame; frames.next(frame);) { ... }
+/// ```
+/// The source is borrowed and must outlive the reader.
+template <class Sample, byte_source Source>
+class reader {
+public:
+    explicit reader(Source& source) : cursor_(source), name_(detail::source_name(source)) {}
+
+    /// Decodes the next image into `out`, reusing its sample buffer.
+    /// @returns true if an image was read; false when only whitespace remained (never on
+    ///          the first call: an input without any image is an error).
+    /// @throws fastread::parse_error if the next image is malformed or something other than
+    ///         whitespace and an image follows; `out` is then left empty.
+    bool next(image<Sample>& out);
+
+    /// Input offset, in bytes, just after the last image read.
+    std::uint64_t offset() const noexcept { return cursor_.offset(); }
+
+private:
+    detail::chunk_cursor<Source> cursor_;
+    std::string name_;
+    bool started_ = false;
+};
+
+template <byte_source Source>
+reader(Source&) -> reader<std::uint8_t, Source>;
+
+/// Writes `img` to `path` as P3 (`format::plain`, lines of at most 70 characters, each row
+/// starting a new line) or P6 (`format::raw`, 2-byte big-endian samples when maxval > 255).
+///
+/// Atomic: writes a temporary file in the same directory, `fsync`s it and renames it over
+/// `path`, so readers never see a partial image and a failure leaves `path` untouched.
+/// @throws std::invalid_argument if `img` is inconsistent (a dimension 0, maxval 0 or above
+///         255 for 8-bit samples, `samples.size() != width * height * 3`, a sample above
+///         maxval); nothing is written then.
+/// @throws std::system_error if the file cannot be created, written or renamed.
+template <class Sample>
+void save(const std::filesystem::path& path, const image<Sample>& img,
+          format fmt = format::raw);
+
+// ---------------------------------------------------------------------------------------
+// Implementation
+
+} // namespace fastread::ppm
+
+namespace fastread::detail {
+
+/// Decodes the first image of `source`; `name` labels errors.
+template <class Sample, class Source>
+ppm::image<Sample> load_first_ppm(Source& source, const std::string& name) {
+    chunk_cursor<Source> cursor(source);
+    ppm_header header;
+    ppm::image<Sample> img;
+    ppm_error err = read_ppm(cursor, header, img.samples);
+    if (err) {
+        throw parse_error(err.offset, ppm_error_message(err), name);
+    }
+    img.width = header.width;
+    img.height = header.height;
+    img.maxval = header.maxval;
+    return img;
+}
+
+} // namespace fastread::detail
+
+namespace fastread::ppm {
+
+template <class Sample>
+image<Sample> load(const std::filesystem::path& path) {
+    // Open once, then pick the source: a FIFO must not be opened twice, and a /proc file
+    // (size 0 to fstat) must be streamed.
+    fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
+    fastread::detail::file_info info = fastread::detail::stat_fd(fd.get(), path);
+    if (info.regular && info.size > 0) {
+        mmap_source source(fd.get());
+        fd.reset();
+        return fastread::detail::load_first_ppm<Sample>(source, path.string());
+    }
+    read_source source(std::move(fd), path);
+    return fastread::detail::load_first_ppm<Sample>(source, path.string());
+}
+
+template <class Sample, class Source>
+    requires byte_source<std::remove_cvref_t<Source>>
+image<Sample> load(Source&& source) {
+    return fastread::detail::load_first_ppm<Sample>(source, fastread::detail::source_name(source));
+}
+
+template <class Sample, byte_source Source>
+bool reader<Sample, Source>::next(image<Sample>& out) {
+    if (started_) {
+        int c = cursor_.peek();
+        while (c >= 0 && fastread::detail::is_ppm_space(static_cast<unsigned>(c))) {
+            ++cursor_.pos;
+            c = cursor_.peek();
+        }
+        if (c < 0) {
+            return false;
+        }
+    }
+    started_ = true;
+    fastread::detail::ppm_header header;
+    fastread::detail::ppm_error err = fastread::detail::read_ppm(cursor_, header, out.samples);
+    if (err) {
+        out = image<Sample>{};
+        throw parse_error(err.offset, fastread::detail::ppm_error_message(err), name_);
+    }
+    out.width = header.width;
+    out.height = header.height;
+    out.maxval = header.maxval;
+    return true;
+}
+
+template <class Sample>
+void save(const std::filesystem::path& path, const image<Sample>& img, format fmt) {
+    fastread::detail::check_ppm_image(img.width, img.height, img.maxval, img.samples.data(),
+                                      img.samples.size());
+    fastread::detail::atomic_file file(path);
+    fastread::detail::encode_ppm(img.width, img.height, img.maxval, img.samples.data(),
+                                 img.samples.size(), fmt == format::plain,
+                                 [&](const char* data, std::size_t n) { file.write(data, n); });
+    file.commit();
+}
+
+} // namespace fastread::ppm
+
+#endif // FASTREAD_PPM_HPP

@@ -1,0 +1,120 @@
+#ifndef FASTREAD_SOURCE_MMAP_SOURCE_HPP
+#define FASTREAD_SOURCE_MMAP_SOURCE_HPP
+
+/// @file
+/// `mmap_source`: a whole regular file mapped read-only.
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <utility>
+
+#include <sys/mman.h>
+
+#include "../detail/posix.hpp"
+#include "byte_source.hpp"
+
+namespace fastread {
+
+/// A regular file mapped read-only with `mmap`, with `madvise(MADV_SEQUENTIAL)`; contiguous.
+///
+/// An empty file gives one empty chunk without calling `mmap`. Files that cannot be mapped
+/// (pipes, sockets, terminals, directories, and `/proc` or sysfs files whose size `fstat`
+/// reports as 0 although they have content) throw `std::system_error` (`ENODEV`, or
+/// `EISDIR` for a directory) from the constructor; the path-taking conveniences
+/// (`ppm::load(path)`) stream such files with `read_source` instead.
+///
+/// The descriptor is closed once the map exists. If another process truncates the file
+/// while it is mapped, touching the lost pages raises SIGBUS: map only files that are not
+/// being rewritten in place (writers that replace files by rename, as fastread's do, are safe).
+class mmap_source {
+public:
+    /// Maps the file at `path`. Throws `std::system_error` naming the path if it cannot be
+    /// opened, is not a regular file, or the map fails.
+    explicit mmap_source(const std::filesystem::path& path) : path_(path) {
+        // O_NONBLOCK so that a FIFO with no writer is rejected instead of hanging in open().
+        detail::unique_fd fd = detail::open_read_only(path, O_NONBLOCK);
+        map(fd.get());
+    }
+
+    /// Maps the file open on `fd` (borrowed: not closed). Throws as above.
+    explicit mmap_source(int fd) { map(fd); }
+
+    mmap_source(mmap_source&& other) noexcept
+        : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)),
+          done_(other.done_), path_(std::move(other.path_)) {}
+    mmap_source& operator=(mmap_source&& other) noexcept {
+        if (this != &other) {
+            unmap();
+            data_ = std::exchange(other.data_, nullptr);
+            size_ = std::exchange(other.size_, 0);
+            done_ = other.done_;
+            path_ = std::move(other.path_);
+        }
+        return *this;
+    }
+    mmap_source(const mmap_source&) = delete;
+    mmap_source& operator=(const mmap_source&) = delete;
+    ~mmap_source() { unmap(); }
+
+    /// The whole file on the first call, then an empty span.
+    std::span<const char> next() noexcept {
+        if (done_) {
+            return {};
+        }
+        done_ = true;
+        return bytes();
+    }
+    /// The whole file; valid while the source lives.
+    std::span<const char> bytes() const noexcept { return {data_, size_}; }
+    /// The path the file was opened from (empty when constructed from a descriptor).
+    const std::filesystem::path& path() const noexcept { return path_; }
+
+private:
+    void map(int fd) {
+        detail::file_info info = detail::stat_fd(fd, path_);
+        if (info.directory) {
+            detail::throw_system_error(EISDIR, "mmap", path_);
+        }
+        if (!info.regular) {
+            detail::throw_system_error(ENODEV, "mmap (not a regular file)", path_);
+        }
+        if (info.size == 0) {
+            // An empty file, or a /proc-style file whose size is unknown: one byte tells.
+            char probe = 0;
+            if (detail::read_some(fd, &probe, 1, path_) != 0) {
+                detail::throw_system_error(ENODEV, "mmap (file size unknown)", path_);
+            }
+            return;
+        }
+        if (info.size > SIZE_MAX) {
+            detail::throw_system_error(EFBIG, "mmap", path_);
+        }
+        void* p = ::mmap(nullptr, static_cast<std::size_t>(info.size), PROT_READ, MAP_PRIVATE,
+                         fd, 0);
+        if (p == MAP_FAILED) {
+            detail::throw_system_error(errno, "mmap", path_);
+        }
+        data_ = static_cast<const char*>(p);
+        size_ = static_cast<std::size_t>(info.size);
+        // Advice only: a failure changes nothing observable.
+        (void)::madvise(p, size_, MADV_SEQUENTIAL);
+    }
+    void unmap() noexcept {
+        if (data_ != nullptr) {
+            ::munmap(const_cast<char*>(data_), size_);
+            data_ = nullptr;
+        }
+    }
+
+    const char* data_ = nullptr;
+    std::size_t size_ = 0;
+    bool done_ = false;
+    std::filesystem::path path_;
+};
+
+} // namespace fastread
+
+#endif // FASTREAD_SOURCE_MMAP_SOURCE_HPP

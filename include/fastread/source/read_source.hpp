@@ -1,0 +1,113 @@
+#ifndef FASTREAD_SOURCE_READ_SOURCE_HPP
+#define FASTREAD_SOURCE_READ_SOURCE_HPP
+
+/// @file
+/// `read_source`: `read(2)` into one reused buffer, chunk after chunk.
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <utility>
+
+#include "../detail/posix.hpp"
+#include "byte_source.hpp"
+
+namespace fastread {
+
+/// Streams a file or descriptor with `read(2)` into one reused buffer of `chunk_size` bytes.
+///
+/// Memory is one chunk however big the file. Works on regular files, pipes, sockets,
+/// terminals and `/proc` files. One `read` per `next()`, so a chunk from a pipe may be
+/// shorter than `chunk_size`. `read_into` fills a caller's buffer straight from the kernel.
+class read_source {
+public:
+    /// 256 KiB: big enough to amortise the system call, small enough to stay in L2.
+    static constexpr std::size_t default_chunk_size = std::size_t{256} * 1024;
+
+    /// Opens `path` for reading. Throws `std::system_error` naming the path if it cannot
+    /// be opened, and `std::invalid_argument` if `chunk_size` is 0.
+    explicit read_source(const std::filesystem::path& path,
+                         std::size_t chunk_size = default_chunk_size)
+        : read_source(detail::open_read_only(path), path, chunk_size) {}
+
+    /// Reads from `fd` (borrowed: never closed) from its current position.
+    explicit read_source(int fd, std::size_t chunk_size = default_chunk_size)
+        : fd_(fd), chunk_size_(checked(chunk_size)), buffer_(new char[chunk_size_]) {
+        init_size_hint();
+    }
+
+    /// Takes ownership of an open descriptor (used by the path-taking conveniences, which
+    /// open a file once and then pick a source for it).
+    read_source(detail::unique_fd fd, const std::filesystem::path& path,
+                std::size_t chunk_size = default_chunk_size)
+        : owned_(std::move(fd)), fd_(owned_.get()), chunk_size_(checked(chunk_size)),
+          buffer_(new char[chunk_size_]), path_(path) {
+        init_size_hint();
+    }
+
+    read_source(read_source&&) noexcept = default;
+    read_source& operator=(read_source&&) noexcept = default;
+
+    /// The next chunk (at most `chunk_size` bytes, from one `read`); empty at end of input.
+    /// The chunk is valid until the next call. Throws `std::system_error` on a read error.
+    std::span<const char> next() {
+        if (eof_) {
+            return {};
+        }
+        std::size_t got = detail::read_some(fd_, buffer_.get(), chunk_size_, path_);
+        eof_ = got == 0;
+        return {buffer_.get(), got};
+    }
+
+    /// Reads the bytes after the last chunk straight into `dst`; returns how many arrived
+    /// (fewer than `dst.size()` only at end of input). Throws `std::system_error`.
+    std::size_t read_into(std::span<char> dst) {
+        if (eof_) {
+            return 0;
+        }
+        std::size_t got = detail::read_full(fd_, dst.data(), dst.size(), path_);
+        eof_ = got < dst.size();
+        return got;
+    }
+
+    /// Total bytes this source delivers, from `fstat`, when the input is a regular file of
+    /// known size; `std::nullopt` otherwise. A hint for buffer sizes only.
+    std::optional<std::uint64_t> size_hint() const noexcept { return size_hint_; }
+    /// The path the file was opened from (empty for a borrowed descriptor).
+    const std::filesystem::path& path() const noexcept { return path_; }
+    /// The chunk size in bytes.
+    std::size_t chunk_size() const noexcept { return chunk_size_; }
+
+private:
+    static std::size_t checked(std::size_t chunk_size) {
+        if (chunk_size == 0) {
+            throw std::invalid_argument("fastread::read_source: chunk_size must be at least 1");
+        }
+        return chunk_size;
+    }
+    void init_size_hint() {
+        detail::file_info info = detail::stat_fd(fd_, path_);
+        if (info.regular && info.size > 0) {
+            off_t at = ::lseek(fd_, 0, SEEK_CUR);
+            if (at >= 0 && static_cast<std::uint64_t>(at) <= info.size) {
+                size_hint_ = info.size - static_cast<std::uint64_t>(at);
+            }
+        }
+    }
+
+    detail::unique_fd owned_;
+    int fd_ = -1;
+    std::size_t chunk_size_ = default_chunk_size;
+    std::unique_ptr<char[]> buffer_;
+    bool eof_ = false;
+    std::optional<std::uint64_t> size_hint_;
+    std::filesystem::path path_;
+};
+
+} // namespace fastread
+
+#endif // FASTREAD_SOURCE_READ_SOURCE_HPP

@@ -1,0 +1,111 @@
+#ifndef FASTREAD_SOURCE_STDIO_SOURCE_HPP
+#define FASTREAD_SOURCE_STDIO_SOURCE_HPP
+
+/// @file
+/// `stdio_source`: `fread` of chunks from a `FILE*` (stdin, pipes, or a file it opens).
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+
+#include "../detail/posix.hpp"
+#include "byte_source.hpp"
+
+namespace fastread {
+
+/// Streams a C `FILE*` with `fread` into one reused buffer of `chunk_size` bytes.
+///
+/// Works on stdin and pipes. A borrowed `FILE*` is never closed; reading starts at its
+/// current position and honours what stdio has already buffered.
+class stdio_source {
+public:
+    /// 64 KiB chunks.
+    static constexpr std::size_t default_chunk_size = std::size_t{64} * 1024;
+
+    /// Reads from `file` (borrowed: never closed). Throws `std::invalid_argument` if `file`
+    /// is null or `chunk_size` is 0.
+    explicit stdio_source(std::FILE* file, std::size_t chunk_size = default_chunk_size)
+        : file_(file), chunk_size_(chunk_size) {
+        if (file == nullptr || chunk_size == 0) {
+            throw std::invalid_argument(
+                "fastread::stdio_source: needs a FILE* and a chunk_size of at least 1");
+        }
+        buffer_.reset(new char[chunk_size_]);
+        init_size_hint();
+    }
+
+    /// Opens `path` with `fopen(path, "rb")` and closes it on destruction. Throws
+    /// `std::system_error` naming the path if it cannot be opened.
+    explicit stdio_source(const std::filesystem::path& path,
+                          std::size_t chunk_size = default_chunk_size)
+        : owned_(std::fopen(path.c_str(), "rb"), &std::fclose), path_(path) {
+        if (!owned_) {
+            detail::throw_system_error(errno, "fopen", path_);
+        }
+        if (chunk_size == 0) {
+            throw std::invalid_argument("fastread::stdio_source: chunk_size must be at least 1");
+        }
+        file_ = owned_.get();
+        chunk_size_ = chunk_size;
+        buffer_.reset(new char[chunk_size_]);
+        init_size_hint();
+    }
+
+    /// The next chunk (up to `chunk_size` bytes); empty at end of input. Valid until the
+    /// next call. Throws `std::system_error` on a read error.
+    std::span<const char> next() {
+        std::size_t got = read(buffer_.get(), chunk_size_);
+        return {buffer_.get(), got};
+    }
+
+    /// Reads the bytes after the last chunk straight into `dst` with one `fread`; returns
+    /// how many arrived (fewer than `dst.size()` only at end of input).
+    std::size_t read_into(std::span<char> dst) { return read(dst.data(), dst.size()); }
+
+    /// Bytes still to come when the `FILE*` reads a regular file of known size.
+    std::optional<std::uint64_t> size_hint() const noexcept { return size_hint_; }
+    /// The path the file was opened from (empty for a borrowed `FILE*`).
+    const std::filesystem::path& path() const noexcept { return path_; }
+
+private:
+    std::size_t read(char* dst, std::size_t n) {
+        if (n == 0) {
+            return 0;
+        }
+        std::size_t got = std::fread(dst, 1, n, file_);
+        if (got < n && std::ferror(file_)) {
+            int err = errno != 0 ? errno : EIO;
+            detail::throw_system_error(err, "fread", path_);
+        }
+        return got;
+    }
+    void init_size_hint() {
+        int fd = ::fileno(file_);
+        if (fd < 0) {
+            return; // fmemopen and friends have no descriptor
+        }
+        detail::file_info info = detail::stat_fd(fd, path_);
+        long at = std::ftell(file_);
+        if (info.regular && info.size > 0 && at >= 0 &&
+            static_cast<std::uint64_t>(at) <= info.size) {
+            size_hint_ = info.size - static_cast<std::uint64_t>(at);
+        }
+    }
+
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> owned_{nullptr, &std::fclose};
+    std::FILE* file_ = nullptr;
+    std::size_t chunk_size_ = default_chunk_size;
+    std::unique_ptr<char[]> buffer_;
+    std::optional<std::uint64_t> size_hint_;
+    std::filesystem::path path_;
+};
+
+} // namespace fastread
+
+#endif // FASTREAD_SOURCE_STDIO_SOURCE_HPP

@@ -1,0 +1,371 @@
+#include <fastread/ppm.hpp>
+#include <fastread/source.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "test_util.hpp"
+
+using namespace fastread;
+using fastread_test::chunked_source;
+using fastread_test::data_path;
+using fastread_test::read_file;
+using fastread_test::temp_dir;
+using fastread_test::write_file;
+
+namespace {
+
+template <class Sample>
+std::vector<unsigned> as_unsigned(const ppm::image<Sample>& img) {
+    return {img.samples.begin(), img.samples.end()};
+}
+
+template <class Sample = std::uint8_t>
+ppm::image<Sample> from_bytes(const std::string& bytes) {
+    memory_source m(std::span<const char>(bytes.data(), bytes.size()));
+    return ppm::load<Sample>(m);
+}
+
+// The sample at (row, column, channel).
+template <class Sample>
+unsigned at(const ppm::image<Sample>& img, std::size_t row, std::size_t col, std::size_t ch) {
+    return img.samples[(row * img.width + col) * 3 + ch];
+}
+
+const char* const all_images[] = {"forge.ppm",      "forge-plain.ppm", "forge16.ppm",
+                                  "forge16-plain.ppm", "madras.ppm",   "madras15.ppm",
+                                  "madras15-plain.ppm", "pixel.ppm",   "frames.ppm"};
+
+} // namespace
+
+TEST_CASE("the Netpbm-made images decode to the pixels data/README.md lists", "[ppm]") {
+    struct expected {
+        const char* file;
+        std::uint32_t width, height;
+        std::uint16_t maxval;
+        std::vector<unsigned> first_two, last;
+    };
+    const expected cases[] = {
+        {"forge.ppm", 64, 48, 255, {155, 155, 255, 181, 181, 255}, {151, 151, 255}},
+        {"forge-plain.ppm", 64, 48, 255, {155, 155, 255, 181, 181, 255}, {151, 151, 255}},
+        {"forge16.ppm", 64, 48, 65535, {39835, 39835, 65535, 46517, 46517, 65535},
+         {38807, 38807, 65535}},
+        {"forge16-plain.ppm", 64, 48, 65535, {39835, 39835, 65535, 46517, 46517, 65535},
+         {38807, 38807, 65535}},
+        {"madras.ppm", 37, 23, 255, {0, 21, 253, 73, 111, 180}, {198, 185, 122}},
+        {"madras15.ppm", 37, 23, 15, {0, 1, 15, 4, 7, 11}, {12, 11, 7}},
+        {"madras15-plain.ppm", 37, 23, 15, {0, 1, 15, 4, 7, 11}, {12, 11, 7}},
+        {"pixel.ppm", 1, 1, 255, {255, 128, 0}, {255, 128, 0}},
+        {"frames.ppm", 64, 48, 255, {155, 155, 255, 181, 181, 255}, {151, 151, 255}},
+    };
+    for (const expected& e : cases) {
+        CAPTURE(e.file);
+        auto img = ppm::load<std::uint16_t>(data_path(e.file));
+        CHECK(img.width == e.width);
+        CHECK(img.height == e.height);
+        CHECK(img.maxval == e.maxval);
+        REQUIRE(img.samples.size() == std::size_t{e.width} * e.height * 3);
+        std::vector<unsigned> s = as_unsigned(img);
+        CHECK(std::vector<unsigned>(s.begin(), s.begin() + static_cast<long>(e.first_two.size())) ==
+              e.first_two);
+        CHECK(std::vector<unsigned>(s.end() - 3, s.end()) == e.last);
+        if (e.maxval <= 255) {
+            auto img8 = ppm::load(data_path(e.file)); // std::uint8_t by default
+            CHECK(as_unsigned(img8) == s);
+        }
+    }
+}
+
+TEST_CASE("plain and raw twins decode to the same image", "[ppm]") {
+    CHECK(ppm::load(data_path("forge.ppm")) == ppm::load(data_path("forge-plain.ppm")));
+    CHECK(ppm::load<std::uint16_t>(data_path("forge16.ppm")) ==
+          ppm::load<std::uint16_t>(data_path("forge16-plain.ppm")));
+    CHECK(ppm::load(data_path("madras15.ppm")) == ppm::load(data_path("madras15-plain.ppm")));
+}
+
+TEST_CASE("samples are the file's, never rescaled: pamdepth's arithmetic shows through",
+          "[ppm]") {
+    // pamdepth 65535 maps v to v * 65535 / 255 = v * 257; pamdepth 15 rounds v * 15 / 255.
+    auto eight = ppm::load(data_path("forge.ppm"));
+    auto sixteen = ppm::load<std::uint16_t>(data_path("forge16.ppm"));
+    REQUIRE(eight.samples.size() == sixteen.samples.size());
+    for (std::size_t i = 0; i < eight.samples.size(); ++i) {
+        REQUIRE(sixteen.samples[i] == eight.samples[i] * 257u);
+    }
+    auto madras = ppm::load(data_path("madras.ppm"));
+    auto madras15 = ppm::load(data_path("madras15.ppm"));
+    REQUIRE(madras.samples.size() == madras15.samples.size());
+    for (std::size_t i = 0; i < madras.samples.size(); ++i) {
+        REQUIRE(madras15.samples[i] == (madras.samples[i] * 15u + 127u) / 255u);
+    }
+}
+
+TEST_CASE("every data file decodes as Netpbm's pnmtoplainpnm reads it", "[ppm][netpbm]") {
+    const std::string tool = FASTREAD_PNMTOPLAINPNM;
+    if (tool.empty()) {
+        WARN("pnmtoplainpnm not installed (Debian package netpbm): comparison skipped");
+        return;
+    }
+    for (const char* name : all_images) {
+        CAPTURE(name);
+        auto ref = fastread_test::reference_decode_plain(
+            fastread_test::run_command(tool + " '" + data_path(name).string() + "'"));
+        auto img = ppm::load<std::uint16_t>(data_path(name));
+        CHECK(img.width == ref.width);
+        CHECK(img.height == ref.height);
+        CHECK(img.maxval == ref.maxval);
+        CHECK(as_unsigned(img) == ref.samples);
+    }
+}
+
+TEST_CASE("every data file decodes the same from every source and chunk size", "[ppm][source]") {
+    for (const char* name : all_images) {
+        CAPTURE(name);
+        const auto path = data_path(name);
+        const std::string bytes = read_file(path);
+        const auto expected = ppm::load<std::uint16_t>(path);
+
+        mmap_source m(path);
+        CHECK(ppm::load<std::uint16_t>(m) == expected);
+        fread_source f(path);
+        CHECK(ppm::load<std::uint16_t>(f) == expected);
+        CHECK(from_bytes<std::uint16_t>(bytes) == expected);
+        for (std::size_t chunk : {1, 2, 3, 7, 64, 4096}) {
+            CAPTURE(chunk);
+            read_source r(path, chunk);
+            CHECK(ppm::load<std::uint16_t>(r) == expected);
+            stdio_source s(path, chunk);
+            CHECK(ppm::load<std::uint16_t>(s) == expected);
+            std::ifstream in(path, std::ios::binary);
+            istream_source i(in, chunk);
+            CHECK(ppm::load<std::uint16_t>(i) == expected);
+            chunked_source c(bytes, chunk);
+            CHECK(ppm::load<std::uint16_t>(c) == expected);
+        }
+        fastread_test::pipe_feeder pipe(bytes);
+        std::FILE* file = pipe.take_file();
+        {
+            stdio_source s(file, 7);
+            CHECK(ppm::load<std::uint16_t>(s) == expected);
+        }
+        std::fclose(file);
+    }
+}
+
+TEST_CASE("load(path) streams files that cannot be mapped", "[ppm][source]") {
+    const std::string bytes = read_file(data_path("madras.ppm"));
+    fastread_test::pipe_feeder pipe(bytes);
+    auto img = ppm::load("/proc/self/fd/" + std::to_string(pipe.read_fd()));
+    CHECK(img == ppm::load(data_path("madras.ppm")));
+}
+
+TEST_CASE("header syntax: whitespace, comments and leading zeros as ppm(5) and libnetpbm "
+          "allow", "[ppm]") {
+    const std::string raster = "\x01\x02\x03\x04\x05\x06";
+    const std::vector<unsigned> samples{1, 2, 3, 4, 5, 6};
+    const char* const headers[] = {
+        "P6 2 1 255\n",
+        "P6\n2\n1\n255\n",
+        "P6\t2\v1\f255\r",                 // every whitespace byte
+        "P6 #c\n2 1 255\n",                 // comment between tokens
+        "P6\n# comment\r2 1 255\n",         // comment ended by CR
+        "P6 2#c\n1 255\n",                  // comment glued to a token ends it
+        "P6 0002 000001 000255\n",          // leading zeros
+        "P62 1 255\n",                      // width straight after the magic (libnetpbm)
+        "P6 2 1 255#comment then raster\n", // the comment's LF delimits the raster
+        "P6 2 1 255#c\r",                   // ... or its CR
+    };
+    for (const char* h : headers) {
+        CAPTURE(h);
+        auto img = from_bytes(std::string(h) + raster);
+        CHECK(img.width == 2);
+        CHECK(img.height == 1);
+        CHECK(img.maxval == 255);
+        CHECK(as_unsigned(img) == samples);
+    }
+}
+
+TEST_CASE("exactly one whitespace byte ends a raw header: 255\\r\\n makes LF a sample",
+          "[ppm]") {
+    auto img = from_bytes("P6 1 1 255\r\n\x07\x08");
+    CHECK(as_unsigned(img) == std::vector<unsigned>{10, 7, 8});
+    auto spaces = from_bytes("P6 1 1 255   ");
+    CHECK(as_unsigned(spaces) == std::vector<unsigned>{32, 32, 32});
+}
+
+TEST_CASE("plain rasters: comments, whitespace runs, leading zeros, no final newline",
+          "[ppm]") {
+    auto img = from_bytes("P3\n2 1\n255\n0 # a comment 9 9 9\n  255\t\t007 #x\r1\n\n\n 0000255 "
+                          "2");
+    CHECK(as_unsigned(img) == std::vector<unsigned>{0, 255, 7, 1, 255, 2});
+    auto glued = from_bytes("P3 1 1 15#c\n1#c\n2#c\n3");
+    CHECK(as_unsigned(glued) == std::vector<unsigned>{1, 2, 3});
+    CHECK(as_unsigned(from_bytes("P3 1 1 255 1 2 3")) == std::vector<unsigned>{1, 2, 3});
+}
+
+TEST_CASE("16-bit samples: big-endian pairs in P6, any value up to maxval in P3", "[ppm]") {
+    auto raw = from_bytes<std::uint16_t>(std::string("P6 1 1 65535\n\x01\x02\xff\xff\x00\x00", 19));
+    CHECK(as_unsigned(raw) == std::vector<unsigned>{258, 65535, 0});
+    auto m256 = from_bytes<std::uint16_t>(std::string("P6 1 1 256\n\x00\x00\x01\x00\x00\xff", 17));
+    CHECK(as_unsigned(m256) == std::vector<unsigned>{0, 256, 255});
+    auto plain = from_bytes<std::uint16_t>("P3 1 1 65535\n65535 0 258\n");
+    CHECK(as_unsigned(plain) == std::vector<unsigned>{65535, 0, 258});
+    auto narrow = from_bytes<std::uint16_t>("P6 1 1 100\n\x01\x02\x64");
+    CHECK(narrow.maxval == 100);
+    CHECK(as_unsigned(narrow) == std::vector<unsigned>{1, 2, 100});
+}
+
+TEST_CASE("a token or comment split at any chunk boundary decodes the same", "[ppm][source]") {
+    const std::string plain = "P3\n# header comment\n3 2\n#c\n65535\n"
+                              "0 1 22 333 4444 55555 # comment 999\n"
+                              "65535 00007 8\r\n9\t10 11 12 13 14 15 16 17\n";
+    const std::string raw = std::string("P6 #x\n2 1 #y\n65535#z\n") + "\x01\x02\x03\x04\x05\x06" +
+                            "\x07\x08\x09\x0a\x0b\x0c";
+    for (const std::string& bytes : {plain, raw}) {
+        const auto expected = from_bytes<std::uint16_t>(bytes);
+        for (std::size_t chunk = 1; chunk <= bytes.size(); ++chunk) {
+            CAPTURE(chunk);
+            chunked_source c(bytes, chunk);
+            REQUIRE(ppm::load<std::uint16_t>(c) == expected);
+        }
+    }
+    CHECK(as_unsigned(from_bytes<std::uint16_t>(plain)) ==
+          std::vector<unsigned>{0, 1, 22, 333, 4444, 55555, 65535, 7, 8, 9, 10, 11, 12, 13, 14,
+                                15, 16, 17});
+}
+
+TEST_CASE("reader decodes concatenated raw images and stops at the end", "[ppm]") {
+    const auto forge = ppm::load(data_path("forge.ppm"));
+    const auto madras = ppm::load(data_path("madras.ppm"));
+    const auto pixel = ppm::load(data_path("pixel.ppm"));
+    for (std::size_t chunk : {7, 65536}) {
+        read_source source(data_path("frames.ppm"), chunk);
+        ppm::reader frames(source);
+        ppm::image<std::uint8_t> img;
+        REQUIRE(frames.next(img));
+        CHECK(img == forge);
+        REQUIRE(frames.next(img));
+        CHECK(img == madras);
+        REQUIRE(frames.next(img));
+        CHECK(img == pixel);
+        CHECK(frames.offset() == std::filesystem::file_size(data_path("frames.ppm")));
+        CHECK_FALSE(frames.next(img));
+        CHECK_FALSE(frames.next(img));
+    }
+
+    // Whitespace between and after images is skipped (libnetpbm's pm_nextimage).
+    const std::string two = "P6 1 1 255\nabc\n\n P6 1 1 255\ndef \t\n";
+    memory_source m(std::span<const char>(two.data(), two.size()));
+    ppm::reader<std::uint16_t, memory_source> r(m);
+    ppm::image<std::uint16_t> img;
+    REQUIRE(r.next(img));
+    CHECK(as_unsigned(img) == std::vector<unsigned>{'a', 'b', 'c'});
+    REQUIRE(r.next(img));
+    CHECK(as_unsigned(img) == std::vector<unsigned>{'d', 'e', 'f'});
+    CHECK_FALSE(r.next(img));
+}
+
+TEST_CASE("save writes P6 and P3 that load back and that Netpbm reads", "[ppm]") {
+    temp_dir dir;
+    const std::string tool = FASTREAD_PNMTOPLAINPNM;
+    for (const char* name : {"forge.ppm", "forge16.ppm", "madras15.ppm", "pixel.ppm"}) {
+        CAPTURE(name);
+        const auto img = ppm::load<std::uint16_t>(data_path(name));
+        for (ppm::format fmt : {ppm::format::raw, ppm::format::plain}) {
+            const auto out = dir / "out.ppm";
+            ppm::save(out, img, fmt);
+            CHECK(ppm::load<std::uint16_t>(out) == img);
+            const std::string text = read_file(out);
+            CHECK(text.substr(0, 2) == (fmt == ppm::format::raw ? "P6" : "P3"));
+            if (fmt == ppm::format::plain) {
+                std::istringstream lines(text);
+                std::size_t longest = 0, count = 0;
+                for (std::string line; std::getline(lines, line); ++count) {
+                    longest = std::max(longest, line.size());
+                    CHECK((line.empty() || line.back() != ' '));
+                }
+                CHECK(longest <= 70);
+                CHECK(count >= 3 + img.height); // each row starts a line
+            } else {
+                // The raw size follows from the header: 1 or 2 bytes per sample.
+                const std::size_t bps = img.maxval > 255 ? 2 : 1;
+                const std::string header = "P6\n" + std::to_string(img.width) + " " +
+                                           std::to_string(img.height) + "\n" +
+                                           std::to_string(img.maxval) + "\n";
+                CHECK(text.size() == header.size() + img.samples.size() * bps);
+                CHECK(text.substr(0, header.size()) == header);
+            }
+            if (!tool.empty()) {
+                auto ref = fastread_test::reference_decode_plain(
+                    fastread_test::run_command(tool + " '" + out.string() + "'"));
+                CHECK(ref.samples == as_unsigned(img));
+                CHECK(ref.maxval == img.maxval);
+            }
+        }
+    }
+    // 8-bit images save identically to the file Netpbm made.
+    const auto forge = ppm::load(data_path("forge.ppm"));
+    ppm::save(dir / "forge.ppm", forge);
+    CHECK(read_file(dir / "forge.ppm") == read_file(data_path("forge.ppm")));
+    // Nothing but the targets is left in the directory: no temporary files.
+    std::size_t entries = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path())) {
+        ++entries;
+    }
+    CHECK(entries == 2);
+}
+
+TEST_CASE("save rejects an inconsistent image and leaves the target untouched",
+          "[ppm][error]") {
+    temp_dir dir;
+    const auto out = dir / "keep.ppm";
+    write_file(out, "old contents");
+
+    ppm::image<std::uint8_t> img;
+    img.width = 2;
+    img.height = 1;
+    img.maxval = 255;
+    img.samples.assign(5, 0); // one short
+    CHECK_THROWS_AS(ppm::save(out, img), std::invalid_argument);
+    img.samples.assign(6, 0);
+    img.maxval = 300; // above what 8-bit samples can carry
+    CHECK_THROWS_AS(ppm::save(out, img), std::invalid_argument);
+    img.maxval = 0;
+    CHECK_THROWS_AS(ppm::save(out, img), std::invalid_argument);
+    img.maxval = 100;
+    img.samples[4] = 101;
+    CHECK_THROWS_WITH(ppm::save(out, img), Catch::Contains("above maxval 100"));
+    img.width = 0;
+    CHECK_THROWS_AS(ppm::save(out, img), std::invalid_argument);
+    CHECK(read_file(out) == "old contents");
+
+    img.width = 2;
+    img.samples[4] = 100;
+    CHECK_THROWS_AS(ppm::save(dir / "no-such-dir" / "x.ppm", img), std::system_error);
+    ppm::save(out, img, ppm::format::plain);
+    CHECK(read_file(out) == "P3\n2 1\n100\n0 0 0 0 100 0\n");
+}
+
+TEST_CASE("plain output wraps long rows at 70 characters", "[ppm]") {
+    ppm::image<std::uint16_t> img;
+    img.width = 20;
+    img.height = 2;
+    img.maxval = 65535;
+    img.samples.assign(120, 65535);
+    temp_dir dir;
+    ppm::save(dir / "w.ppm", img, ppm::format::plain);
+    const std::string text = read_file(dir / "w.ppm");
+    // "65535" is 5 characters; 11 per line with spaces = 65 characters, 12 would be 71.
+    std::string line11;
+    for (int i = 0; i < 11; ++i) {
+        line11 += (i ? " " : "") + std::string("65535");
+    }
+    std::string row = line11 + "\n" + line11 + "\n" + line11 + "\n" + line11 + "\n" + line11 +
+                      "\n65535 65535 65535 65535 65535\n";
+    CHECK(text == "P3\n20 2\n65535\n" + row + row);
+}

@@ -1,0 +1,189 @@
+#ifndef FASTREAD_TESTS_TEST_UTIL_HPP
+#define FASTREAD_TESTS_TEST_UTIL_HPP
+
+// Helpers shared by the tests: temporary directories, files, pipes fed by a thread, a
+// chunking memory source, and an independent (deliberately naive) plain-PPM reference reader.
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <span>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <unistd.h>
+
+namespace fastread_test {
+
+inline std::filesystem::path data_path(const std::string& name) {
+    return std::filesystem::path(FASTREAD_TEST_DATA_DIR) / name;
+}
+
+/// A fresh directory under $TMPDIR, removed with its contents on destruction.
+class temp_dir {
+public:
+    temp_dir() {
+        std::string pattern = (std::filesystem::temp_directory_path() / "fastread-XXXXXX").string();
+        if (::mkdtemp(pattern.data()) == nullptr) {
+            throw std::runtime_error("mkdtemp failed");
+        }
+        path_ = pattern;
+    }
+    ~temp_dir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path_, ec);
+    }
+    temp_dir(const temp_dir&) = delete;
+    temp_dir& operator=(const temp_dir&) = delete;
+    const std::filesystem::path& path() const { return path_; }
+    std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+private:
+    std::filesystem::path path_;
+};
+
+inline void write_file(const std::filesystem::path& path, const std::string& bytes) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!out) {
+        throw std::runtime_error("cannot write " + path.string());
+    }
+}
+
+inline std::string read_file(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw std::runtime_error("cannot read " + path.string());
+    }
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// Concatenates every chunk a source hands out.
+template <class Source>
+std::string drain(Source& source) {
+    std::string all;
+    for (auto chunk = source.next(); !chunk.empty(); chunk = source.next()) {
+        all.append(chunk.data(), chunk.size());
+    }
+    return all;
+}
+
+/// Bytes in memory handed out `chunk_size` bytes at a time (not contiguous, no size known):
+/// stands for a stream whose chunks split every token somewhere.
+class chunked_source {
+public:
+    chunked_source(const std::string& bytes, std::size_t chunk_size)
+        : bytes_(bytes), chunk_size_(chunk_size) {}
+    std::span<const char> next() {
+        std::size_t n = std::min(chunk_size_, bytes_.size() - at_);
+        std::span<const char> chunk(bytes_.data() + at_, n);
+        at_ += n;
+        return chunk;
+    }
+
+private:
+    std::string bytes_;
+    std::size_t chunk_size_ = 1;
+    std::size_t at_ = 0;
+};
+
+/// A pipe whose write end a thread fills with `bytes` and then closes. The read end
+/// belongs to the caller (`read_fd()`, or `take_file()` as a FILE*).
+class pipe_feeder {
+public:
+    explicit pipe_feeder(std::string bytes) : bytes_(std::move(bytes)) {
+        int fds[2];
+        if (::pipe(fds) != 0) {
+            throw std::runtime_error("pipe failed");
+        }
+        read_fd_ = fds[0];
+        int write_fd = fds[1];
+        writer_ = std::thread([this, write_fd] {
+            std::size_t at = 0;
+            while (at < bytes_.size()) {
+                ssize_t n = ::write(write_fd, bytes_.data() + at, bytes_.size() - at);
+                if (n < 0 && errno == EINTR) {
+                    continue;
+                }
+                if (n <= 0) {
+                    break; // EPIPE: the reader stopped early, which is allowed
+                }
+                at += static_cast<std::size_t>(n);
+            }
+            ::close(write_fd);
+        });
+    }
+    ~pipe_feeder() {
+        close_read_end();
+        writer_.join();
+    }
+    pipe_feeder(const pipe_feeder&) = delete;
+    pipe_feeder& operator=(const pipe_feeder&) = delete;
+
+    int read_fd() const { return read_fd_; }
+    /// Wraps the read end in a FILE* that the caller must fclose.
+    std::FILE* take_file() {
+        std::FILE* f = ::fdopen(read_fd_, "rb");
+        read_fd_ = -1;
+        return f;
+    }
+    void close_read_end() {
+        if (read_fd_ >= 0) {
+            ::close(read_fd_);
+            read_fd_ = -1;
+        }
+    }
+
+private:
+    std::string bytes_;
+    int read_fd_ = -1;
+    std::thread writer_;
+};
+
+/// Runs a shell command and returns what it printed on stdout.
+inline std::string run_command(const std::string& command) {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> p(::popen(command.c_str(), "r"), &::pclose);
+    if (!p) {
+        throw std::runtime_error("popen failed: " + command);
+    }
+    std::string out;
+    char buf[65536];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p.get())) > 0;) {
+        out.append(buf, n);
+    }
+    return out;
+}
+
+/// An independent reference for plain PPM as Netpbm writes it (no comments): whitespace-
+/// separated tokens read with iostream `>>`.
+struct reference_image {
+    unsigned width = 0, height = 0, maxval = 0;
+    std::vector<unsigned> samples;
+};
+inline reference_image reference_decode_plain(const std::string& text) {
+    std::istringstream in(text);
+    std::string magic;
+    reference_image r;
+    in >> magic >> r.width >> r.height >> r.maxval;
+    if (magic != "P3" || !in) {
+        throw std::runtime_error("reference: not a plain PPM");
+    }
+    r.samples.resize(std::size_t{r.width} * r.height * 3);
+    for (unsigned& s : r.samples) {
+        if (!(in >> s)) {
+            throw std::runtime_error("reference: short raster");
+        }
+    }
+    return r;
+}
+
+} // namespace fastread_test
+
+#endif
