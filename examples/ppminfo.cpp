@@ -29,9 +29,9 @@ int main(int argc, char* argv[]) {
             } else {
                 img = fastread::ppm::load<std::uint16_t>(name);
             }
-            std::cout << name << ": " << img.width << "x" << img.height << ", maxval "
-                      << img.maxval << ", first pixel " << img.samples[0] << " "
-                      << img.samples[1] << " " << img.samples[2] << "\n";
+            std::cout << name << ": " << img.width << "x" << img.height << ", maxval " << img.maxval
+                      << ", first pixel " << img.samples[0] << " " << img.samples[1] << " "
+                      << img.samples[2] << "\n";
         } catch (const std::exception& e) {
             // parse_error and system_error messages already name the file.
             std::cerr << "fastread-ppminfo: " << e.what() << "\n";

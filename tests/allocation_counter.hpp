@@ -10,7 +10,7 @@ namespace fastread_test {
 
 /// Records the largest allocation made on this thread while it lives.
 class allocation_watch {
-public:
+  public:
     allocation_watch();
     ~allocation_watch();
     allocation_watch(const allocation_watch&) = delete;

@@ -24,7 +24,9 @@ struct bad_case {
     const char* reason;   // a phrase the message must contain
 };
 
-std::string p6_header(const std::string& dims) { return "P6 " + dims + "\n"; }
+std::string p6_header(const std::string& dims) {
+    return "P6 " + dims + "\n";
+}
 
 // Decodes `bytes` through every kind of source and checks each one reports the same
 // parse_error: same offset, same reason; from a file, the message names the file.
@@ -39,35 +41,43 @@ void check_rejected(const bad_case& c) {
             CHECK(e.offset() == c.offset);
             CHECK_THAT(e.reason(), Catch::Contains(c.reason));
             CHECK(e.file() == file);
-            std::string prefix = (file.empty() ? "" : file + ": ") + "byte " +
-                                 std::to_string(c.offset) + ": ";
+            std::string prefix =
+                (file.empty() ? "" : file + ": ") + "byte " + std::to_string(c.offset) + ": ";
             CHECK_THAT(e.what(), Catch::StartsWith(prefix));
         }
     };
     temp_dir dir;
     const auto path = dir / "bad.ppm";
     write_file(path, c.bytes);
-    expect([&] {
-        memory_source m(std::span<const char>(c.bytes.data(), c.bytes.size()));
-        ppm::load<Sample>(m);
-    }, "");
+    expect(
+        [&] {
+            memory_source m(std::span<const char>(c.bytes.data(), c.bytes.size()));
+            ppm::load<Sample>(m);
+        },
+        "");
     expect([&] { ppm::load<Sample>(path); }, path.string());
     for (std::size_t chunk : {1, 2, 3, 7, 64}) {
         CAPTURE(chunk);
-        expect([&] {
-            read_source r(path, chunk);
-            ppm::load<Sample>(r);
-        }, path.string());
-        expect([&] {
-            chunked_source s(c.bytes, chunk);
-            ppm::load<Sample>(s);
-        }, "");
+        expect(
+            [&] {
+                read_source r(path, chunk);
+                ppm::load<Sample>(r);
+            },
+            path.string());
+        expect(
+            [&] {
+                chunked_source s(c.bytes, chunk);
+                ppm::load<Sample>(s);
+            },
+            "");
     }
-    expect([&] {
-        fastread_test::pipe_feeder pipe(c.bytes);
-        read_source r(pipe.read_fd(), 5);
-        ppm::load<Sample>(r);
-    }, "");
+    expect(
+        [&] {
+            fastread_test::pipe_feeder pipe(c.bytes);
+            read_source r(pipe.read_fd(), 5);
+            ppm::load<Sample>(r);
+        },
+        "");
 }
 
 } // namespace
@@ -123,16 +133,15 @@ TEST_CASE("the allocation watch sees allocations (positive control)", "[ppm][err
 
 TEST_CASE("sizes that overflow are rejected without allocating the image", "[ppm][error]") {
     const std::string tiny = "\x01\x02\x03\x04";
-    const std::string h1 = p6_header("65536 65536 255");       // W*H = 2^32
-    const std::string h2 = p6_header("37838 37838 255");       // W*H*3 = 200036 mod 2^32
+    const std::string h1 = p6_header("65536 65536 255"); // W*H = 2^32
+    const std::string h2 = p6_header("37838 37838 255"); // W*H*3 = 200036 mod 2^32
     const std::string h3 = "P3 100000 100000 255\n";
-    const std::string h4 = p6_header("65536 65536 65535");     // 16-bit: 2^32 * 6 bytes
+    const std::string h4 = p6_header("65536 65536 65535"); // 16-bit: 2^32 * 6 bytes
     const bad_case cases[] = {
         {"65536 squared", h1 + tiny, h1.size() + 4, "truncated raster"},
         {"37838 squared", h2 + tiny, h2.size() + 4, "the input ends after 4 of them"},
         {"plain 100000 squared", h3 + "1 ", h3.size() + 2, "ends after 1 of them"},
-        {"4294967295 squared", "P6 4294967295 4294967295 255\n" + tiny, 14,
-         "overflows 64 bits"},
+        {"4294967295 squared", "P6 4294967295 4294967295 255\n" + tiny, 14, "overflows 64 bits"},
     };
     for (const bad_case& c : cases) {
         check_rejected(c);
@@ -178,8 +187,8 @@ TEST_CASE("truncated rasters are rejected at the end of the input", "[ppm][error
         check_rejected(c);
     }
     check_rejected<std::uint16_t>({"P6 16-bit, half a sample",
-                                   h16 + std::string("\x01\x02\x03\x04\x05", 5),
-                                   h16.size() + 5, "(6 bytes), the input ends after 5"});
+                                   h16 + std::string("\x01\x02\x03\x04\x05", 5), h16.size() + 5,
+                                   "(6 bytes), the input ends after 5"});
 }
 
 TEST_CASE("samples above maxval and stray bytes are rejected where they are", "[ppm][error]") {
@@ -205,8 +214,8 @@ TEST_CASE("samples above maxval and stray bytes are rejected where they are", "[
                                    "sample 1001 exceeds maxval 1000"});
     check_rejected<std::uint16_t>({"P3 65536 at maxval 65535", "P3 1 1 65535 65536 1 1", 13,
                                    "sample 65536 exceeds maxval 65535"});
-    check_rejected<std::uint16_t>({"P3 16-bit sample above maxval", "P3 1 1 1000\n1 1001 1\n",
-                                   14, "sample 1001 exceeds maxval 1000"});
+    check_rejected<std::uint16_t>({"P3 16-bit sample above maxval", "P3 1 1 1000\n1 1001 1\n", 14,
+                                   "sample 1001 exceeds maxval 1000"});
 }
 
 TEST_CASE("a 16-bit image loaded as std::uint8_t says to use std::uint16_t", "[ppm][error]") {

@@ -37,9 +37,9 @@ unsigned at(const ppm::image<Sample>& img, std::size_t row, std::size_t col, std
     return img.samples[(row * img.width + col) * 3 + ch];
 }
 
-const char* const all_images[] = {"forge.ppm",      "forge-plain.ppm", "forge16.ppm",
-                                  "forge16-plain.ppm", "madras.ppm",   "madras15.ppm",
-                                  "madras15-plain.ppm", "pixel.ppm",   "frames.ppm"};
+const char* const all_images[] = {"forge.ppm",          "forge-plain.ppm", "forge16.ppm",
+                                  "forge16-plain.ppm",  "madras.ppm",      "madras15.ppm",
+                                  "madras15-plain.ppm", "pixel.ppm",       "frames.ppm"};
 
 } // namespace
 
@@ -53,9 +53,17 @@ TEST_CASE("the Netpbm-made images decode to the pixels data/README.md lists", "[
     const expected cases[] = {
         {"forge.ppm", 64, 48, 255, {155, 155, 255, 181, 181, 255}, {151, 151, 255}},
         {"forge-plain.ppm", 64, 48, 255, {155, 155, 255, 181, 181, 255}, {151, 151, 255}},
-        {"forge16.ppm", 64, 48, 65535, {39835, 39835, 65535, 46517, 46517, 65535},
+        {"forge16.ppm",
+         64,
+         48,
+         65535,
+         {39835, 39835, 65535, 46517, 46517, 65535},
          {38807, 38807, 65535}},
-        {"forge16-plain.ppm", 64, 48, 65535, {39835, 39835, 65535, 46517, 46517, 65535},
+        {"forge16-plain.ppm",
+         64,
+         48,
+         65535,
+         {39835, 39835, 65535, 46517, 46517, 65535},
          {38807, 38807, 65535}},
         {"madras.ppm", 37, 23, 255, {0, 21, 253, 73, 111, 180}, {198, 185, 122}},
         {"madras15.ppm", 37, 23, 15, {0, 1, 15, 4, 7, 11}, {12, 11, 7}},
@@ -88,8 +96,7 @@ TEST_CASE("plain and raw twins decode to the same image", "[ppm]") {
     CHECK(ppm::load(data_path("madras15.ppm")) == ppm::load(data_path("madras15-plain.ppm")));
 }
 
-TEST_CASE("samples are the file's, never rescaled: pamdepth's arithmetic shows through",
-          "[ppm]") {
+TEST_CASE("samples are the file's, never rescaled: pamdepth's arithmetic shows through", "[ppm]") {
     // pamdepth 65535 maps v to v * 65535 / 255 = v * 257; pamdepth 15 rounds v * 15 / 255.
     auto eight = ppm::load(data_path("forge.ppm"));
     auto sixteen = ppm::load<std::uint16_t>(data_path("forge16.ppm"));
@@ -165,13 +172,14 @@ TEST_CASE("load(path) streams files that cannot be mapped", "[ppm][source]") {
 }
 
 TEST_CASE("header syntax: whitespace, comments and leading zeros as ppm(5) and libnetpbm "
-          "allow", "[ppm]") {
+          "allow",
+          "[ppm]") {
     const std::string raster = "\x01\x02\x03\x04\x05\x06";
     const std::vector<unsigned> samples{1, 2, 3, 4, 5, 6};
     const char* const headers[] = {
         "P6 2 1 255\n",
         "P6\n2\n1\n255\n",
-        "P6\t2\v1\f255\r",                 // every whitespace byte
+        "P6\t2\v1\f255\r",                  // every whitespace byte
         "P6 #c\n2 1 255\n",                 // comment between tokens
         "P6\n# comment\r2 1 255\n",         // comment ended by CR
         "P6 2#c\n1 255\n",                  // comment glued to a token ends it
@@ -190,16 +198,15 @@ TEST_CASE("header syntax: whitespace, comments and leading zeros as ppm(5) and l
     }
 }
 
-TEST_CASE("exactly one whitespace byte ends a raw header: 255\\r\\n makes LF a sample",
+TEST_CASE("exactly one whitespace byte ends a raw header, so after 255 CR LF the LF is a sample",
           "[ppm]") {
     auto img = from_bytes("P6 1 1 255\r\n\x07\x08");
     CHECK(as_unsigned(img) == std::vector<unsigned>{10, 7, 8});
-    auto spaces = from_bytes("P6 1 1 255   ");
+    auto spaces = from_bytes("P6 1 1 255    "); // one delimiter, three samples
     CHECK(as_unsigned(spaces) == std::vector<unsigned>{32, 32, 32});
 }
 
-TEST_CASE("plain rasters: comments, whitespace runs, leading zeros, no final newline",
-          "[ppm]") {
+TEST_CASE("plain rasters: comments, whitespace runs, leading zeros, no final newline", "[ppm]") {
     auto img = from_bytes("P3\n2 1\n255\n0 # a comment 9 9 9\n  255\t\t007 #x\r1\n\n\n 0000255 "
                           "2");
     CHECK(as_unsigned(img) == std::vector<unsigned>{0, 255, 7, 1, 255, 2});
@@ -235,8 +242,8 @@ TEST_CASE("a token or comment split at any chunk boundary decodes the same", "[p
         }
     }
     CHECK(as_unsigned(from_bytes<std::uint16_t>(plain)) ==
-          std::vector<unsigned>{0, 1, 22, 333, 4444, 55555, 65535, 7, 8, 9, 10, 11, 12, 13, 14,
-                                15, 16, 17});
+          std::vector<unsigned>{0, 1, 22, 333, 4444, 55555, 65535, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                                16, 17});
 }
 
 TEST_CASE("reader decodes concatenated raw images and stops at the end", "[ppm]") {
@@ -320,8 +327,7 @@ TEST_CASE("save writes P6 and P3 that load back and that Netpbm reads", "[ppm]")
     CHECK(entries == 2);
 }
 
-TEST_CASE("save rejects an inconsistent image and leaves the target untouched",
-          "[ppm][error]") {
+TEST_CASE("save rejects an inconsistent image and leaves the target untouched", "[ppm][error]") {
     temp_dir dir;
     const auto out = dir / "keep.ppm";
     write_file(out, "old contents");

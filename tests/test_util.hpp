@@ -28,7 +28,7 @@ inline std::filesystem::path data_path(const std::string& name) {
 
 /// A fresh directory under $TMPDIR, removed with its contents on destruction.
 class temp_dir {
-public:
+  public:
     temp_dir() {
         std::string pattern = (std::filesystem::temp_directory_path() / "fastread-XXXXXX").string();
         if (::mkdtemp(pattern.data()) == nullptr) {
@@ -45,7 +45,7 @@ public:
     const std::filesystem::path& path() const { return path_; }
     std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
 
-private:
+  private:
     std::filesystem::path path_;
 };
 
@@ -78,7 +78,7 @@ std::string drain(Source& source) {
 /// Bytes in memory handed out `chunk_size` bytes at a time (not contiguous, no size known):
 /// stands for a stream whose chunks split every token somewhere.
 class chunked_source {
-public:
+  public:
     chunked_source(const std::string& bytes, std::size_t chunk_size)
         : bytes_(bytes), chunk_size_(chunk_size) {}
     std::span<const char> next() {
@@ -88,7 +88,7 @@ public:
         return chunk;
     }
 
-private:
+  private:
     std::string bytes_;
     std::size_t chunk_size_ = 1;
     std::size_t at_ = 0;
@@ -97,7 +97,7 @@ private:
 /// A pipe whose write end a thread fills with `bytes` and then closes. The read end
 /// belongs to the caller (`read_fd()`, or `take_file()` as a FILE*).
 class pipe_feeder {
-public:
+  public:
     explicit pipe_feeder(std::string bytes) : bytes_(std::move(bytes)) {
         int fds[2];
         if (::pipe(fds) != 0) {
@@ -141,7 +141,7 @@ public:
         }
     }
 
-private:
+  private:
     std::string bytes_;
     int read_fd_ = -1;
     std::thread writer_;

@@ -17,7 +17,7 @@ namespace fastread {
 /// `what()` reads `<file>: byte <offset>: <reason>`, or `byte <offset>: <reason>` when the
 /// input has no file name, e.g. `image.ppm: byte 17: maxval 0 is out of range 1..65535`.
 class parse_error : public std::runtime_error {
-public:
+  public:
     /// @param offset byte offset in the input (from the first byte the source delivered) at
     ///               which the problem was found.
     /// @param reason what was expected or found, without the file name or offset.
@@ -34,7 +34,7 @@ public:
     /// The input's file name; empty when the input had none.
     const std::string& file() const noexcept { return file_; }
 
-private:
+  private:
     std::uint64_t offset_ = 0;
     std::string reason_;
     std::string file_;

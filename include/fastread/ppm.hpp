@@ -81,8 +81,7 @@ image<Sample> load(const std::filesystem::path& path);
 /// `stdio_source` over stdin, `memory_source`). Reads up to the end of that image only.
 /// @throws fastread::parse_error with the input offset; what the source throws.
 template <class Sample = std::uint8_t, class Source>
-    requires byte_source<std::remove_cvref_t<Source>>
-image<Sample> load(Source&& source);
+requires byte_source<std::remove_cvref_t<Source>> image<Sample> load(Source&& source);
 
 /// Decodes a sequence of images from one source: ppm(5) raw files may hold several images
 /// back to back, and libnetpbm (`pm_nextimage`) skips whitespace between them.
@@ -95,7 +94,7 @@ image<Sample> load(Source&& source);
 /// The source is borrowed and must outlive the reader.
 template <class Sample, byte_source Source>
 class reader {
-public:
+  public:
     explicit reader(Source& source) : cursor_(source), name_(detail::source_name(source)) {}
 
     /// Decodes the next image into `out`, reusing its sample buffer.
@@ -108,7 +107,7 @@ public:
     /// Input offset, in bytes, just after the last image read.
     std::uint64_t offset() const noexcept { return cursor_.offset(); }
 
-private:
+  private:
     detail::chunk_cursor<Source> cursor_;
     std::string name_;
     bool started_ = false;
@@ -127,8 +126,7 @@ reader(Source&) -> reader<std::uint8_t, Source>;
 ///         maxval); nothing is written then.
 /// @throws std::system_error if the file cannot be created, written or renamed.
 template <class Sample>
-void save(const std::filesystem::path& path, const image<Sample>& img,
-          format fmt = format::raw);
+void save(const std::filesystem::path& path, const image<Sample>& img, format fmt = format::raw);
 
 // ---------------------------------------------------------------------------------------
 // Implementation
@@ -173,8 +171,7 @@ image<Sample> load(const std::filesystem::path& path) {
 }
 
 template <class Sample, class Source>
-    requires byte_source<std::remove_cvref_t<Source>>
-image<Sample> load(Source&& source) {
+requires byte_source<std::remove_cvref_t<Source>> image<Sample> load(Source&& source) {
     return fastread::detail::load_first_ppm<Sample>(source, fastread::detail::source_name(source));
 }
 

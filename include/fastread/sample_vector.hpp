@@ -20,11 +20,10 @@ template <class T, class Base = std::allocator<T>>
 class uninitialized_allocator : public Base {
     using base_traits = std::allocator_traits<Base>;
 
-public:
+  public:
     template <class U>
     struct rebind {
-        using other =
-            uninitialized_allocator<U, typename base_traits::template rebind_alloc<U>>;
+        using other = uninitialized_allocator<U, typename base_traits::template rebind_alloc<U>>;
     };
 
     using Base::Base;

@@ -90,8 +90,7 @@ TEST_CASE("every source delivers a file byte for byte", "[source]") {
     CHECK(drain(m) == bytes);
 }
 
-TEST_CASE("an empty file is one empty chunk for every source, then stays at the end",
-          "[source]") {
+TEST_CASE("an empty file is one empty chunk for every source, then stays at the end", "[source]") {
     temp_dir dir;
     const auto path = dir / "empty";
     write_file(path, "");
@@ -241,8 +240,7 @@ TEST_CASE("streaming sources read /proc files and pipes", "[source]") {
     const std::string status = drain(proc);
     CHECK_THAT(status, Catch::Contains("Name:"));
     fread_source whole("/proc/self/status");
-    CHECK_THAT(std::string(whole.bytes().data(), whole.bytes().size()),
-               Catch::Contains("Name:"));
+    CHECK_THAT(std::string(whole.bytes().data(), whole.bytes().size()), Catch::Contains("Name:"));
 
     const std::string bytes = random_bytes(200000, 3); // more than a pipe buffer holds
     {

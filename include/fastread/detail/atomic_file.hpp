@@ -21,7 +21,7 @@
 namespace fastread::detail {
 
 class atomic_file {
-public:
+  public:
     /// Creates the temporary file next to `target` (mode 0666 minus the umask, like any
     /// newly created file). Throws std::system_error naming the target.
     explicit atomic_file(const std::filesystem::path& target) : target_(target) {
@@ -80,7 +80,7 @@ public:
         }
     }
 
-private:
+  private:
     std::filesystem::path target_;
     std::filesystem::path temp_;
     unique_fd fd_;

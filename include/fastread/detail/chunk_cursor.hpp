@@ -15,7 +15,7 @@ namespace fastread::detail {
 
 template <byte_source Source>
 class chunk_cursor {
-public:
+  public:
     explicit chunk_cursor(Source& source) noexcept : source_(&source) {}
 
     /// Input offset of the current byte.
@@ -96,7 +96,7 @@ public:
     const char* pos = nullptr; ///< current byte
     const char* end = nullptr; ///< end of the current chunk
 
-private:
+  private:
     Source* source_ = nullptr;
     std::uint64_t end_offset_ = 0; ///< input offset of `end`
     bool eof_ = false;

@@ -32,7 +32,7 @@ namespace fastread::detail {
 
 /// A move-only owner of a file descriptor; closes it on destruction.
 class unique_fd {
-public:
+  public:
     unique_fd() noexcept = default;
     explicit unique_fd(int fd) noexcept : fd_(fd) {}
     unique_fd(unique_fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
@@ -58,7 +58,7 @@ public:
         fd_ = fd;
     }
 
-private:
+  private:
     int fd_ = -1;
 };
 
@@ -77,9 +77,9 @@ inline unique_fd open_read_only(const std::filesystem::path& path, int extra_fla
 
 /// What fstat tells about an open file.
 struct file_info {
-    bool regular = false;    ///< S_ISREG
-    bool directory = false;  ///< S_ISDIR
-    std::uint64_t size = 0;  ///< st_size in bytes (0 for pipes; also 0 for /proc files)
+    bool regular = false;   ///< S_ISREG
+    bool directory = false; ///< S_ISDIR
+    std::uint64_t size = 0; ///< st_size in bytes (0 for pipes; also 0 for /proc files)
     std::uint64_t device = 0;
     std::uint64_t inode = 0;
 };

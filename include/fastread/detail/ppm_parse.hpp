@@ -25,20 +25,20 @@ namespace fastread::detail {
 
 enum class ppm_errc : unsigned char {
     none,
-    empty_input,          // no byte at all
-    bad_magic,            // first two bytes are not P3 / P6; value = the offending byte
-    unsupported_format,   // P1, P2, P4, P5, P7; value = the digit byte
-    truncated_header,     // input ends inside the header; field = what was expected
-    expected_number,      // a header token does not start with a digit; value = byte
-    expected_whitespace,  // a header token is followed by something else; value = byte
-    number_too_large,     // width or height above 4294967295
-    zero_dimension,       // width or height 0
-    maxval_out_of_range,  // maxval 0 or above 65535; value (saturated flag in limit)
-    needs_16bit_samples,  // maxval > 255 loaded as std::uint8_t; value = maxval
-    size_overflow,        // width * height * 3 (* 2) does not fit in 64 bits
-    truncated_raster,     // value = what arrived, limit = what the header declares
-    sample_exceeds_maxval,// value = sample, limit = maxval, index = sample index
-    invalid_raster_byte,  // P3 raster byte that is no digit, whitespace or comment
+    empty_input,           // no byte at all
+    bad_magic,             // first two bytes are not P3 / P6; value = the offending byte
+    unsupported_format,    // P1, P2, P4, P5, P7; value = the digit byte
+    truncated_header,      // input ends inside the header; field = what was expected
+    expected_number,       // a header token does not start with a digit; value = byte
+    expected_whitespace,   // a header token is followed by something else; value = byte
+    number_too_large,      // width or height above 4294967295
+    zero_dimension,        // width or height 0
+    maxval_out_of_range,   // maxval 0 or above 65535; value (saturated flag in limit)
+    needs_16bit_samples,   // maxval > 255 loaded as std::uint8_t; value = maxval
+    size_overflow,         // width * height * 3 (* 2) does not fit in 64 bits
+    truncated_raster,      // value = what arrived, limit = what the header declares
+    sample_exceeds_maxval, // value = sample, limit = maxval, index = sample index
+    invalid_raster_byte,   // P3 raster byte that is no digit, whitespace or comment
 };
 
 enum class ppm_field : unsigned char { magic, width, height, maxval, delimiter };
@@ -140,8 +140,7 @@ bool read_header_number(chunk_cursor<Source>& cur, ppm_field field, std::uint64_
 ///
 /// `sample_bytes_max` is sizeof(Sample): a maxval needing wider samples is an error.
 template <class Source>
-ppm_error parse_ppm_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_max,
-                           ppm_header& h) {
+ppm_error parse_ppm_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_max, ppm_header& h) {
     ppm_error err;
     const std::uint64_t start = cur.offset();
     int c = cur.peek();
@@ -488,8 +487,8 @@ ppm_error read_plain_raster(chunk_cursor<Source>& cur, const ppm_header& h,
     for (;;) {
         p3_scanner::status st;
         if (cur.fill()) {
-            st = scanner.scan(cur.pos, cur.end, cur.offset() + (cur.end - cur.pos), o, out_end,
-                              err);
+            st =
+                scanner.scan(cur.pos, cur.end, cur.offset() + (cur.end - cur.pos), o, out_end, err);
         } else {
             st = scanner.finish(cur.offset(), o, out_end, err);
         }
@@ -544,11 +543,16 @@ inline std::string describe_byte(std::uint64_t c) {
 
 inline const char* field_name(ppm_field f) noexcept {
     switch (f) {
-    case ppm_field::magic: return "the magic number P3 or P6";
-    case ppm_field::width: return "width";
-    case ppm_field::height: return "height";
-    case ppm_field::maxval: return "maxval";
-    case ppm_field::delimiter: return "one whitespace byte after maxval";
+    case ppm_field::magic:
+        return "the magic number P3 or P6";
+    case ppm_field::width:
+        return "width";
+    case ppm_field::height:
+        return "height";
+    case ppm_field::maxval:
+        return "maxval";
+    case ppm_field::delimiter:
+        return "one whitespace byte after maxval";
     }
     return "";
 }
@@ -556,13 +560,15 @@ inline const char* field_name(ppm_field f) noexcept {
 inline std::string ppm_error_message(const ppm_error& e) {
     using std::to_string;
     switch (e.code) {
-    case ppm_errc::none: return "no error";
-    case ppm_errc::empty_input: return "empty input; expected a PPM image (magic number P3 or P6)";
+    case ppm_errc::none:
+        return "no error";
+    case ppm_errc::empty_input:
+        return "empty input; expected a PPM image (magic number P3 or P6)";
     case ppm_errc::bad_magic:
         return "expected the PPM magic number P3 or P6, found " + describe_byte(e.value);
     case ppm_errc::unsupported_format: {
-        static constexpr const char* names[] = {"",          "PBM plain", "PGM plain", "",
-                                                "PBM raw",   "PGM raw",   "",          "PAM"};
+        static constexpr const char* names[] = {"",        "PBM plain", "PGM plain", "",
+                                                "PBM raw", "PGM raw",   "",          "PAM"};
         unsigned d = static_cast<unsigned>(e.value - '0');
         return std::string("P") + static_cast<char>(e.value) + " (" + names[d & 7] +
                ") is not supported; fastread::ppm reads P3 and P6";
@@ -587,8 +593,7 @@ inline std::string ppm_error_message(const ppm_error& e) {
         return "maxval " + to_string(e.value) +
                " needs 16-bit samples; load this image as std::uint16_t";
     case ppm_errc::size_overflow:
-        return "image size " + to_string(e.value) + "x" + to_string(e.limit) +
-               " overflows 64 bits";
+        return "image size " + to_string(e.value) + "x" + to_string(e.limit) + " overflows 64 bits";
     case ppm_errc::truncated_raster:
         if (e.plain) {
             return "truncated raster: the header declares " + to_string(e.width) + "x" +
@@ -602,7 +607,7 @@ inline std::string ppm_error_message(const ppm_error& e) {
         std::uint64_t pixel = e.index / 3;
         static constexpr const char* channel[] = {"red", "green", "blue"};
         std::string v = e.value >= p3_scanner::saturation ? std::string("of 7 or more digits")
-                                                         : to_string(e.value);
+                                                          : to_string(e.value);
         return "sample " + v + " exceeds maxval " + to_string(e.limit) + " (row " +
                to_string(e.width ? pixel / e.width : 0) + ", column " +
                to_string(e.width ? pixel % e.width : 0) + ", " + channel[e.index % 3] + ")";

@@ -35,8 +35,8 @@ void check_ppm_image(std::uint32_t width, std::uint32_t height, std::uint16_t ma
     for (std::size_t i = 0; i < count; ++i) {
         if (samples[i] > maxval) {
             throw std::invalid_argument("fastread::ppm::save: sample " + std::to_string(i) +
-                                        " is " + std::to_string(samples[i]) +
-                                        ", above maxval " + std::to_string(maxval));
+                                        " is " + std::to_string(samples[i]) + ", above maxval " +
+                                        std::to_string(maxval));
         }
     }
 }

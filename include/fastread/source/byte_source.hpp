@@ -60,7 +60,7 @@ concept named_source = requires(const S& s) {
 /// Bytes already in memory, handed out as one chunk. Borrows the memory: it must outlive
 /// the source. Useful for parsing a buffer the caller filled (a network message, a test).
 class memory_source {
-public:
+  public:
     memory_source() noexcept = default;
     explicit memory_source(std::span<const char> bytes) noexcept : bytes_(bytes) {}
 
@@ -75,7 +75,7 @@ public:
     /// The whole buffer.
     std::span<const char> bytes() const noexcept { return bytes_; }
 
-private:
+  private:
     std::span<const char> bytes_;
     bool done_ = false;
 };

@@ -25,7 +25,7 @@ namespace fastread {
 /// Works for every readable file, including pipes and empty files. Memory: the file's size
 /// (plus at most a doubling while reading a file of unknown size).
 class fread_source {
-public:
+  public:
     /// Reads the whole file at `path`. Throws `std::system_error` naming the path if it
     /// cannot be opened or read.
     explicit fread_source(const std::filesystem::path& path) : path_(path) {
@@ -53,7 +53,7 @@ public:
     /// The path the file was opened from (empty when constructed from a `FILE*`).
     const std::filesystem::path& path() const noexcept { return path_; }
 
-private:
+  private:
     void read_all(std::FILE* file) {
         detail::file_info info = detail::stat_fd(::fileno(file), path_);
         // fstat's size is exact for regular files (one fread does it) and 0 for pipes and

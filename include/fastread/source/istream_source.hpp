@@ -21,7 +21,7 @@ namespace fastread {
 /// Reads from the stream's current position. The end of input is the stream's end of file;
 /// a stream that goes bad (`badbit`) throws `std::system_error` (`EIO`).
 class istream_source {
-public:
+  public:
     /// 64 KiB chunks.
     static constexpr std::size_t default_chunk_size = std::size_t{64} * 1024;
 
@@ -29,8 +29,7 @@ public:
     explicit istream_source(std::istream& stream, std::size_t chunk_size = default_chunk_size)
         : stream_(&stream), chunk_size_(chunk_size) {
         if (chunk_size == 0) {
-            throw std::invalid_argument(
-                "fastread::istream_source: chunk_size must be at least 1");
+            throw std::invalid_argument("fastread::istream_source: chunk_size must be at least 1");
         }
         buffer_.reset(new char[chunk_size_]);
     }
@@ -41,7 +40,7 @@ public:
     /// Reads the bytes after the last chunk straight into `dst`; returns how many arrived.
     std::size_t read_into(std::span<char> dst) { return read(dst.data(), dst.size()); }
 
-private:
+  private:
     std::size_t read(char* dst, std::size_t n) {
         if (n == 0 || !stream_->good()) {
             if (stream_->bad()) {

@@ -30,7 +30,7 @@ namespace fastread {
 /// while it is mapped, touching the lost pages raises SIGBUS: map only files that are not
 /// being rewritten in place (writers that replace files by rename, as fastread's do, are safe).
 class mmap_source {
-public:
+  public:
     /// Maps the file at `path`. Throws `std::system_error` naming the path if it cannot be
     /// opened, is not a regular file, or the map fails.
     explicit mmap_source(const std::filesystem::path& path) : path_(path) {
@@ -72,7 +72,7 @@ public:
     /// The path the file was opened from (empty when constructed from a descriptor).
     const std::filesystem::path& path() const noexcept { return path_; }
 
-private:
+  private:
     void map(int fd) {
         detail::file_info info = detail::stat_fd(fd, path_);
         if (info.directory) {
@@ -92,8 +92,8 @@ private:
         if (info.size > SIZE_MAX) {
             detail::throw_system_error(EFBIG, "mmap", path_);
         }
-        void* p = ::mmap(nullptr, static_cast<std::size_t>(info.size), PROT_READ, MAP_PRIVATE,
-                         fd, 0);
+        void* p =
+            ::mmap(nullptr, static_cast<std::size_t>(info.size), PROT_READ, MAP_PRIVATE, fd, 0);
         if (p == MAP_FAILED) {
             detail::throw_system_error(errno, "mmap", path_);
         }

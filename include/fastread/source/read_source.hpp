@@ -24,7 +24,7 @@ namespace fastread {
 /// terminals and `/proc` files. One `read` per `next()`, so a chunk from a pipe may be
 /// shorter than `chunk_size`. `read_into` fills a caller's buffer straight from the kernel.
 class read_source {
-public:
+  public:
     /// 256 KiB: big enough to amortise the system call, small enough to stay in L2.
     static constexpr std::size_t default_chunk_size = std::size_t{256} * 1024;
 
@@ -82,7 +82,7 @@ public:
     /// The chunk size in bytes.
     std::size_t chunk_size() const noexcept { return chunk_size_; }
 
-private:
+  private:
     static std::size_t checked(std::size_t chunk_size) {
         if (chunk_size == 0) {
             throw std::invalid_argument("fastread::read_source: chunk_size must be at least 1");

@@ -24,7 +24,7 @@ namespace fastread {
 /// Works on stdin and pipes. A borrowed `FILE*` is never closed; reading starts at its
 /// current position and honours what stdio has already buffered.
 class stdio_source {
-public:
+  public:
     /// 64 KiB chunks.
     static constexpr std::size_t default_chunk_size = std::size_t{64} * 1024;
 
@@ -73,7 +73,7 @@ public:
     /// The path the file was opened from (empty for a borrowed `FILE*`).
     const std::filesystem::path& path() const noexcept { return path_; }
 
-private:
+  private:
     std::size_t read(char* dst, std::size_t n) {
         if (n == 0) {
             return 0;
