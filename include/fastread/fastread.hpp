@@ -5,6 +5,7 @@
 /// Everything fastread offers.
 
 #include "error.hpp"
+#include "page_cache.hpp"
 #include "ppm.hpp"
 #include "sample_vector.hpp"
 #include "source.hpp"

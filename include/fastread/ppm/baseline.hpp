@@ -1,0 +1,329 @@
+#ifndef FASTREAD_PPM_BASELINE_HPP
+#define FASTREAD_PPM_BASELINE_HPP
+
+/// @file
+/// `fastread::ppm::baseline`: the five ways the article that started fastread loaded a PPM
+/// image, kept as working functions so that `fastread-bench` compares techniques:
+///
+/// | stage | technique |
+/// |---|---|
+/// | 1 | C++ iostream: `std::ifstream >>` for every header number and every P3 sample |
+/// | 2 | C stdio: `fscanf("%u")` for every header number and every P3 sample |
+/// | 3 | the whole file `fread` into a NUL-padded buffer, then `atoi` in place per sample |
+/// | 4 | the same buffer, with a hand-written unsigned-int loop instead of `atoi` |
+/// | 5 | stage 4 over an `mmap` of the file instead of a read |
+///
+/// P6 rasters are read with `istream::read` (1), `fread` (2) or `memcpy` from the buffer or
+/// map (3–5). All decode 8-bit images (maxval <= 255), skip `#` comments in the header (not
+/// inside a plain raster, as the article's did not), and
+/// check what they read (a short raster, a non-number, a sample above maxval throw
+/// `fastread::parse_error`; I/O failures `std::system_error`); none is as strict as
+/// `ppm::load` (stage 2's `%u` accepts a sign, stage 3's `atoi` stops at any non-digit,
+/// stage 4's loop wraps on ten or more digits).
+
+#include <cctype>
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../detail/posix.hpp"
+#include "../error.hpp"
+#include "../ppm.hpp"
+#include "../source/byte_source.hpp"
+#include "../source/mmap_source.hpp"
+
+namespace fastread::ppm::baseline {
+
+/// Stage 1: iostream `>>`. @throws parse_error, std::system_error.
+image<std::uint8_t> stage1_iostream(const std::filesystem::path& path);
+/// Stage 2: `fscanf`. @throws parse_error, std::system_error.
+image<std::uint8_t> stage2_fscanf(const std::filesystem::path& path);
+/// Stage 3: whole-file `fread` into a NUL-padded buffer, `atoi` per sample.
+image<std::uint8_t> stage3_atoi(const std::filesystem::path& path);
+/// Stage 4: the stage 3 buffer with a hand-written unsigned-int parser.
+image<std::uint8_t> stage4_parser(const std::filesystem::path& path);
+/// Stage 5: the stage 4 parser over `mmap`.
+image<std::uint8_t> stage5_mmap(const std::filesystem::path& path);
+
+/// RAW: reads the whole file into `buffer` with one `fread` and parses nothing: the floor
+/// every stage is measured against. Returns the file's size in bytes.
+std::size_t read_whole_file(const std::filesystem::path& path, std::vector<char>& buffer);
+
+// ---------------------------------------------------------------------------------------
+// Implementation
+
+namespace detail {
+
+struct header {
+    bool plain = false;
+    unsigned width = 0, height = 0, maxval = 0;
+    std::size_t samples = 0;
+};
+
+[[noreturn]] inline void fail(std::uint64_t offset, const std::string& reason,
+                              const std::filesystem::path& path) {
+    throw parse_error(offset, reason, path.string());
+}
+
+/// Checks header values and that the input can hold the raster before anything is allocated.
+inline void check_header(header& h, std::uint64_t offset, std::uint64_t input_size,
+                         const std::filesystem::path& path) {
+    if (h.width == 0 || h.height == 0) {
+        fail(offset, "width and height must be at least 1", path);
+    }
+    if (h.maxval == 0 || h.maxval > 255) {
+        fail(offset, "maxval " + std::to_string(h.maxval) + " is not in 1..255", path);
+    }
+    const std::uint64_t samples = std::uint64_t{h.width} * h.height * 3;
+    const std::uint64_t min_bytes = h.plain ? 2 * samples - 1 : samples;
+    if (min_bytes > input_size) {
+        fail(input_size, "the input is too short for a " + std::to_string(h.width) + "x" +
+                             std::to_string(h.height) + " image",
+             path);
+    }
+    h.samples = static_cast<std::size_t>(samples);
+}
+
+inline image<std::uint8_t> make_image(const header& h) {
+    image<std::uint8_t> img;
+    img.width = h.width;
+    img.height = h.height;
+    img.maxval = static_cast<std::uint16_t>(h.maxval);
+    img.samples.resize(h.samples);
+    return img;
+}
+
+inline void skip_comments(std::istream& in) {
+    in >> std::ws;
+    while (in.peek() == '#') {
+        in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+        in >> std::ws;
+    }
+}
+
+inline void skip_comments(std::FILE* f) {
+    for (int c = std::getc(f); c != EOF; c = std::getc(f)) {
+        if (c == '#') {
+            while ((c = std::getc(f)) != EOF && c != '\n') {
+            }
+        } else if (!std::isspace(c)) {
+            std::ungetc(c, f);
+            return;
+        }
+    }
+}
+
+/// Header of stages 3–5, over bytes in memory: returns the offset of the first raster byte.
+inline std::size_t parse_header(const char* data, std::size_t size, header& h,
+                                const std::filesystem::path& path) {
+    memory_source source(std::span<const char>(data, size));
+    fastread::detail::chunk_cursor<memory_source> cursor(source);
+    fastread::detail::ppm_header parsed;
+    fastread::detail::ppm_error err = fastread::detail::parse_ppm_header(cursor, 1, parsed);
+    if (err) {
+        fail(err.offset, fastread::detail::ppm_error_message(err), path);
+    }
+    h.plain = parsed.plain;
+    h.width = parsed.width;
+    h.height = parsed.height;
+    h.maxval = parsed.maxval;
+    check_header(h, parsed.raster_offset, size - parsed.raster_offset, path);
+    return static_cast<std::size_t>(parsed.raster_offset);
+}
+
+/// The raster of stages 3–5. `Convert` reads one sample at `p` (a digit) and advances `p`.
+template <class Convert>
+image<std::uint8_t> decode_buffer(const char* data, std::size_t size,
+                                  const std::filesystem::path& path, Convert convert) {
+    header h;
+    const std::size_t start = parse_header(data, size, h, path);
+    image<std::uint8_t> img = make_image(h);
+    const char* p = data + start;
+    const char* end = data + size;
+    if (!h.plain) {
+        std::memcpy(img.samples.data(), p, h.samples); // size checked by parse_header
+    } else {
+        for (std::size_t i = 0; i < h.samples; ++i) {
+            while (p < end && fastread::detail::is_ppm_space(static_cast<unsigned char>(*p))) {
+                ++p;
+            }
+            if (p == end || !std::isdigit(static_cast<unsigned char>(*p))) {
+                fail(static_cast<std::uint64_t>(p - data), "expected a sample", path);
+            }
+            unsigned v = convert(p, end);
+            if (v > h.maxval) {
+                fail(static_cast<std::uint64_t>(p - data), "sample above maxval", path);
+            }
+            img.samples[i] = static_cast<std::uint8_t>(v);
+        }
+    }
+    return img;
+}
+
+/// Stage 3's and 4's buffer: the whole file and a NUL after it, so that `atoi` and the
+/// digit loop stop at the end without a bounds check.
+inline std::vector<char> read_padded(const std::filesystem::path& path) {
+    std::vector<char> buffer;
+    read_whole_file(path, buffer);
+    buffer.push_back('\0');
+    return buffer;
+}
+
+} // namespace detail
+
+inline std::size_t read_whole_file(const std::filesystem::path& path, std::vector<char>& buffer) {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"),
+                                                      &std::fclose);
+    if (!f) {
+        fastread::detail::throw_system_error(errno, "fopen", path);
+    }
+    const std::uint64_t size = fastread::detail::stat_fd(::fileno(f.get()), path).size;
+    buffer.resize(static_cast<std::size_t>(size));
+    if (std::fread(buffer.data(), 1, buffer.size(), f.get()) != buffer.size()) {
+        fastread::detail::throw_system_error(std::ferror(f.get()) ? errno : EIO, "fread", path);
+    }
+    return buffer.size();
+}
+
+inline image<std::uint8_t> stage1_iostream(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        fastread::detail::throw_system_error(errno, "open", path);
+    }
+    const std::uint64_t size = std::filesystem::file_size(path);
+    detail::header h;
+    std::string magic;
+    in >> magic;
+    if (magic != "P3" && magic != "P6") {
+        detail::fail(0, "expected P3 or P6", path);
+    }
+    h.plain = magic == "P3";
+    detail::skip_comments(in);
+    in >> h.width;
+    detail::skip_comments(in);
+    in >> h.height;
+    detail::skip_comments(in);
+    in >> h.maxval;
+    if (!in) {
+        detail::fail(0, "bad header", path);
+    }
+    const std::uint64_t at = static_cast<std::uint64_t>(in.tellg());
+    detail::check_header(h, at, size - at, path);
+    image<std::uint8_t> img = detail::make_image(h);
+    if (!h.plain) {
+        in.get(); // the one whitespace byte before the raster
+        in.read(reinterpret_cast<char*>(img.samples.data()),
+                static_cast<std::streamsize>(h.samples));
+        if (static_cast<std::size_t>(in.gcount()) != h.samples) {
+            detail::fail(size, "truncated raster", path);
+        }
+        return img;
+    }
+    for (std::size_t i = 0; i < h.samples; ++i) {
+        unsigned v = 0;
+        if (!(in >> v) || v > h.maxval) {
+            in.clear();
+            detail::fail(static_cast<std::uint64_t>(in.tellg()), "bad or missing sample", path);
+        }
+        img.samples[i] = static_cast<std::uint8_t>(v);
+    }
+    return img;
+}
+
+inline image<std::uint8_t> stage2_fscanf(const std::filesystem::path& path) {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"),
+                                                      &std::fclose);
+    if (!f) {
+        fastread::detail::throw_system_error(errno, "fopen", path);
+    }
+    const std::uint64_t size = fastread::detail::stat_fd(::fileno(f.get()), path).size;
+    detail::header h;
+    char kind = 0;
+    if (std::fscanf(f.get(), "P%c", &kind) != 1 || (kind != '3' && kind != '6')) {
+        detail::fail(0, "expected P3 or P6", path);
+    }
+    h.plain = kind == '3';
+    unsigned* fields[] = {&h.width, &h.height, &h.maxval};
+    for (unsigned* field : fields) {
+        detail::skip_comments(f.get());
+        if (std::fscanf(f.get(), "%u", field) != 1) {
+            detail::fail(static_cast<std::uint64_t>(std::ftell(f.get())), "bad header", path);
+        }
+    }
+    const std::uint64_t at = static_cast<std::uint64_t>(std::ftell(f.get()));
+    detail::check_header(h, at, size - at, path);
+    image<std::uint8_t> img = detail::make_image(h);
+    if (!h.plain) {
+        std::getc(f.get()); // the one whitespace byte before the raster
+        if (std::fread(img.samples.data(), 1, h.samples, f.get()) != h.samples) {
+            detail::fail(size, "truncated raster", path);
+        }
+        return img;
+    }
+    for (std::size_t i = 0; i < h.samples; ++i) {
+        unsigned v = 0;
+        if (std::fscanf(f.get(), "%u", &v) != 1 || v > h.maxval) {
+            detail::fail(static_cast<std::uint64_t>(std::ftell(f.get())), "bad or missing sample",
+                         path);
+        }
+        img.samples[i] = static_cast<std::uint8_t>(v);
+    }
+    return img;
+}
+
+inline image<std::uint8_t> stage3_atoi(const std::filesystem::path& path) {
+    const std::vector<char> buffer = detail::read_padded(path);
+    return detail::decode_buffer(buffer.data(), buffer.size() - 1, path,
+                                 [](const char*& p, const char*) {
+                                     int v = std::atoi(p); // stops at the padding NUL
+                                     while (std::isdigit(static_cast<unsigned char>(*p))) {
+                                         ++p;
+                                     }
+                                     return static_cast<unsigned>(v);
+                                 });
+}
+
+namespace detail {
+/// Stage 4's digit loop: the NUL after the buffer ends it. Unsigned arithmetic wraps, so a
+/// sample of ten or more digits can come out wrong but never undefined.
+inline unsigned parse_uint_padded(const char*& p, const char*) {
+    unsigned v = 0;
+    while (static_cast<unsigned>(*p - '0') < 10) {
+        v = v * 10 + static_cast<unsigned>(*p++ - '0');
+    }
+    return v;
+}
+/// Stage 5's: the same loop where nothing follows the map, so it checks the end.
+inline unsigned parse_uint_bounded(const char*& p, const char* end) {
+    unsigned v = 0;
+    while (p < end && static_cast<unsigned>(*p - '0') < 10) {
+        v = v * 10 + static_cast<unsigned>(*p++ - '0');
+    }
+    return v;
+}
+} // namespace detail
+
+inline image<std::uint8_t> stage4_parser(const std::filesystem::path& path) {
+    const std::vector<char> buffer = detail::read_padded(path);
+    return detail::decode_buffer(buffer.data(), buffer.size() - 1, path,
+                                 &detail::parse_uint_padded);
+}
+
+inline image<std::uint8_t> stage5_mmap(const std::filesystem::path& path) {
+    mmap_source map(path);
+    return detail::decode_buffer(map.bytes().data(), map.bytes().size(), path,
+                                 &detail::parse_uint_bounded);
+}
+
+} // namespace fastread::ppm::baseline
+
+#endif // FASTREAD_PPM_BASELINE_HPP
