@@ -30,9 +30,13 @@ class atomic_file {
         for (int attempt = 0;; ++attempt) {
             std::uint64_t stamp = static_cast<std::uint64_t>(
                 std::chrono::steady_clock::now().time_since_epoch().count());
-            std::string name = "." + target.filename().string() + ".tmp." +
-                               std::to_string(::getpid()) + "." +
-                               std::to_string(counter.fetch_add(1) ^ (stamp & 0xffffff));
+            // Appends, not "." + string: GCC 12 -O2 warns falsely on that (-Wrestrict).
+            std::string name(1, '.');
+            name += target.filename().string();
+            name += ".tmp.";
+            name += std::to_string(::getpid());
+            name += '.';
+            name += std::to_string(counter.fetch_add(1) ^ (stamp & 0xffffff));
             temp_ = dir.empty() ? std::filesystem::path(name) : dir / name;
             int fd = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
             if (fd >= 0) {

@@ -54,9 +54,10 @@ image<std::uint8_t> stage4_parser(const std::filesystem::path& path);
 /// Stage 5: the stage 4 parser over `mmap`.
 image<std::uint8_t> stage5_mmap(const std::filesystem::path& path);
 
-/// RAW: reads the whole file into `buffer` with one `fread` and parses nothing: the floor
-/// every stage is measured against. Returns the file's size in bytes.
-std::size_t read_whole_file(const std::filesystem::path& path, std::vector<char>& buffer);
+/// RAW: reads the whole file with one `fread` into a new, uninitialised buffer of its size
+/// and parses nothing: the floor every stage is measured against (the same allocation a
+/// loader pays, plus the read). @throws std::system_error.
+sample_vector<char> read_whole_file(const std::filesystem::path& path);
 
 // ---------------------------------------------------------------------------------------
 // Implementation
@@ -171,27 +172,28 @@ image<std::uint8_t> decode_buffer(const char* data, std::size_t size,
 
 /// Stage 3's and 4's buffer: the whole file and a NUL after it, so that `atoi` and the
 /// digit loop stop at the end without a bounds check.
-inline std::vector<char> read_padded(const std::filesystem::path& path) {
-    std::vector<char> buffer;
-    read_whole_file(path, buffer);
+inline sample_vector<char> read_padded(const std::filesystem::path& path) {
+    sample_vector<char> buffer = read_whole_file(path);
     buffer.push_back('\0');
     return buffer;
 }
 
 } // namespace detail
 
-inline std::size_t read_whole_file(const std::filesystem::path& path, std::vector<char>& buffer) {
+inline sample_vector<char> read_whole_file(const std::filesystem::path& path) {
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"),
                                                       &std::fclose);
     if (!f) {
         fastread::detail::throw_system_error(errno, "fopen", path);
     }
     const std::uint64_t size = fastread::detail::stat_fd(::fileno(f.get()), path).size;
+    sample_vector<char> buffer;
+    buffer.reserve(static_cast<std::size_t>(size) + 1); // room for stage 3's NUL
     buffer.resize(static_cast<std::size_t>(size));
     if (std::fread(buffer.data(), 1, buffer.size(), f.get()) != buffer.size()) {
         fastread::detail::throw_system_error(std::ferror(f.get()) ? errno : EIO, "fread", path);
     }
-    return buffer.size();
+    return buffer;
 }
 
 inline image<std::uint8_t> stage1_iostream(const std::filesystem::path& path) {
@@ -281,7 +283,7 @@ inline image<std::uint8_t> stage2_fscanf(const std::filesystem::path& path) {
 }
 
 inline image<std::uint8_t> stage3_atoi(const std::filesystem::path& path) {
-    const std::vector<char> buffer = detail::read_padded(path);
+    const sample_vector<char> buffer = detail::read_padded(path);
     return detail::decode_buffer(buffer.data(), buffer.size() - 1, path,
                                  [](const char*& p, const char*) {
                                      int v = std::atoi(p); // stops at the padding NUL
@@ -313,7 +315,7 @@ inline unsigned parse_uint_bounded(const char*& p, const char* end) {
 } // namespace detail
 
 inline image<std::uint8_t> stage4_parser(const std::filesystem::path& path) {
-    const std::vector<char> buffer = detail::read_padded(path);
+    const sample_vector<char> buffer = detail::read_padded(path);
     return detail::decode_buffer(buffer.data(), buffer.size() - 1, path,
                                  &detail::parse_uint_padded);
 }

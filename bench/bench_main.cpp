@@ -1,0 +1,184 @@
+// fastread-bench: reruns the experiments of the articles fastread started from, with their
+// strategies as rows beside fastread's own and the peers', in cycles per byte.
+
+#include <benchmark/benchmark.h>
+
+#include <fastread/page_cache.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "bench_util.hpp"
+#include "families.hpp"
+
+#ifndef FASTREAD_BENCH_BUILD_DIR
+#define FASTREAD_BENCH_BUILD_DIR "."
+#endif
+
+namespace {
+
+const char* const help_text = R"(usage: fastread-bench [options] [Google Benchmark options]
+
+Loads files the ways the articles behind fastread did, beside fastread's own strategies and
+peer libraries, and prints one table per family and cache mode: rows are strategies, columns
+are input files, cells are cycles per byte of input (mean ± 95% confidence interval over the
+repetitions; lower is faster). Cycles are hardware cycles where perf_event_open works, else
+TSC reference cycles (wall time x TSC frequency); the output says which.
+
+families:
+  ppm     decode PPM images, P3 (ASCII) and P6 (binary): the article's stages 1-5
+          (iostream >>, fscanf, fread + atoi, own parser, mmap), RAW (read only),
+          fastread::ppm::load over each source, libnetpbm and stb_image when built in.
+          Columns: generated photo-like images (big ~16 MB, medium ~2 MB, small ~8 KB as P6;
+          the same pixels as P3), a 16-bit big P6, and the files under data/.
+
+options:
+  --family NAME[,NAME]  run only these families
+  --ppm FILE...         also benchmark these PPM files (one column each)
+  --quick               smoke run: 3 repetitions, short runs, no big inputs
+  --repetitions N       repetitions per benchmark (default 5)
+  --cache MODE          cached, cold or both (default both). cached: the file is read once
+                        before timing; cold: fastread::page_cache::evict before every
+                        iteration (not timed), so the file comes from the disk
+  --data-dir DIR        where generated inputs live (default <build>/bench-data)
+  --out DIR             where results.json (Google Benchmark JSON), report.md and the SVG
+                        charts go (default <build>/bench-results)
+  --help                this text
+
+Google Benchmark options such as --benchmark_filter=REGEX pass through; benchmark names are
+family/strategy/column/mode, e.g. ppm/ppm::load/P3_big/cached.
+)";
+
+class collecting_reporter : public benchmark::ConsoleReporter {
+public:
+    explicit collecting_reporter(fastread_bench::context& ctx) : ctx_(ctx) {}
+    void ReportRuns(const std::vector<Run>& reports) override {
+        for (const Run& r : reports) {
+            ctx_.record(r);
+        }
+        ConsoleReporter::ReportRuns(reports);
+    }
+
+private:
+    fastread_bench::context& ctx_;
+};
+
+[[noreturn]] void usage_error(const std::string& what) {
+    std::cerr << "fastread-bench: " << what << "\n(see fastread-bench --help)\n";
+    std::exit(2);
+}
+
+} // namespace
+
+int main(int argc, char* argv[]) {
+    fastread_bench::options opts;
+    opts.data_dir = std::filesystem::path(FASTREAD_BENCH_BUILD_DIR) / "bench-data";
+    opts.out_dir = std::filesystem::path(FASTREAD_BENCH_BUILD_DIR) / "bench-results";
+    bool repetitions_set = false;
+    std::vector<std::string> passthrough{argv[0]};
+
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) {
+                usage_error(a + " needs a value");
+            }
+            return argv[++i];
+        };
+        if (a == "--help" || a == "-h") {
+            std::cout << help_text;
+            return 0;
+        } else if (a == "--quick") {
+            opts.quick = true;
+        } else if (a == "--repetitions") {
+            opts.repetitions = std::atoi(value().c_str());
+            repetitions_set = true;
+            if (opts.repetitions < 1) {
+                usage_error("--repetitions must be at least 1");
+            }
+        } else if (a == "--cache") {
+            const std::string m = value();
+            opts.run_cached = m == "cached" || m == "both";
+            opts.run_cold = m == "cold" || m == "both";
+            if (!opts.run_cached && !opts.run_cold) {
+                usage_error("--cache takes cached, cold or both");
+            }
+        } else if (a == "--family") {
+            std::string list = value();
+            for (std::size_t at = 0; at <= list.size();) {
+                std::size_t comma = list.find(',', at);
+                if (comma == std::string::npos) {
+                    comma = list.size();
+                }
+                opts.families.push_back(list.substr(at, comma - at));
+                at = comma + 1;
+            }
+        } else if (a == "--data-dir") {
+            opts.data_dir = value();
+        } else if (a == "--out") {
+            opts.out_dir = value();
+        } else if (a.rfind("--", 0) == 0 && a.rfind("--benchmark_", 0) != 0 &&
+                   fastread_bench::is_file_option(a)) {
+            const std::string family = a.substr(2);
+            int n = 0;
+            while (i + 1 < argc && std::strncmp(argv[i + 1], "--", 2) != 0) {
+                opts.files[family].emplace_back(argv[++i]);
+                ++n;
+            }
+            if (n == 0) {
+                usage_error(a + " needs at least one file");
+            }
+        } else if (a.rfind("--benchmark_", 0) == 0) {
+            passthrough.push_back(a);
+        } else {
+            usage_error("unknown option " + a);
+        }
+    }
+    if (opts.quick) {
+        opts.min_time = 0.01;
+        if (!repetitions_set) {
+            opts.repetitions = 3;
+        }
+    }
+    std::filesystem::create_directories(opts.out_dir);
+    std::filesystem::create_directories(opts.data_dir);
+
+    fastread_bench::context ctx(opts);
+    // Cold runs need eviction to work: not on tmpfs, where the page cache is the only copy.
+    {
+        const auto probe = opts.data_dir / ".evict-probe";
+        {
+            std::ofstream(probe) << std::string(1 << 20, 'x');
+        }
+        fastread::page_cache::evict(probe);
+        const double left = fastread::page_cache::resident_fraction(probe);
+        std::filesystem::remove(probe);
+        if (left > 0.5) {
+            ctx.set_cold_available(false, "cold n/a (eviction has no effect here)");
+        }
+    }
+
+    fastread_bench::register_families(ctx);
+
+    passthrough.push_back("--benchmark_out=" + (opts.out_dir / "results.json").string());
+    passthrough.push_back("--benchmark_out_format=json");
+    std::vector<char*> gb_argv;
+    for (std::string& s : passthrough) {
+        gb_argv.push_back(s.data());
+    }
+    int gb_argc = static_cast<int>(gb_argv.size());
+    benchmark::Initialize(&gb_argc, gb_argv.data());
+    benchmark::AddCustomContext("cycles", fastread_bench::cycles().describe());
+
+    std::cout << "fastread-bench: " << fastread_bench::cycles().describe() << "\n";
+    collecting_reporter reporter(ctx);
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    benchmark::Shutdown();
+    ctx.report(std::cout);
+    return 0;
+}

@@ -1,0 +1,474 @@
+#include "bench_util.hpp"
+
+#include <fastread/page_cache.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace fastread_bench {
+
+const char* to_string(cache_mode m) { return m == cache_mode::cached ? "cached" : "cold"; }
+
+// ------------------------------------------------------------------------------------------
+// Cycles
+
+namespace {
+
+int open_cycle_counter() {
+    perf_event_attr attr{};
+    attr.type = PERF_TYPE_HARDWARE;
+    attr.size = sizeof attr;
+    attr.config = PERF_COUNT_HW_CPU_CYCLES;
+    attr.disabled = 1;
+    attr.exclude_kernel = 0;
+    attr.exclude_hv = 1;
+    return static_cast<int>(::syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0));
+}
+
+cycle_source detect_cycles() {
+    cycle_source c;
+    c.tsc_hz = benchmark::CPUInfo::Get().cycles_per_second;
+    int fd = open_cycle_counter();
+    if (fd >= 0) {
+        c.hardware = true;
+        c.detail = "perf_event_open PERF_COUNT_HW_CPU_CYCLES";
+        ::close(fd);
+    } else {
+        c.detail = std::string("perf_event_open(PERF_COUNT_HW_CPU_CYCLES) failed: ") +
+                   std::strerror(errno);
+    }
+    return c;
+}
+
+// Two-sided 95% Student t quantiles for 1..30 degrees of freedom.
+double t95(std::size_t df) {
+    static const double t[] = {12.706, 4.303, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262,
+                               2.228,  2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110,
+                               2.101,  2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060,
+                               2.056,  2.052, 2.048, 2.045, 2.042, 2.042};
+    return df == 0 ? 0.0 : df <= 30 ? t[df - 1] : 1.960;
+}
+
+double ci95(const std::vector<double>& v) {
+    if (v.size() < 2) {
+        return 0.0;
+    }
+    double mean = 0;
+    for (double x : v) {
+        mean += x;
+    }
+    mean /= static_cast<double>(v.size());
+    double ss = 0;
+    for (double x : v) {
+        ss += (x - mean) * (x - mean);
+    }
+    double sd = std::sqrt(ss / static_cast<double>(v.size() - 1));
+    return t95(v.size() - 1) * sd / std::sqrt(static_cast<double>(v.size()));
+}
+
+std::string name_of(const std::string& family, const std::string& row,
+                    const std::string& column, cache_mode mode) {
+    std::string n = family + "/" + row + "/" + column + "/" + to_string(mode);
+    std::replace(n.begin(), n.end(), ' ', '_');
+    return n;
+}
+
+} // namespace
+
+const cycle_source& cycles() {
+    static const cycle_source c = detect_cycles();
+    return c;
+}
+
+std::string cycle_source::describe() const {
+    std::ostringstream s;
+    if (hardware) {
+        s << "hardware CPU cycles (" << detail << ")";
+    } else {
+        s << "TSC reference cycles = wall time x " << std::fixed << std::setprecision(3)
+          << tsc_hz / 1e9 << " GHz (TSC frequency as Google Benchmark reports it; " << detail
+          << ")";
+    }
+    return s.str();
+}
+
+void warm(const std::filesystem::path& path) { fastread::page_cache::preload(path); }
+
+// ------------------------------------------------------------------------------------------
+// Registration
+
+bool context::wants(const std::string& family) const {
+    return opts_.families.empty() ||
+           std::find(opts_.families.begin(), opts_.families.end(), family) !=
+               opts_.families.end();
+}
+
+void context::add_family(const std::string& family, const std::string& title,
+                         const std::vector<std::string>& rows) {
+    order_.push_back(family);
+    families_[family].title = title;
+    families_[family].rows = rows;
+}
+
+void context::add_column(const std::string& family, const input& in) {
+    families_[family].columns.push_back(in);
+}
+
+void context::note(const std::string& family, const std::string& row, const std::string& column,
+                   const std::string& why) {
+    for (cache_mode mode : {cache_mode::cached, cache_mode::cold}) {
+        cells_[key{family, row, column, mode}].note = why;
+    }
+}
+
+void context::add(const std::string& family, const std::string& row, const input& in,
+                  std::function<void()> body, std::function<std::string()> check) {
+    // The check runs once for both cache modes, at the first benchmark that needs it.
+    auto verdict = std::make_shared<std::optional<std::string>>();
+    for (cache_mode mode : {cache_mode::cached, cache_mode::cold}) {
+        if ((mode == cache_mode::cached && !opts_.run_cached) ||
+            (mode == cache_mode::cold && !opts_.run_cold)) {
+            cells_[key{family, row, in.column, mode}].note = "not run";
+            continue;
+        }
+        if (mode == cache_mode::cold && !cold_available_) {
+            cells_[key{family, row, in.column, mode}].note = cold_note_;
+            continue;
+        }
+        const std::string name = name_of(family, row, in.column, mode);
+        names_[name] = key{family, row, in.column, mode};
+        auto fn = [in, mode, body, check, verdict](benchmark::State& state) {
+            if (!verdict->has_value()) {
+                try {
+                    *verdict = check ? check() : std::string();
+                } catch (const std::exception& e) {
+                    *verdict = std::string("failed: ") + e.what();
+                }
+            }
+            if (!verdict->value().empty()) {
+                state.SkipWithError(verdict->value().c_str());
+                for (auto _ : state) {
+                }
+                return;
+            }
+            if (mode == cache_mode::cached) {
+                warm(in.path);
+            }
+            const cycle_source& cyc = cycles();
+            int counter = cyc.hardware ? open_cycle_counter() : -1;
+            std::uint64_t hw_cycles = 0;
+            for (auto _ : state) {
+                if (mode == cache_mode::cold) {
+                    state.PauseTiming();
+                    fastread::page_cache::evict(in.path);
+                    state.ResumeTiming();
+                }
+                if (counter >= 0) {
+                    ::ioctl(counter, PERF_EVENT_IOC_ENABLE, 0);
+                }
+                body();
+                if (counter >= 0) {
+                    ::ioctl(counter, PERF_EVENT_IOC_DISABLE, 0);
+                }
+            }
+            const double bytes = static_cast<double>(in.bytes);
+            state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                                    static_cast<std::int64_t>(in.bytes));
+            if (counter >= 0) {
+                if (::read(counter, &hw_cycles, sizeof hw_cycles) != sizeof hw_cycles) {
+                    hw_cycles = 0;
+                }
+                ::close(counter);
+                state.counters["cycles_per_byte"] = benchmark::Counter(
+                    static_cast<double>(hw_cycles) / bytes, benchmark::Counter::kAvgIterations);
+            } else {
+                // value * iterations / seconds, inverted: seconds / iteration * Hz / bytes.
+                state.counters["cycles_per_byte"] = benchmark::Counter(
+                    bytes / cyc.tsc_hz, benchmark::Counter::kIsIterationInvariantRate |
+                                            benchmark::Counter::kInvert);
+            }
+        };
+        benchmark::RegisterBenchmark(name.c_str(), fn)
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond)
+            ->MinTime(opts_.min_time)
+            ->Repetitions(opts_.repetitions)
+            ->ReportAggregatesOnly(true)
+            ->ComputeStatistics("ci95", ci95);
+    }
+}
+
+void context::record(const benchmark::BenchmarkReporter::Run& run) {
+    auto it = names_.find(run.run_name.function_name);
+    if (it == names_.end()) {
+        return;
+    }
+    cell& c = cells_[it->second];
+    if (run.error_occurred) {
+        c.note = run.error_message;
+        return;
+    }
+    auto counter = [&](const char* name) {
+        auto f = run.counters.find(name);
+        return f == run.counters.end() ? 0.0 : f->second.value;
+    };
+    if (run.aggregate_name == "mean") {
+        c.cycles_per_byte = counter("cycles_per_byte");
+        c.bytes_per_second = counter("bytes_per_second");
+        c.repetitions = static_cast<int>(run.repetitions);
+    } else if (run.aggregate_name == "ci95") {
+        c.cycles_ci = counter("cycles_per_byte");
+    } else if (run.aggregate_name.empty() && c.repetitions == 0) {
+        c.cycles_per_byte = counter("cycles_per_byte"); // a single repetition
+        c.bytes_per_second = counter("bytes_per_second");
+        c.repetitions = 1;
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Reports
+
+namespace {
+
+std::string format_cell(const cell& c) {
+    if (!c.note.empty()) {
+        return c.note;
+    }
+    if (c.repetitions == 0) {
+        return "-";
+    }
+    std::ostringstream s;
+    int digits = c.cycles_per_byte < 10 ? 2 : 1;
+    s << std::fixed << std::setprecision(digits) << c.cycles_per_byte;
+    if (c.repetitions > 1) {
+        s << " ± " << std::setprecision(digits) << c.cycles_ci;
+    }
+    return s.str();
+}
+
+std::string read_first_line_with(const char* file, const char* prefix) {
+    std::ifstream in(file);
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind(prefix, 0) == 0) {
+            auto colon = line.find(':');
+            return colon == std::string::npos ? line : line.substr(colon + 2);
+        }
+    }
+    return "unknown";
+}
+
+std::string svg_escape(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+std::string context::table(const std::string& family, cache_mode mode, const std::string& group,
+                           bool markdown) const {
+    const family_info& f = families_.at(family);
+    std::vector<const input*> cols;
+    for (const input& in : f.columns) {
+        if (in.group == group) {
+            cols.push_back(&in);
+        }
+    }
+    std::vector<std::vector<std::string>> grid;
+    std::vector<std::string> head{"strategy"};
+    for (const input* in : cols) {
+        head.push_back(in->column);
+    }
+    grid.push_back(head);
+    for (const std::string& row : f.rows) {
+        std::vector<std::string> line{row};
+        for (const input* in : cols) {
+            auto it = cells_.find(key{family, row, in->column, mode});
+            line.push_back(it == cells_.end() ? "-" : format_cell(it->second));
+        }
+        grid.push_back(line);
+    }
+    std::ostringstream out;
+    if (markdown) {
+        for (std::size_t r = 0; r < grid.size(); ++r) {
+            out << "|";
+            for (const std::string& c : grid[r]) {
+                out << " " << c << " |";
+            }
+            out << "\n";
+            if (r == 0) {
+                out << "|";
+                for (std::size_t c = 0; c < grid[r].size(); ++c) {
+                    out << (c == 0 ? "---|" : "---:|");
+                }
+                out << "\n";
+            }
+        }
+        return out.str();
+    }
+    // Column widths count UTF-8 code points so that "±" lines up.
+    auto width = [](const std::string& s) {
+        std::size_t n = 0;
+        for (unsigned char ch : s) {
+            n += (ch & 0xC0) != 0x80;
+        }
+        return n;
+    };
+    std::vector<std::size_t> w(grid[0].size(), 0);
+    for (const auto& line : grid) {
+        for (std::size_t c = 0; c < line.size(); ++c) {
+            w[c] = std::max(w[c], width(line[c]));
+        }
+    }
+    for (std::size_t r = 0; r < grid.size(); ++r) {
+        for (std::size_t c = 0; c < grid[r].size(); ++c) {
+            std::string pad(w[c] - width(grid[r][c]), ' ');
+            out << (c == 0 ? grid[r][c] + pad : "  " + pad + grid[r][c]);
+        }
+        out << "\n";
+    }
+    return out.str();
+}
+
+std::string context::svg(const std::string& family) const {
+    // Horizontal bars, log-scale cycles/byte: one panel per cache mode, one bar per
+    // strategy and column of the first column group.
+    const family_info& f = families_.at(family);
+    if (f.columns.empty()) {
+        return {};
+    }
+    const std::string group = f.columns.front().group;
+    std::vector<const input*> cols;
+    for (const input& in : f.columns) {
+        if (in.group == group) {
+            cols.push_back(&in);
+        }
+    }
+    static const char* colours[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
+                                    "#59a14f", "#edc948", "#b07aa1", "#ff9da7"};
+    double lo = 1e9, hi = 0;
+    for (const auto& [k, c] : cells_) {
+        if (k.family == family && c.note.empty() && c.cycles_per_byte > 0) {
+            lo = std::min(lo, c.cycles_per_byte);
+            hi = std::max(hi, c.cycles_per_byte);
+        }
+    }
+    if (hi <= 0) {
+        return {};
+    }
+    const double log_lo = std::floor(std::log10(lo)), log_hi = std::ceil(std::log10(hi));
+    const double span = std::max(1.0, log_hi - log_lo);
+    const int label_w = 190, plot_w = 560, bar_h = 7, row_gap = 8, top = 50;
+    const int row_h = static_cast<int>(cols.size()) * bar_h + row_gap;
+    const int panel_h = static_cast<int>(f.rows.size()) * row_h + 40;
+    const int height = top + 2 * panel_h + 30 + 16 * static_cast<int>(cols.size());
+    std::ostringstream s;
+    s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << label_w + plot_w + 30
+      << "\" height=\"" << height << "\" font-family=\"sans-serif\" font-size=\"11\">\n";
+    s << "<text x=\"10\" y=\"20\" font-size=\"14\">fastread-bench " << svg_escape(family)
+      << ": " << svg_escape(f.title) << " (cycles/byte, log scale; lower is faster)</text>\n";
+    int y0 = top;
+    for (cache_mode mode : {cache_mode::cached, cache_mode::cold}) {
+        s << "<text x=\"10\" y=\"" << y0 - 6 << "\" font-weight=\"bold\">" << to_string(mode)
+          << "</text>\n";
+        for (double d = log_lo; d <= log_hi; d += 1) {
+            double x = label_w + (d - log_lo) / span * plot_w;
+            s << "<line x1=\"" << x << "\" y1=\"" << y0 << "\" x2=\"" << x << "\" y2=\""
+              << y0 + panel_h - 30 << "\" stroke=\"#ccc\"/>\n<text x=\"" << x << "\" y=\""
+              << y0 + panel_h - 18 << "\" text-anchor=\"middle\">" << std::pow(10.0, d)
+              << "</text>\n";
+        }
+        int y = y0;
+        for (const std::string& row : f.rows) {
+            s << "<text x=\"" << label_w - 6 << "\" y=\"" << y + row_h / 2
+              << "\" text-anchor=\"end\">" << svg_escape(row) << "</text>\n";
+            for (std::size_t c = 0; c < cols.size(); ++c) {
+                auto it = cells_.find(key{family, row, cols[c]->column, mode});
+                if (it != cells_.end() && it->second.note.empty() &&
+                    it->second.cycles_per_byte > 0) {
+                    double v = std::log10(it->second.cycles_per_byte);
+                    double w = std::max(1.0, (v - log_lo) / span * plot_w);
+                    s << "<rect x=\"" << label_w << "\" y=\"" << y + static_cast<int>(c) * bar_h
+                      << "\" width=\"" << w << "\" height=\"" << bar_h - 1 << "\" fill=\""
+                      << colours[c % 8] << "\"><title>" << svg_escape(row) << ", "
+                      << svg_escape(cols[c]->column) << ": " << format_cell(it->second)
+                      << " cycles/byte</title></rect>\n";
+                }
+            }
+            y += row_h;
+        }
+        y0 += panel_h;
+    }
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+        int y = y0 + 16 * static_cast<int>(c);
+        s << "<rect x=\"" << label_w << "\" y=\"" << y << "\" width=\"12\" height=\"10\" fill=\""
+          << colours[c % 8] << "\"/><text x=\"" << label_w + 18 << "\" y=\"" << y + 9 << "\">"
+          << svg_escape(cols[c]->column) << "</text>\n";
+    }
+    s << "</svg>\n";
+    return s.str();
+}
+
+void context::report(std::ostream& out) const {
+    const std::string cpu = read_first_line_with("/proc/cpuinfo", "model name");
+    std::ostringstream md;
+    md << "# fastread-bench results\n\n"
+       << "- CPU: " << cpu << " (" << benchmark::CPUInfo::Get().num_cpus << " logical CPUs)\n"
+       << "- Compiler: GCC " << __VERSION__ << "\n"
+       << "- Cycles: " << cycles().describe() << "\n"
+       << "- Figures: cycles per byte of input, mean ± 95% confidence interval over "
+       << opts_.repetitions << " repetitions" << (opts_.quick ? " (--quick run)" : "") << "\n"
+       << "- cached: the file was read once before timing; cold: "
+          "fastread::page_cache::evict before every iteration (not timed)\n\n";
+    out << "\nCycles: " << cycles().describe() << "\n";
+    out << "Cells: cycles per byte of input, mean ± 95% CI over " << opts_.repetitions
+        << " repetitions; lower is faster.\n";
+    for (const std::string& family : order_) {
+        const family_info& f = families_.at(family);
+        std::vector<std::string> groups;
+        for (const input& in : f.columns) {
+            if (std::find(groups.begin(), groups.end(), in.group) == groups.end()) {
+                groups.push_back(in.group);
+            }
+        }
+        md << "## " << family << ": " << f.title << "\n\n";
+        for (cache_mode mode : {cache_mode::cached, cache_mode::cold}) {
+            for (const std::string& group : groups) {
+                out << "\n" << family << ": " << f.title << " — " << to_string(mode) << ", "
+                    << group << "\n"
+                    << table(family, mode, group, false);
+                md << "### " << to_string(mode) << ", " << group << "\n\n"
+                   << table(family, mode, group, true) << "\n";
+            }
+        }
+        std::string chart = svg(family);
+        if (!chart.empty()) {
+            std::ofstream(opts_.out_dir / (family + ".svg")) << chart;
+            md << "![" << family << "](" << family << ".svg)\n\n";
+        }
+    }
+    std::ofstream(opts_.out_dir / "report.md") << md.str();
+    out << "\nWrote " << (opts_.out_dir / "results.json").string() << ", "
+        << (opts_.out_dir / "report.md").string() << " and one SVG chart per family.\n";
+}
+
+} // namespace fastread_bench

@@ -1,0 +1,125 @@
+#ifndef FASTREAD_BENCH_BENCH_UTIL_HPP
+#define FASTREAD_BENCH_BENCH_UTIL_HPP
+
+// The harness every fastread-bench family uses: files as table columns, strategies as rows,
+// cached and cold page-cache modes, the cycles-per-byte counter and the results tables.
+
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace fastread_bench {
+
+enum class cache_mode { cached, cold };
+const char* to_string(cache_mode m);
+
+/// What the command line asked for.
+struct options {
+    bool quick = false;
+    int repetitions = 5;
+    double min_time = 0.5; // seconds per repetition
+    bool run_cached = true;
+    bool run_cold = true;
+    std::vector<std::string> families;                             // empty: all
+    std::map<std::string, std::vector<std::filesystem::path>> files; // --ppm FILE... per family
+    std::filesystem::path data_dir;
+    std::filesystem::path out_dir;
+};
+
+/// How cycles are counted: hardware cycles from perf_event_open where the kernel allows it,
+/// else TSC reference cycles = wall time x TSC frequency.
+struct cycle_source {
+    bool hardware = false;
+    double tsc_hz = 0;  // as Google Benchmark reports it
+    std::string detail; // why hardware counters are unavailable, or which counter is used
+    std::string describe() const;
+};
+const cycle_source& cycles();
+
+/// One input file: a column of a family's table.
+struct input {
+    std::string column; // table heading, e.g. "P3 big"
+    std::string group;  // columns are printed in tables per group
+    std::filesystem::path path;
+    std::uint64_t bytes = 0;
+};
+
+/// A result cell: mean and 95% confidence interval of cycles/byte and bytes/second, or why
+/// there is no figure ("not built", "n/a", an error).
+struct cell {
+    double cycles_per_byte = 0, cycles_ci = 0;
+    double bytes_per_second = 0;
+    int repetitions = 0;
+    std::string note; // non-empty: no figure
+};
+
+/// The set of families, rows and columns, and the results as they arrive.
+class context {
+public:
+    explicit context(options opts) : opts_(std::move(opts)) {}
+    const options& opts() const { return opts_; }
+    bool wants(const std::string& family) const;
+
+    /// Declares a family's table: its title and its rows in display order.
+    void add_family(const std::string& family, const std::string& title,
+                    const std::vector<std::string>& rows);
+    /// Declares a column of a family.
+    void add_column(const std::string& family, const input& in);
+
+    /// Registers a timed benchmark for (family, row, column) in every cache mode asked for.
+    /// `body` is one iteration: it processes the whole input once and must consume its
+    /// result with benchmark::DoNotOptimize. Before timing, `check` (if set) runs once and
+    /// returns an empty string when the row's result is right, else what is wrong, which
+    /// skips the benchmark and shows in the table.
+    void add(const std::string& family, const std::string& row, const input& in,
+             std::function<void()> body, std::function<std::string()> check = {});
+    /// Marks a cell that has no benchmark, e.g. "not built" or "n/a".
+    void note(const std::string& family, const std::string& row, const std::string& column,
+              const std::string& why);
+
+    /// Records a finished run (called by the reporter).
+    void record(const benchmark::BenchmarkReporter::Run& run);
+    /// Prints the article-style tables and writes report.md and the SVG charts.
+    void report(std::ostream& out) const;
+
+    bool cold_available() const { return cold_available_; }
+    void set_cold_available(bool yes, std::string why) {
+        cold_available_ = yes;
+        cold_note_ = std::move(why);
+    }
+
+private:
+    struct family_info {
+        std::string title;
+        std::vector<std::string> rows;
+        std::vector<input> columns;
+    };
+    struct key {
+        std::string family, row, column;
+        cache_mode mode;
+        auto operator<=>(const key&) const = default;
+    };
+    std::string table(const std::string& family, cache_mode mode, const std::string& group,
+                      bool markdown) const;
+    std::string svg(const std::string& family) const;
+
+    options opts_;
+    std::vector<std::string> order_;
+    std::map<std::string, family_info> families_;
+    std::map<std::string, key> names_; // benchmark name -> cell
+    std::map<key, cell> cells_;
+    bool cold_available_ = true;
+    std::string cold_note_;
+};
+
+/// Reads a file once so that the cached mode starts warm.
+void warm(const std::filesystem::path& path);
+
+} // namespace fastread_bench
+
+#endif

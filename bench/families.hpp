@@ -1,0 +1,25 @@
+#ifndef FASTREAD_BENCH_FAMILIES_HPP
+#define FASTREAD_BENCH_FAMILIES_HPP
+
+#include <string>
+
+#include "bench_util.hpp"
+
+namespace fastread_bench {
+
+/// Each family registers its rows, columns and benchmarks (one file per family).
+void register_ppm_family(context& ctx);
+
+/// All families, in table order.
+inline void register_families(context& ctx) {
+    if (ctx.wants("ppm")) {
+        register_ppm_family(ctx);
+    }
+}
+
+/// True for the options that name a family's own input files (--ppm, ...).
+inline bool is_file_option(const std::string& option) { return option == "--ppm"; }
+
+} // namespace fastread_bench
+
+#endif
