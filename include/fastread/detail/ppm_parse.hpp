@@ -13,6 +13,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -377,6 +378,66 @@ struct p3_scanner {
         return ++count == needed ? status::done : status::need_input;
     }
 
+    /// The fast path for whole tokens: while 8 bytes are readable, reads one sample of 1 to
+    /// 7 digits and the whitespace byte after it per step, without a branch on the number
+    /// of digits (SWAR: a digit mask of 8 bytes, the token length from its trailing zeros,
+    /// an 8-digit multiply-add conversion). Leaves anything else (a comment, a longer token,
+    /// an invalid byte, a sample above maxval, the last 7 bytes) to the byte-wise path,
+    /// which reports errors with exact offsets. Returns true when every sample is read.
+    template <class Sample>
+    bool scan_tokens(const char*& pos, const char* end, Sample*& out, Sample* out_end) {
+        const char* p = pos;
+        Sample* o = out;
+        std::uint64_t left = needed - count;
+        if (static_cast<std::uint64_t>(out_end - o) < left) {
+            left = static_cast<std::uint64_t>(out_end - o);
+        }
+        Sample* const o_end = o + left;
+        bool done = false;
+        while (o != o_end && end - p >= 8) {
+            std::uint64_t x;
+            std::memcpy(&x, p, 8);
+            if constexpr (std::endian::native == std::endian::big) {
+                x = __builtin_bswap64(x);
+            }
+            const std::uint64_t t = x ^ 0x3030303030303030ull; // digits become 0..9
+            // A byte is a digit iff its high nibble and that of (byte + 6) are both 0. A
+            // carry out of a non-digit byte can only disturb later bytes, never the first
+            // non-digit, which is all that is used.
+            const std::uint64_t non_digit = (t | (t + 0x0606060606060606ull)) & 0xF0F0F0F0F0F0F0F0ull;
+            if (non_digit == 0) {
+                break; // 8 or more digits: the byte-wise path
+            }
+            const unsigned len = static_cast<unsigned>(__builtin_ctzll(non_digit)) >> 3;
+            const unsigned sep = static_cast<unsigned>(x >> (8 * len)) & 0xFF;
+            if (len == 0) {
+                if (sep == ' ' || (sep >= '\t' && sep <= '\r')) {
+                    ++p; // a whitespace run
+                    continue;
+                }
+                break; // '#' or an invalid byte
+            }
+            if (sep != ' ' && !(sep >= '\t' && sep <= '\r')) {
+                break; // e.g. a comment glued to the sample: the byte-wise path
+            }
+            // Right-align the digits ("00000123") and convert 8 digits at once.
+            std::uint64_t v = t << (64 - 8 * len);
+            v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FFull;
+            v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFFull;
+            v = (v * 10000 + (v >> 32)) & 0xFFFFFFFFull;
+            if (v > maxval) {
+                break; // the byte-wise path reports it with its offset
+            }
+            *o++ = static_cast<Sample>(v);
+            p += len + 1;
+        }
+        count += static_cast<std::uint64_t>(o - out);
+        done = count == needed;
+        out = o;
+        pos = p;
+        return done;
+    }
+
     /// Scans [pos, end); `end_offset` is the input offset of `end`. Stops when the input
     /// runs out (need_input), the output is full (out_full: grow it and call again), every
     /// sample is read (done: `pos` is after the last sample's terminating whitespace) or a
@@ -387,6 +448,15 @@ struct p3_scanner {
         const char* p = pos;
         status st = status::need_input;
         while (p != end) {
+            if (!in_token && !in_comment) {
+                if (scan_tokens(p, end, out, out_end)) {
+                    st = status::done;
+                    break;
+                }
+                if (p == end) {
+                    break;
+                }
+            }
             const unsigned c = static_cast<unsigned char>(*p);
             if (in_comment) {
                 in_comment = c != '\n' && c != '\r';
