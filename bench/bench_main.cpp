@@ -51,7 +51,9 @@ options:
   --help                this text
 
 Google Benchmark options such as --benchmark_filter=REGEX pass through; benchmark names are
-family/strategy/column/mode, e.g. ppm/ppm::load/P3_big/cached.
+family/strategy/column/mode, e.g. ppm/ppm::load/P3_big/cached. Repetitions run in random
+order (--benchmark_enable_random_interleaving=true unless you set it), so that no row
+inherits the allocator and cache state of the row before it.
 )";
 
 class collecting_reporter : public benchmark::ConsoleReporter {
@@ -165,6 +167,15 @@ int main(int argc, char* argv[]) {
 
     fastread_bench::register_families(ctx);
 
+    // Repetitions of all benchmarks run in random order, so that no row inherits a warmer
+    // or colder allocator and cache state from the row before it.
+    bool interleaving_set = false;
+    for (const std::string& a : passthrough) {
+        interleaving_set |= a.rfind("--benchmark_enable_random_interleaving", 0) == 0;
+    }
+    if (!interleaving_set) {
+        passthrough.push_back("--benchmark_enable_random_interleaving=true");
+    }
     passthrough.push_back("--benchmark_out=" + (opts.out_dir / "results.json").string());
     passthrough.push_back("--benchmark_out_format=json");
     std::vector<char*> gb_argv;

@@ -22,7 +22,7 @@ const char* to_string(cache_mode m);
 struct options {
     bool quick = false;
     int repetitions = 5;
-    double min_time = 0.5; // seconds per repetition
+    double min_time = 0.1; // seconds per repetition (at least one iteration)
     bool run_cached = true;
     bool run_cold = true;
     std::vector<std::string> families;                             // empty: all

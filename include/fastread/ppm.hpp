@@ -164,6 +164,7 @@ image<Sample> load(const std::filesystem::path& path) {
     // a raw raster is read(2) straight into the samples, which beats faulting in a map.
     fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
     fastread::detail::file_info info = fastread::detail::stat_fd(fd.get(), path);
+    std::size_t chunk = read_source::default_chunk_size;
     if (info.regular && info.size > 0) {
         char magic[2] = {0, 0};
         if (::pread(fd.get(), magic, 2, 0) == 2 && magic[0] == 'P' && magic[1] == '3') {
@@ -171,8 +172,9 @@ image<Sample> load(const std::filesystem::path& path) {
             fd.reset();
             return fastread::detail::load_first_ppm<Sample>(source, path.string());
         }
+        chunk = 16 * 1024; // only the header goes through the chunk buffer
     }
-    read_source source(std::move(fd), path);
+    read_source source(std::move(fd), path, chunk);
     return fastread::detail::load_first_ppm<Sample>(source, path.string());
 }
 
