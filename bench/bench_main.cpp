@@ -57,7 +57,7 @@ inherits the allocator and cache state of the row before it.
 )";
 
 class collecting_reporter : public benchmark::ConsoleReporter {
-public:
+  public:
     explicit collecting_reporter(fastread_bench::context& ctx) : ctx_(ctx) {}
     void ReportRuns(const std::vector<Run>& reports) override {
         for (const Run& r : reports) {
@@ -66,7 +66,7 @@ public:
         ConsoleReporter::ReportRuns(reports);
     }
 
-private:
+  private:
     fastread_bench::context& ctx_;
 };
 
@@ -154,9 +154,7 @@ int main(int argc, char* argv[]) {
     // Cold runs need eviction to work: not on tmpfs, where the page cache is the only copy.
     {
         const auto probe = opts.data_dir / ".evict-probe";
-        {
-            std::ofstream(probe) << std::string(1 << 20, 'x');
-        }
+        { std::ofstream(probe) << std::string(1 << 20, 'x'); }
         fastread::page_cache::evict(probe);
         const double left = fastread::page_cache::resident_fraction(probe);
         std::filesystem::remove(probe);

@@ -19,7 +19,9 @@
 
 namespace fastread_bench {
 
-const char* to_string(cache_mode m) { return m == cache_mode::cached ? "cached" : "cold"; }
+const char* to_string(cache_mode m) {
+    return m == cache_mode::cached ? "cached" : "cold";
+}
 
 // ------------------------------------------------------------------------------------------
 // Cycles
@@ -78,8 +80,8 @@ double ci95(const std::vector<double>& v) {
     return t95(v.size() - 1) * sd / std::sqrt(static_cast<double>(v.size()));
 }
 
-std::string name_of(const std::string& family, const std::string& row,
-                    const std::string& column, cache_mode mode) {
+std::string name_of(const std::string& family, const std::string& row, const std::string& column,
+                    cache_mode mode) {
     std::string n = family + "/" + row + "/" + column + "/" + to_string(mode);
     std::replace(n.begin(), n.end(), ' ', '_');
     return n;
@@ -104,15 +106,16 @@ std::string cycle_source::describe() const {
     return s.str();
 }
 
-void warm(const std::filesystem::path& path) { fastread::page_cache::preload(path); }
+void warm(const std::filesystem::path& path) {
+    fastread::page_cache::preload(path);
+}
 
 // ------------------------------------------------------------------------------------------
 // Registration
 
 bool context::wants(const std::string& family) const {
     return opts_.families.empty() ||
-           std::find(opts_.families.begin(), opts_.families.end(), family) !=
-               opts_.families.end();
+           std::find(opts_.families.begin(), opts_.families.end(), family) != opts_.families.end();
 }
 
 void context::add_family(const std::string& family, const std::string& title,
@@ -196,8 +199,8 @@ void context::add(const std::string& family, const std::string& row, const input
             } else {
                 // value * iterations / seconds, inverted: seconds / iteration * Hz / bytes.
                 state.counters["cycles_per_byte"] = benchmark::Counter(
-                    bytes / cyc.tsc_hz, benchmark::Counter::kIsIterationInvariantRate |
-                                            benchmark::Counter::kInvert);
+                    bytes / cyc.tsc_hz,
+                    benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
             }
         };
         benchmark::RegisterBenchmark(name.c_str(), fn)
@@ -273,10 +276,17 @@ std::string svg_escape(const std::string& s) {
     std::string out;
     for (char c : s) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        default: out += c;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        default:
+            out += c;
         }
     }
     return out;
@@ -384,8 +394,8 @@ std::string context::svg(const std::string& family) const {
     std::ostringstream s;
     s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << label_w + plot_w + 30
       << "\" height=\"" << height << "\" font-family=\"sans-serif\" font-size=\"11\">\n";
-    s << "<text x=\"10\" y=\"20\" font-size=\"14\">fastread-bench " << svg_escape(family)
-      << ": " << svg_escape(f.title) << " (cycles/byte, log scale; lower is faster)</text>\n";
+    s << "<text x=\"10\" y=\"20\" font-size=\"14\">fastread-bench " << svg_escape(family) << ": "
+      << svg_escape(f.title) << " (cycles/byte, log scale; lower is faster)</text>\n";
     int y0 = top;
     for (cache_mode mode : {cache_mode::cached, cache_mode::cold}) {
         s << "<text x=\"10\" y=\"" << y0 - 6 << "\" font-weight=\"bold\">" << to_string(mode)
@@ -453,8 +463,9 @@ void context::report(std::ostream& out) const {
         md << "## " << family << ": " << f.title << "\n\n";
         for (cache_mode mode : {cache_mode::cached, cache_mode::cold}) {
             for (const std::string& group : groups) {
-                out << "\n" << family << ": " << f.title << " — " << to_string(mode) << ", "
-                    << group << "\n"
+                out << "\n"
+                    << family << ": " << f.title << " — " << to_string(mode) << ", " << group
+                    << "\n"
                     << table(family, mode, group, false);
                 md << "### " << to_string(mode) << ", " << group << "\n\n"
                    << table(family, mode, group, true) << "\n";

@@ -25,7 +25,7 @@ struct options {
     double min_time = 0.1; // seconds per repetition (at least one iteration)
     bool run_cached = true;
     bool run_cold = true;
-    std::vector<std::string> families;                             // empty: all
+    std::vector<std::string> families;                               // empty: all
     std::map<std::string, std::vector<std::filesystem::path>> files; // --ppm FILE... per family
     std::filesystem::path data_dir;
     std::filesystem::path out_dir;
@@ -60,7 +60,7 @@ struct cell {
 
 /// The set of families, rows and columns, and the results as they arrive.
 class context {
-public:
+  public:
     explicit context(options opts) : opts_(std::move(opts)) {}
     const options& opts() const { return opts_; }
     bool wants(const std::string& family) const;
@@ -93,7 +93,7 @@ public:
         cold_note_ = std::move(why);
     }
 
-private:
+  private:
     struct family_info {
         std::string title;
         std::vector<std::string> rows;

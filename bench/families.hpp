@@ -18,7 +18,9 @@ inline void register_families(context& ctx) {
 }
 
 /// True for the options that name a family's own input files (--ppm, ...).
-inline bool is_file_option(const std::string& option) { return option == "--ppm"; }
+inline bool is_file_option(const std::string& option) {
+    return option == "--ppm";
+}
 
 } // namespace fastread_bench
 

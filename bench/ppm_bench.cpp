@@ -89,11 +89,19 @@ std::filesystem::path generated(const std::filesystem::path& dir, const std::str
 
 // ---- rows --------------------------------------------------------------------------------
 
-const std::vector<std::string> rows = {
-    "stage 1 iostream >>", "stage 2 fscanf", "stage 3 fread + atoi", "stage 4 own parser",
-    "stage 5 mmap",        "RAW (read only)", "ppm::load",          "ppm::load mmap_source",
-    "ppm::load read_source", "ppm::load fread_source", "ppm::load stdio_source",
-    "libnetpbm ppm_readppm", "stb_image stbi_load"};
+const std::vector<std::string> rows = {"stage 1 iostream >>",
+                                       "stage 2 fscanf",
+                                       "stage 3 fread + atoi",
+                                       "stage 4 own parser",
+                                       "stage 5 mmap",
+                                       "RAW (read only)",
+                                       "ppm::load",
+                                       "ppm::load mmap_source",
+                                       "ppm::load read_source",
+                                       "ppm::load fread_source",
+                                       "ppm::load stdio_source",
+                                       "libnetpbm ppm_readppm",
+                                       "stb_image stbi_load"};
 
 template <class Sample>
 samples to_samples(const ppm::image<Sample>& img) {
@@ -107,8 +115,8 @@ std::string compare(const samples& got, const samples& want) {
     }
     for (std::size_t i = 0; i < got.size(); ++i) {
         if (got[i] != want[i]) {
-            return "wrong result: sample " + std::to_string(i) + " is " +
-                   std::to_string(got[i]) + ", expected " + std::to_string(want[i]);
+            return "wrong result: sample " + std::to_string(i) + " is " + std::to_string(got[i]) +
+                   ", expected " + std::to_string(want[i]);
         }
     }
     return {};
@@ -343,8 +351,8 @@ void register_ppm_family(context& ctx) {
     }
     const std::filesystem::path data = FASTREAD_BENCH_DATA_DIR;
     if (std::filesystem::is_directory(data)) {
-        for (const char* name : {"forge.ppm", "forge-plain.ppm", "forge16.ppm",
-                                 "forge16-plain.ppm", "madras.ppm", "madras15-plain.ppm"}) {
+        for (const char* name : {"forge.ppm", "forge-plain.ppm", "forge16.ppm", "forge16-plain.ppm",
+                                 "madras.ppm", "madras15-plain.ppm"}) {
             input in;
             in.column = name;
             in.group = "data/ (made by Netpbm)";

@@ -23,8 +23,7 @@ bool on_memory_file_system(const std::filesystem::path& p) {
 
 } // namespace
 
-TEST_CASE("evict drops a file's pages and preload brings all of them back",
-          "[page_cache]") {
+TEST_CASE("evict drops a file's pages and preload brings all of them back", "[page_cache]") {
     fastread_test::temp_dir dir;
     if (on_memory_file_system(dir.path())) {
         WARN("skipped: " << dir.path() << " is on tmpfs/ramfs, where eviction is a no-op");
@@ -38,8 +37,8 @@ TEST_CASE("evict drops a file's pages and preload brings all of them back",
     fastread::page_cache::evict(path);
     const double after_evict = fastread::page_cache::resident_fraction(path);
     if (after_evict > 0.5) {
-        WARN("skipped: this file system ignores POSIX_FADV_DONTNEED (resident "
-             << after_evict << " after evict)");
+        WARN("skipped: this file system ignores POSIX_FADV_DONTNEED (resident " << after_evict
+                                                                                << " after evict)");
         return;
     }
     CHECK(after_evict < 0.05);

@@ -26,9 +26,8 @@ const stage stages[] = {{"stage 1 iostream", &ppm::baseline::stage1_iostream},
 
 TEST_CASE("every stage decodes the 8-bit test images to the samples ppm::load gives",
           "[ppm][baseline]") {
-    for (const char* name :
-         {"forge.ppm", "forge-plain.ppm", "madras.ppm", "madras15.ppm", "madras15-plain.ppm",
-          "pixel.ppm"}) {
+    for (const char* name : {"forge.ppm", "forge-plain.ppm", "madras.ppm", "madras15.ppm",
+                             "madras15-plain.ppm", "pixel.ppm"}) {
         const auto expected = ppm::load(data_path(name));
         for (const stage& s : stages) {
             CAPTURE(name, s.name);
@@ -78,5 +77,6 @@ TEST_CASE("every stage rejects bad input with an exception, never a crash",
 TEST_CASE("read_whole_file returns the file's bytes", "[ppm][baseline]") {
     const auto buffer = ppm::baseline::read_whole_file(data_path("pixel.ppm"));
     CHECK(buffer.size() == 14);
-    CHECK(std::string(buffer.begin(), buffer.end()) == fastread_test::read_file(data_path("pixel.ppm")));
+    CHECK(std::string(buffer.begin(), buffer.end()) ==
+          fastread_test::read_file(data_path("pixel.ppm")));
 }

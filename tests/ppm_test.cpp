@@ -1,3 +1,4 @@
+#include <fastread/page_cache.hpp>
 #include <fastread/ppm.hpp>
 #include <fastread/source.hpp>
 
@@ -161,6 +162,60 @@ TEST_CASE("every data file decodes the same from every source and chunk size", "
             CHECK(ppm::load<std::uint16_t>(s) == expected);
         }
         std::fclose(file);
+    }
+}
+
+TEST_CASE("load(path) decodes a big raw file the same whether it is in the page cache or not",
+          "[ppm][page_cache]") {
+    // Big enough that the kernel uses streaming stores (>= 8 MiB of samples) from a map.
+    temp_dir dir;
+    for (std::uint16_t maxval : {std::uint16_t{255}, std::uint16_t{200}, std::uint16_t{1000}}) {
+        ppm::image<std::uint16_t> img;
+        img.width = 1536;
+        img.height = 1024;
+        img.maxval = maxval;
+        img.samples.resize(std::size_t{img.width} * img.height * 3);
+        for (std::size_t i = 0; i < img.samples.size(); ++i) {
+            img.samples[i] = static_cast<std::uint16_t>((i * 2654435761u >> 7) % (maxval + 1u));
+        }
+        const auto path = dir / "big.ppm";
+        ppm::save(path, img);
+        page_cache::preload(path);
+        CAPTURE(maxval, page_cache::resident_fraction(path));
+        CHECK(ppm::load<std::uint16_t>(path) == img);
+        read_source streamed(path);
+        CHECK(ppm::load<std::uint16_t>(streamed) == img);
+        mmap_source mapped(path);
+        CHECK(ppm::load<std::uint16_t>(mapped) == img); // contiguous: the one-pass kernel
+        page_cache::evict(path);
+        CHECK(ppm::load<std::uint16_t>(path) == img); // from the disk, if evict worked
+
+        // A sample above maxval near the end is found at its offset on both paths.
+        if (maxval != 255) {
+            std::string bytes = read_file(path);
+            const std::size_t header = bytes.size() - img.samples.size() * (maxval > 255 ? 2 : 1);
+            const std::size_t bad = img.samples.size() - 4;
+            if (maxval > 255) {
+                bytes[header + 2 * bad] = static_cast<char>(0xff);
+            } else {
+                bytes[header + bad] = static_cast<char>(0xff); // 255 > maxval 200
+            }
+            write_file(path, bytes);
+            for (bool mapped : {true, false}) {
+                CAPTURE(mapped);
+                try {
+                    if (mapped) {
+                        mmap_source source(path);
+                        ppm::load<std::uint16_t>(source);
+                    } else {
+                        ppm::load<std::uint16_t>(path);
+                    }
+                    FAIL("accepted a sample above maxval");
+                } catch (const parse_error& e) {
+                    CHECK(e.offset() == header + bad * (maxval > 255 ? 2 : 1));
+                }
+            }
+        }
     }
 }
 

@@ -21,6 +21,7 @@
 #include "../sample_vector.hpp"
 #include "../source/byte_source.hpp"
 #include "chunk_cursor.hpp"
+#include "raw_copy.hpp"
 
 namespace fastread::detail {
 
@@ -280,6 +281,24 @@ ppm_error read_raw_raster(chunk_cursor<Source>& cur, const ppm_header& h,
             err.limit = raster_bytes;
             return err;
         }
+        // The whole raster is in memory: decode it in one pass, straight into the samples.
+        cur.fill();
+        const auto* src = reinterpret_cast<const unsigned char*>(cur.pos);
+        out.resize(static_cast<std::size_t>(samples));
+        const std::size_t bad =
+            copy_raw_samples(out.data(), src, out.size(), static_cast<unsigned>(bps), h.maxval);
+        cur.pos += raster_bytes;
+        if (bad < out.size()) {
+            err.code = ppm_errc::sample_exceeds_maxval;
+            err.offset = h.raster_offset + bad * bps;
+            err.value =
+                bps == 1 ? src[bad] : static_cast<unsigned>(src[2 * bad] << 8 | src[2 * bad + 1]);
+            err.limit = h.maxval;
+            err.index = bad;
+            out.clear();
+            return err;
+        }
+        return {};
     }
 
     // Read the raster bytes into the sample buffer's storage, growing it as data arrives
@@ -404,7 +423,8 @@ struct p3_scanner {
             // A byte is a digit iff its high nibble and that of (byte + 6) are both 0. A
             // carry out of a non-digit byte can only disturb later bytes, never the first
             // non-digit, which is all that is used.
-            const std::uint64_t non_digit = (t | (t + 0x0606060606060606ull)) & 0xF0F0F0F0F0F0F0F0ull;
+            const std::uint64_t non_digit =
+                (t | (t + 0x0606060606060606ull)) & 0xF0F0F0F0F0F0F0F0ull;
             if (non_digit == 0) {
                 break; // 8 or more digits: the byte-wise path
             }

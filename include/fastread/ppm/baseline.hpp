@@ -87,8 +87,9 @@ inline void check_header(header& h, std::uint64_t offset, std::uint64_t input_si
     const std::uint64_t samples = std::uint64_t{h.width} * h.height * 3;
     const std::uint64_t min_bytes = h.plain ? 2 * samples - 1 : samples;
     if (min_bytes > input_size) {
-        fail(input_size, "the input is too short for a " + std::to_string(h.width) + "x" +
-                             std::to_string(h.height) + " image",
+        fail(input_size,
+             "the input is too short for a " + std::to_string(h.width) + "x" +
+                 std::to_string(h.height) + " image",
              path);
     }
     h.samples = static_cast<std::size_t>(samples);
@@ -181,8 +182,7 @@ inline sample_vector<char> read_padded(const std::filesystem::path& path) {
 } // namespace detail
 
 inline sample_vector<char> read_whole_file(const std::filesystem::path& path) {
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"),
-                                                      &std::fclose);
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
     if (!f) {
         fastread::detail::throw_system_error(errno, "fopen", path);
     }
@@ -242,8 +242,7 @@ inline image<std::uint8_t> stage1_iostream(const std::filesystem::path& path) {
 }
 
 inline image<std::uint8_t> stage2_fscanf(const std::filesystem::path& path) {
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"),
-                                                      &std::fclose);
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
     if (!f) {
         fastread::detail::throw_system_error(errno, "fopen", path);
     }
