@@ -81,6 +81,9 @@ int main(int argc, char* argv[]) {
     fastread_bench::options opts;
     opts.data_dir = std::filesystem::path(FASTREAD_BENCH_BUILD_DIR) / "bench-data";
     opts.out_dir = std::filesystem::path(FASTREAD_BENCH_BUILD_DIR) / "bench-results";
+    for (int i = 0; i < argc; ++i) {
+        opts.command_line += (i ? " " : "") + std::string(argv[i]);
+    }
     bool repetitions_set = false;
     std::vector<std::string> passthrough{argv[0]};
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <iomanip>
 #include <memory>
@@ -441,7 +442,12 @@ std::string context::svg(const std::string& family) const {
 void context::report(std::ostream& out) const {
     const std::string cpu = read_first_line_with("/proc/cpuinfo", "model name");
     std::ostringstream md;
+    char date[32] = "unknown";
+    const std::time_t now = std::time(nullptr);
+    std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
     md << "# fastread-bench results\n\n"
+       << "- Date: " << date << "\n"
+       << "- Command: `" << opts_.command_line << "`\n"
        << "- CPU: " << cpu << " (" << benchmark::CPUInfo::Get().num_cpus << " logical CPUs)\n"
        << "- Compiler: GCC " << __VERSION__ << "\n"
        << "- Cycles: " << cycles().describe() << "\n"

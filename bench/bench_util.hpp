@@ -29,6 +29,7 @@ struct options {
     std::map<std::string, std::vector<std::filesystem::path>> files; // --ppm FILE... per family
     std::filesystem::path data_dir;
     std::filesystem::path out_dir;
+    std::string command_line; // as typed, for the report
 };
 
 /// How cycles are counted: hardware cycles from perf_event_open where the kernel allows it,
