@@ -5,6 +5,7 @@
 /// Everything fastread offers.
 
 #include "error.hpp"
+#include "lines.hpp"
 #include "page_cache.hpp"
 #include "ppm.hpp"
 #include "sample_vector.hpp"

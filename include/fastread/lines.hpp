@@ -1,0 +1,259 @@
+#ifndef FASTREAD_LINES_HPP
+#define FASTREAD_LINES_HPP
+
+/// @file
+/// `fastread::lines`: the lines of a file, of stdin or of any byte source, as a range of
+/// `std::string_view`.
+///
+/// ```
+/// for (std::string_view line : fastread::lines("app.log")) { ... }
+/// auto errors = std::ranges::count_if(fastread::lines(stdin),
+///                                     [](std::string_view l) { return l.starts_with("E"); });
+/// ```
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iterator>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+
+#include "detail/posix.hpp"
+#include "error.hpp"
+#include "source/byte_source.hpp"
+#include "source/mmap_source.hpp"
+#include "source/read_source.hpp"
+#include "source/stdio_source.hpp"
+
+namespace fastread {
+
+/// How input is split into lines.
+struct line_options {
+    /// The byte that ends a line; any byte, including '\0'.
+    char delimiter = '\n';
+    /// true: each line ends with its delimiter (the last line only if the input ends with
+    /// one), so that the concatenation of all lines is the input, byte for byte.
+    bool keep_delimiter = false;
+    /// With delimiter '\n' and !keep_delimiter: a '\r' right before the '\n' is dropped too
+    /// ("a\r\n" yields "a"). A '\r' anywhere else, or at the end of the input, is kept.
+    bool strip_cr = true;
+    /// 0: lines of any length (the buffer grows). Else the longest line accepted, in bytes
+    /// without its delimiter; a longer one throws parse_error instead of being split.
+    std::size_t max_line_length = 0;
+};
+
+/// A single-pass range of the lines of a byte source: `begin()` reads the first line, each
+/// increment the next. Lines are `std::string_view`s without their delimiter (unless
+/// `keep_delimiter`): "" gives no line, "\n" one empty line, "a\nb\n" and "a\nb" two lines.
+///
+/// Lifetime: a line points into the source's current chunk (zero copy) or, when it straddles
+/// chunks, into the range's own buffer; either way it is valid until the next increment.
+/// Copy what must live longer. The range owns its source when made by `lines(path)` or
+/// `lines(FILE*)`, else borrows it.
+/// @throws parse_error (offset of the first byte past the limit) for a line longer than
+///         `max_line_length`; what the source throws (std::system_error) on I/O errors.
+template <byte_source Source>
+class line_range {
+  public:
+    class iterator {
+      public:
+        using iterator_concept = std::input_iterator_tag;
+        using value_type = std::string_view;
+        using difference_type = std::ptrdiff_t;
+
+        iterator() = default;
+        std::string_view operator*() const noexcept { return range_->line_; }
+        iterator& operator++() {
+            if (!range_->advance()) {
+                range_->exhausted_ = true;
+                range_ = nullptr;
+            }
+            return *this;
+        }
+        void operator++(int) { ++*this; }
+        friend bool operator==(const iterator& it, std::default_sentinel_t) noexcept {
+            return it.range_ == nullptr;
+        }
+
+      private:
+        friend class line_range;
+        explicit iterator(line_range* range) noexcept : range_(range) {}
+        line_range* range_ = nullptr;
+    };
+
+    /// Borrows `source`, which must outlive the range.
+    explicit line_range(Source& source, line_options options = {})
+        : source_(&source), options_(options) {}
+    /// Owns `source`.
+    explicit line_range(std::unique_ptr<Source> source, line_options options = {})
+        : owned_(std::move(source)), source_(owned_.get()), options_(options) {}
+
+    line_range(line_range&&) noexcept = default;
+    line_range& operator=(line_range&&) noexcept = default;
+
+    /// Reads the first line; call once (single pass).
+    iterator begin() {
+        if (!started_) {
+            started_ = true;
+            exhausted_ = !advance();
+        }
+        return exhausted_ ? iterator() : iterator(this);
+    }
+    std::default_sentinel_t end() const noexcept { return {}; }
+
+    /// Input offset, in bytes, of the first byte of the current line.
+    std::uint64_t line_offset() const noexcept { return line_offset_; }
+
+  private:
+    bool fetch() {
+        if (eof_) {
+            return false;
+        }
+        chunk_offset_ += static_cast<std::uint64_t>(end_ - chunk_begin_);
+        std::span<const char> chunk = source_->next();
+        if (chunk.empty()) {
+            eof_ = true;
+            pos_ = end_ = chunk_begin_ = nullptr;
+            return false;
+        }
+        chunk_begin_ = pos_ = chunk.data();
+        end_ = pos_ + chunk.size();
+        return true;
+    }
+
+    std::uint64_t offset_of(const char* p) const noexcept {
+        return chunk_offset_ + static_cast<std::uint64_t>(p - chunk_begin_);
+    }
+
+    void check_length(std::size_t content) const {
+        if (options_.max_line_length != 0 && content > options_.max_line_length) {
+            throw parse_error(line_offset_ + options_.max_line_length,
+                              "line longer than max_line_length (" +
+                                  std::to_string(options_.max_line_length) + " bytes)",
+                              detail::source_name(*source_));
+        }
+    }
+
+    // Sets line_ to the next line; false at the end of the input.
+    bool advance() {
+        if (done_) {
+            line_ = {};
+            return false;
+        }
+        carry_.clear();
+        bool partial = false; // part of this line is in carry_
+        for (;;) {
+            if (pos_ == end_ && !fetch()) {
+                done_ = true;
+                if (!partial) {
+                    line_ = {};
+                    return false;
+                }
+                line_ = carry_; // the last line, without a delimiter: nothing to strip
+                return true;
+            }
+            if (!partial) {
+                line_offset_ = offset_of(pos_);
+            }
+            const void* hit =
+                std::memchr(pos_, options_.delimiter, static_cast<std::size_t>(end_ - pos_));
+            if (hit == nullptr) {
+                check_length(carry_.size() + static_cast<std::size_t>(end_ - pos_));
+                carry_.append(pos_, end_);
+                partial = true;
+                pos_ = end_;
+                continue;
+            }
+            const char* nl = static_cast<const char*>(hit);
+            const std::size_t content = static_cast<std::size_t>(nl - pos_);
+            check_length(carry_.size() + content);
+            const std::size_t take = content + (options_.keep_delimiter ? 1 : 0);
+            if (partial) {
+                carry_.append(pos_, take);
+                line_ = carry_;
+            } else {
+                line_ = std::string_view(pos_, take);
+            }
+            pos_ = nl + 1;
+            if (options_.strip_cr && !options_.keep_delimiter && options_.delimiter == '\n' &&
+                !line_.empty() && line_.back() == '\r') {
+                line_.remove_suffix(1);
+            }
+            return true;
+        }
+    }
+
+    std::unique_ptr<Source> owned_;
+    Source* source_ = nullptr;
+    line_options options_;
+    const char* chunk_begin_ = nullptr;
+    const char* pos_ = nullptr;
+    const char* end_ = nullptr;
+    std::uint64_t chunk_offset_ = 0; // input offset of chunk_begin_
+    std::uint64_t line_offset_ = 0;
+    std::string carry_;     // a line that straddles chunks
+    std::string_view line_; // the current line
+    bool started_ = false;
+    bool exhausted_ = false; // the iterator has passed the last line
+    bool eof_ = false;
+    bool done_ = false;
+};
+
+namespace detail {
+
+/// A regular file mapped whole, or anything else streamed with read(2): what lines(path)
+/// reads. Chosen once at open; next() dispatches per chunk, not per line.
+class file_source {
+  public:
+    explicit file_source(const std::filesystem::path& path) : path_(path) {
+        unique_fd fd = open_read_only(path);
+        file_info info = stat_fd(fd.get(), path);
+        if (info.regular && info.size > 0) {
+            source_.template emplace<mmap_source>(fd.get());
+        } else {
+            source_.template emplace<read_source>(std::move(fd), path);
+        }
+    }
+    std::span<const char> next() {
+        if (auto* m = std::get_if<mmap_source>(&source_)) {
+            return m->next();
+        }
+        return std::get<read_source>(source_).next();
+    }
+    const std::filesystem::path& path() const noexcept { return path_; }
+
+  private:
+    std::filesystem::path path_;
+    std::variant<std::monostate, mmap_source, read_source> source_; // monostate: unopened
+};
+} // namespace detail
+
+/// The lines of the file at `path`: a regular file is mapped (no copy), pipes, FIFOs and
+/// `/proc` files are streamed with `read(2)`.
+/// @throws std::system_error naming the path if it cannot be opened.
+inline line_range<detail::file_source> lines(const std::filesystem::path& path,
+                                             line_options options = {}) {
+    return line_range<detail::file_source>(std::make_unique<detail::file_source>(path), options);
+}
+
+/// The lines read from `file` (e.g. stdin) with `fread` of 64 KiB chunks; `file` is borrowed
+/// and never closed.
+inline line_range<stdio_source> lines(std::FILE* file, line_options options = {}) {
+    return line_range<stdio_source>(std::make_unique<stdio_source>(file), options);
+}
+
+/// The lines of any byte source (borrowed: it must outlive the range).
+template <byte_source Source>
+line_range<Source> lines(Source& source, line_options options = {}) {
+    return line_range<Source>(source, options);
+}
+
+} // namespace fastread
+
+#endif // FASTREAD_LINES_HPP

@@ -1,0 +1,162 @@
+#include <fastread/lines.hpp>
+#include <fastread/source.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+#include <ranges>
+#include <string>
+#include <vector>
+
+#include "test_util.hpp"
+
+using namespace fastread;
+using fastread_test::chunked_source;
+using fastread_test::temp_dir;
+using fastread_test::write_file;
+
+namespace {
+
+using line_list = std::vector<std::string>;
+
+template <class Range>
+line_list collect(Range&& range) {
+    line_list out;
+    for (std::string_view line : range) {
+        out.emplace_back(line);
+    }
+    return out;
+}
+
+// The lines of `bytes` through every kind of source; all must agree with `want`.
+void check_lines(const std::string& bytes, const line_list& want, line_options opts = {}) {
+    CAPTURE(bytes);
+    memory_source m(std::span<const char>(bytes.data(), bytes.size()));
+    CHECK(collect(lines(m, opts)) == want);
+    for (std::size_t chunk : {1, 2, 3, 7, 64}) {
+        CAPTURE(chunk);
+        chunked_source c(bytes, chunk);
+        CHECK(collect(lines(c, opts)) == want);
+    }
+    temp_dir dir;
+    write_file(dir / "f.txt", bytes);
+    CHECK(collect(lines(dir / "f.txt", opts)) == want);
+    read_source r(dir / "f.txt", 5);
+    CHECK(collect(lines(r, opts)) == want);
+    fastread_test::pipe_feeder pipe(bytes);
+    std::FILE* f = pipe.take_file();
+    CHECK(collect(lines(f, opts)) == want);
+    std::fclose(f);
+}
+
+} // namespace
+
+static_assert(std::ranges::input_range<line_range<memory_source>>);
+static_assert(std::input_iterator<line_range<memory_source>::iterator>);
+
+TEST_CASE("lines: empty input, empty lines, and a last line without a delimiter", "[lines]") {
+    check_lines("", {});
+    check_lines("\n", {""});
+    check_lines("\n\n", {"", ""});
+    check_lines("a\nb\n", {"a", "b"});
+    check_lines("a\nb", {"a", "b"});
+    check_lines("one line", {"one line"});
+}
+
+TEST_CASE("lines: CRLF is stripped by default, a lone CR is kept", "[lines]") {
+    check_lines("a\r\nb\r\n", {"a", "b"});
+    check_lines("a\rb\n", {"a\rb"});
+    check_lines("a\r", {"a\r"}); // the end of input is no line feed
+    check_lines("\r\n", {""});
+    check_lines("a\r\r\n", {"a\r"});
+    line_options keep_cr;
+    keep_cr.strip_cr = false;
+    check_lines("a\r\nb", {"a\r", "b"}, keep_cr);
+    // A CR and its LF in different chunks: every split point, every source.
+    const std::string text = "first\r\nsecond line\r\n\r\nx\r\n";
+    for (std::size_t chunk = 1; chunk <= text.size(); ++chunk) {
+        chunked_source c(text, chunk);
+        CHECK(collect(lines(c)) == line_list{"first", "second line", "", "x"});
+    }
+}
+
+TEST_CASE("lines: any delimiter byte, and NUL bytes inside lines", "[lines]") {
+    line_options nul;
+    nul.delimiter = '\0';
+    check_lines(std::string("a\0bc\0\0", 6), {"a", "bc", ""}, nul);
+    line_options comma;
+    comma.delimiter = ',';
+    check_lines("x,y\n,z", {"x", "y\n", "z"}, comma);
+    check_lines(std::string("ab\0cd\nef\n", 9), {std::string("ab\0cd", 5), "ef"});
+}
+
+TEST_CASE("lines: keep_delimiter makes the lines concatenate to the input (property)", "[lines]") {
+    std::mt19937 rng(1234);
+    const char alphabet[] = {'a', 'b', '\n', '\r', '\0', ' '};
+    line_options keep;
+    keep.keep_delimiter = true;
+    for (int trial = 0; trial < 300; ++trial) {
+        std::string bytes(rng() % 200, '\0');
+        for (char& c : bytes) {
+            c = alphabet[rng() % sizeof alphabet];
+        }
+        const std::size_t chunk = 1 + rng() % 40;
+        chunked_source c(bytes, chunk);
+        std::string joined;
+        std::size_t count = 0;
+        for (std::string_view line : lines(c, keep)) {
+            joined += line;
+            ++count;
+            // Every line but the last ends with the delimiter, and holds no other one.
+            CHECK(line.find('\n') == (line.back() == '\n' ? line.size() - 1 : std::string::npos));
+        }
+        CAPTURE(bytes, chunk);
+        REQUIRE(joined == bytes);
+        const std::size_t newlines =
+            static_cast<std::size_t>(std::count(bytes.begin(), bytes.end(), '\n'));
+        REQUIRE(count == newlines + (bytes.empty() || bytes.back() == '\n' ? 0 : 1));
+    }
+}
+
+TEST_CASE("lines: lines longer than the chunk grow the buffer; max_line_length throws",
+          "[lines][error]") {
+    const std::string long_line(100000, 'x');
+    check_lines(long_line + "\nshort\n" + long_line, {long_line, "short", long_line});
+
+    line_options limited;
+    limited.max_line_length = 10;
+    check_lines("0123456789\nabc\n", {"0123456789", "abc"}, limited); // exactly at the limit
+    const std::string bytes = "short\n0123456789ABC\n";
+    for (std::size_t chunk : {1, 4, 100}) {
+        chunked_source c(bytes, chunk);
+        try {
+            collect(lines(c, limited));
+            FAIL("accepted a line over max_line_length");
+        } catch (const parse_error& e) {
+            CHECK(e.offset() == 6 + 10); // line starts at 6; the 11th byte is too many
+            CHECK_THAT(e.what(), Catch::Contains("max_line_length (10 bytes)"));
+        }
+    }
+}
+
+TEST_CASE("lines: works with std::ranges algorithms and reports line offsets", "[lines]") {
+    const std::string text = "E1\nok\nE2\nok\n";
+    memory_source m(std::span<const char>(text.data(), text.size()));
+    auto range = lines(m);
+    CHECK(std::ranges::count_if(range, [](std::string_view l) { return l.starts_with("E"); }) == 2);
+    memory_source m2(std::span<const char>(text.data(), text.size()));
+    auto r2 = lines(m2);
+    auto it = r2.begin();
+    ++it;
+    CHECK(*it == "ok");
+    CHECK(r2.line_offset() == 3);
+}
+
+TEST_CASE("lines(path) reads /proc files and throws for a missing file", "[lines][error]") {
+    const line_list status = collect(lines("/proc/self/status"));
+    REQUIRE_FALSE(status.empty());
+    CHECK(status.front().rfind("Name:", 0) == 0);
+    CHECK_THROWS_AS(lines("/nonexistent/file"), std::system_error);
+}
