@@ -5,6 +5,7 @@
 /// Everything fastread offers.
 
 #include "error.hpp"
+#include "line_readers.hpp"
 #include "lines.hpp"
 #include "page_cache.hpp"
 #include "ppm.hpp"
