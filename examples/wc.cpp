@@ -1,0 +1,144 @@
+// fastread-wc: line, word and byte counts like wc(1), read with fastread::lines.
+//
+//   fastread-wc [-l] [-w] [-c] [FILE...]     ('-' or no FILE: stdin)
+//
+// Counts as GNU wc does in the C locale: lines are newline bytes (a last line without one
+// is not counted), a word starts at a printable byte and ends at whitespace (other bytes
+// neither start nor end one), bytes are bytes. Output columns follow GNU wc's layout.
+
+#include <fastread/lines.hpp>
+
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <sys/stat.h>
+
+namespace {
+
+struct counts {
+    std::uint64_t lines = 0, words = 0, bytes = 0;
+};
+
+template <class Range>
+counts count(Range&& range) {
+    counts c;
+    bool in_word = false;
+    for (std::string_view line : range) { // lines keep their '\n' (keep_delimiter)
+        c.bytes += line.size();
+        for (unsigned char ch : line) {
+            if (ch == ' ' || (ch >= '\t' && ch <= '\r')) {
+                in_word = false;
+            } else if (ch > ' ' && ch < 127 && !in_word) {
+                in_word = true;
+                ++c.words;
+            }
+        }
+        c.lines += !line.empty() && line.back() == '\n';
+    }
+    return c;
+}
+
+int digits(std::uint64_t v) {
+    int n = 1;
+    for (; v >= 10; v /= 10) {
+        ++n;
+    }
+    return n;
+}
+
+} // namespace
+
+int main(int argc, char* argv[]) {
+    bool want_lines = false, want_words = false, want_bytes = false;
+    std::vector<std::string> files;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a.size() > 1 && a[0] == '-') {
+            for (char o : a.substr(1)) {
+                if (o == 'l') {
+                    want_lines = true;
+                } else if (o == 'w') {
+                    want_words = true;
+                } else if (o == 'c') {
+                    want_bytes = true;
+                } else {
+                    std::fprintf(stderr, "usage: fastread-wc [-l] [-w] [-c] [FILE...]\n");
+                    return 2;
+                }
+            }
+        } else {
+            files.push_back(a);
+        }
+    }
+    if (!want_lines && !want_words && !want_bytes) {
+        want_lines = want_words = want_bytes = true;
+    }
+    const bool named = !files.empty();
+    if (!named) {
+        files.push_back("-");
+    }
+
+    // GNU wc's column width: 1 for a single count of a single input; else wide enough for
+    // the total size of the regular files, and at least 7 if any input is not one.
+    const int columns = int{want_lines} + int{want_words} + int{want_bytes};
+    int width = 1;
+    if (columns > 1 || files.size() > 1) {
+        std::uint64_t total_size = 0;
+        int minimum = 1;
+        for (const std::string& f : files) {
+            struct stat st {};
+            const int rc = f == "-" ? ::fstat(0, &st) : ::stat(f.c_str(), &st);
+            if (rc == 0 && S_ISREG(st.st_mode)) {
+                total_size += static_cast<std::uint64_t>(st.st_size);
+            } else if (rc == 0) {
+                minimum = 7;
+            }
+        }
+        width = std::max(digits(total_size), minimum);
+    }
+
+    auto print = [&](const counts& c, const char* name) {
+        const char* sep = "";
+        if (want_lines) {
+            std::printf("%s%*llu", sep, width, static_cast<unsigned long long>(c.lines));
+            sep = " ";
+        }
+        if (want_words) {
+            std::printf("%s%*llu", sep, width, static_cast<unsigned long long>(c.words));
+            sep = " ";
+        }
+        if (want_bytes) {
+            std::printf("%s%*llu", sep, width, static_cast<unsigned long long>(c.bytes));
+        }
+        if (name != nullptr) {
+            std::printf(" %s", name);
+        }
+        std::printf("\n");
+    };
+
+    fastread::line_options keep;
+    keep.keep_delimiter = true;
+    counts total;
+    int status = 0;
+    for (const std::string& f : files) {
+        try {
+            const counts c =
+                f == "-" ? count(fastread::lines(stdin, keep)) : count(fastread::lines(f, keep));
+            total.lines += c.lines;
+            total.words += c.words;
+            total.bytes += c.bytes;
+            print(c, named ? f.c_str() : nullptr);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "fastread-wc: %s\n", e.what());
+            status = 1;
+        }
+    }
+    if (files.size() > 1) {
+        print(total, "total");
+    }
+    return status;
+}

@@ -1,0 +1,48 @@
+// examples/wc.cpp (fastread-wc) against wc(1) from coreutils, in the C locale.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "test_util.hpp"
+
+#ifdef FASTREAD_WC
+TEST_CASE("fastread-wc prints what wc prints", "[lines][example]") {
+    fastread_test::temp_dir dir;
+    fastread_test::write_file(dir / "no-final-newline.txt", "one two\nthree");
+    fastread_test::write_file(dir / "crlf.txt", "a b\r\nc\r\n\r\n");
+    fastread_test::write_file(dir / "controls.txt", std::string("a b\x01"
+                                                                "c\n\x01 d\t\v\fe\n",
+                                                                15));
+    fastread_test::write_file(dir / "empty.txt", "");
+    fastread_test::write_file(dir / "long.txt",
+                              std::string(200000, 'x') + "\n" + std::string(70000, ' ') + "y\n");
+    const std::string copy = "cp '" + fastread_test::data_path("README.md").string() + "' '" +
+                             fastread_test::data_path("forge-plain.ppm").string() + "' '" +
+                             dir.path().string() + "/'";
+    REQUIRE(std::system(copy.c_str()) == 0);
+    const std::string cd = "cd '" + dir.path().string() + "' && LC_ALL=C ";
+    const std::string ours = FASTREAD_WC;
+    const char* const file_sets[] = {"README.md",
+                                     "forge-plain.ppm",
+                                     "no-final-newline.txt",
+                                     "crlf.txt",
+                                     "controls.txt",
+                                     "empty.txt",
+                                     "long.txt",
+                                     "README.md crlf.txt empty.txt forge-plain.ppm"};
+    for (const char* files : file_sets) {
+        for (const char* opts : {"", "-l", "-w", "-c", "-lw", "-l -c"}) {
+            const std::string args = std::string(opts) + " " + files;
+            CAPTURE(args);
+            CHECK(fastread_test::run_command(cd + "'" + ours + "' " + args) ==
+                  fastread_test::run_command(cd + "wc " + args));
+        }
+        // stdin from a pipe: no names, and GNU's width of 7 for non-regular input
+        const std::string first = std::string(files).substr(0, std::string(files).find(' '));
+        CHECK(fastread_test::run_command(cd + "cat " + first + " | '" + ours + "'") ==
+              fastread_test::run_command(cd + "cat " + first + " | wc"));
+        CHECK(fastread_test::run_command(cd + "cat " + first + " | '" + ours + "' -l") ==
+              fastread_test::run_command(cd + "cat " + first + " | wc -l"));
+    }
+}
+#endif
