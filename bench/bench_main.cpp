@@ -36,10 +36,17 @@ families:
           fastread::ppm::load over each source, libnetpbm and stb_image when built in.
           Columns: generated photo-like images (big ~16 MB, medium ~2 MB, small ~8 KB as P6;
           the same pixels as P3), a 16-bit big P6, and the files under data/.
+  lines   read every line of a text file: std::getline (ifstream, std::cin from a pipe,
+          with and without sync_with_stdio(false)), fgets, getline(3), the article's
+          istream/file/mmap line readers, fastread::lines over each source and from a
+          pipe, and wc -l as a process. Columns: a generated 256 MB text (mixed log and
+          prose lines, ~60 bytes each) and its CRLF copy; --quick uses 16 MB.
+          Rows marked (pipe) or (process) are whole child processes.
 
 options:
   --family NAME[,NAME]  run only these families
   --ppm FILE...         also benchmark these PPM files (one column each)
+  --lines FILE...       also benchmark these text files (one column each)
   --quick               smoke run: 3 repetitions, short runs, no big inputs
   --repetitions N       repetitions per benchmark (default 5)
   --cache MODE          cached, cold or both (default both). cached: the file is read once
@@ -78,6 +85,9 @@ class collecting_reporter : public benchmark::ConsoleReporter {
 } // namespace
 
 int main(int argc, char* argv[]) {
+    if (argc > 1 && std::strcmp(argv[1], "--internal-lines") == 0) {
+        return fastread_bench::run_internal_lines(argc, argv);
+    }
     fastread_bench::options opts;
     opts.data_dir = std::filesystem::path(FASTREAD_BENCH_BUILD_DIR) / "bench-data";
     opts.out_dir = std::filesystem::path(FASTREAD_BENCH_BUILD_DIR) / "bench-results";

@@ -120,8 +120,9 @@ bool context::wants(const std::string& family) const {
 }
 
 void context::add_family(const std::string& family, const std::string& title,
-                         const std::vector<std::string>& rows) {
+                         const std::vector<std::string>& rows, bool throughput) {
     order_.push_back(family);
+    families_[family].throughput = throughput;
     families_[family].title = title;
     families_[family].rows = rows;
 }
@@ -246,7 +247,7 @@ void context::record(const benchmark::BenchmarkReporter::Run& run) {
 
 namespace {
 
-std::string format_cell(const cell& c) {
+std::string format_cell(const cell& c, bool throughput = false) {
     if (!c.note.empty()) {
         return c.note;
     }
@@ -258,6 +259,9 @@ std::string format_cell(const cell& c) {
     s << std::fixed << std::setprecision(digits) << c.cycles_per_byte;
     if (c.repetitions > 1) {
         s << " ± " << std::setprecision(digits) << c.cycles_ci;
+    }
+    if (throughput) {
+        s << " (" << std::setprecision(2) << c.bytes_per_second / 1e9 << " GB/s)";
     }
     return s.str();
 }
@@ -314,7 +318,7 @@ std::string context::table(const std::string& family, cache_mode mode, const std
         std::vector<std::string> line{row};
         for (const input* in : cols) {
             auto it = cells_.find(key{family, row, in->column, mode});
-            line.push_back(it == cells_.end() ? "-" : format_cell(it->second));
+            line.push_back(it == cells_.end() ? "-" : format_cell(it->second, f.throughput));
         }
         grid.push_back(line);
     }
@@ -457,7 +461,7 @@ void context::report(std::ostream& out) const {
           "fastread::page_cache::evict before every iteration (not timed)\n\n";
     out << "\nCycles: " << cycles().describe() << "\n";
     out << "Cells: cycles per byte of input, mean ± 95% CI over " << opts_.repetitions
-        << " repetitions; lower is faster.\n";
+        << " repetitions; lower is faster (GB/s = 10^9 bytes of input per second).\n";
     for (const std::string& family : order_) {
         const family_info& f = families_.at(family);
         std::vector<std::string> groups;

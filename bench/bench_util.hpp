@@ -67,8 +67,9 @@ class context {
     bool wants(const std::string& family) const;
 
     /// Declares a family's table: its title and its rows in display order.
+    /// With `throughput`, cells also show GB/s (10^9 bytes of input per second).
     void add_family(const std::string& family, const std::string& title,
-                    const std::vector<std::string>& rows);
+                    const std::vector<std::string>& rows, bool throughput = false);
     /// Declares a column of a family.
     void add_column(const std::string& family, const input& in);
 
@@ -97,6 +98,7 @@ class context {
   private:
     struct family_info {
         std::string title;
+        bool throughput = false;
         std::vector<std::string> rows;
         std::vector<input> columns;
     };

@@ -9,11 +9,18 @@ namespace fastread_bench {
 
 /// Each family registers its rows, columns and benchmarks (one file per family).
 void register_ppm_family(context& ctx);
+void register_lines_family(context& ctx);
+
+/// The lines family's child processes (`fastread-bench --internal-lines MODE [FILE]`).
+int run_internal_lines(int argc, char* argv[]);
 
 /// All families, in table order.
 inline void register_families(context& ctx) {
     if (ctx.wants("ppm")) {
         register_ppm_family(ctx);
+    }
+    if (ctx.wants("lines")) {
+        register_lines_family(ctx);
     }
 }
 

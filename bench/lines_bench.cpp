@@ -1,0 +1,345 @@
+// The lines family: the line readers of the article (and the usual C and C++ ways) against
+// fastread::lines over each source, and wc -l as a process, on a generated text file with
+// realistic line lengths and its CRLF copy. Every row consumes every line (the sum of the
+// line lengths) so that nothing is optimised away, and reports the number of lines, which
+// is checked against a plain count before timing.
+
+#include <fastread/line_readers.hpp>
+#include <fastread/lines.hpp>
+#include <fastread/source.hpp>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench_util.hpp"
+#include "families.hpp"
+
+extern char** environ;
+
+namespace fastread_bench {
+namespace {
+
+struct tally {
+    std::uint64_t lines = 0, bytes = 0;
+};
+
+// ---- the strategies, each returning what it saw -----------------------------------------
+
+template <class Range>
+tally consume(Range&& range) {
+    tally t;
+    for (std::string_view line : range) {
+        ++t.lines;
+        t.bytes += line.size();
+    }
+    return t;
+}
+
+tally by_getline(std::istream& in) {
+    tally t;
+    std::string line;
+    while (std::getline(in, line)) {
+        ++t.lines;
+        t.bytes += line.size();
+    }
+    return t;
+}
+
+tally by_fgets(const std::filesystem::path& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (f == nullptr) {
+        throw std::runtime_error("cannot open " + path.string());
+    }
+    tally t;
+    static char buffer[65536]; // lines longer than this count twice, as fgets splits them
+    while (std::fgets(buffer, sizeof buffer, f) != nullptr) {
+        ++t.lines;
+        t.bytes += std::strlen(buffer);
+    }
+    std::fclose(f);
+    return t;
+}
+
+tally by_getline3(const std::filesystem::path& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (f == nullptr) {
+        throw std::runtime_error("cannot open " + path.string());
+    }
+    tally t;
+    char* line = nullptr;
+    std::size_t cap = 0;
+    for (ssize_t n; (n = ::getline(&line, &cap, f)) >= 0;) {
+        ++t.lines;
+        t.bytes += static_cast<std::uint64_t>(n);
+    }
+    std::free(line);
+    std::fclose(f);
+    return t;
+}
+
+// ---- child processes ---------------------------------------------------------------------
+
+/// Runs `command` with /bin/sh; returns its standard output.
+std::string run_shell(const std::string& command) {
+    std::FILE* p = ::popen(command.c_str(), "r");
+    if (p == nullptr) {
+        throw std::runtime_error("popen failed");
+    }
+    std::string out;
+    char buf[256];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) {
+        out.append(buf, n);
+    }
+    if (::pclose(p) != 0) {
+        throw std::runtime_error("command failed: " + command);
+    }
+    return out;
+}
+
+std::string quote(const std::string& s) {
+    return "'" + s + "'";
+}
+
+std::string self() {
+    return std::filesystem::read_symlink("/proc/self/exe").string();
+}
+
+std::uint64_t lines_reported(const std::string& out) {
+    return std::strtoull(out.c_str(), nullptr, 10);
+}
+
+void add_rows(context& ctx, const input& in) {
+    const std::string family = "lines";
+    ctx.add_column(family, in);
+    const auto path = in.path;
+
+    // What every row must see: the newline count, plus a last line without one.
+    std::uint64_t expected = 0;
+    {
+        fastread::read_source src(path);
+        char last = '\n';
+        for (auto c = src.next(); !c.empty(); c = src.next()) {
+            for (char ch : c) {
+                expected += ch == '\n';
+            }
+            last = c.back();
+        }
+        expected += last != '\n';
+    }
+    auto check_lines = [expected](auto run) {
+        return [expected, run]() -> std::string {
+            const std::uint64_t got = run();
+            return got == expected ? std::string()
+                                   : "wrong result: " + std::to_string(got) + " lines, expected " +
+                                         std::to_string(expected);
+        };
+    };
+    auto in_process = [&](const std::string& row, auto run) {
+        ctx.add(
+            family, row, in, [run] { benchmark::DoNotOptimize(run()); },
+            check_lines([run] { return run().lines; }));
+    };
+    auto child = [&](const std::string& row, const std::string& command) {
+        ctx.add(
+            family, row, in, [command] { benchmark::DoNotOptimize(run_shell(command)); },
+            check_lines([command] { return lines_reported(run_shell(command)); }));
+    };
+
+    in_process("std::getline ifstream", [path] {
+        std::ifstream f(path, std::ios::binary);
+        return by_getline(f);
+    });
+    child("std::getline ifstream, sync_with_stdio(false)",
+          quote(self()) + " --internal-lines getline-nosync " + quote(path.string()));
+    child("std::getline std::cin (pipe)",
+          "cat " + quote(path.string()) + " | " + quote(self()) + " --internal-lines cin");
+    child("std::getline std::cin (pipe), sync_with_stdio(false)",
+          "cat " + quote(path.string()) + " | " + quote(self()) + " --internal-lines cin-nosync");
+    in_process("fgets", [path] { return by_fgets(path); });
+    in_process("getline(3)", [path] { return by_getline3(path); });
+    in_process("istream_line_reader", [path] {
+        std::ifstream f(path, std::ios::binary);
+        tally t;
+        for (const std::string& line : fastread::istream_line_reader(f)) {
+            ++t.lines;
+            t.bytes += line.size();
+        }
+        return t;
+    });
+    in_process("file_line_reader", [path] {
+        std::FILE* f = std::fopen(path.c_str(), "rb");
+        tally t;
+        fastread::file_line_reader reader(f);
+        for (auto it = reader.begin(); it != reader.end(); ++it) {
+            ++t.lines;
+            t.bytes += it.size();
+        }
+        std::fclose(f);
+        return t;
+    });
+    in_process("mmap_line_reader", [path] {
+        tally t;
+        for (const std::string& line : fastread::mmap_line_reader(path)) {
+            ++t.lines;
+            t.bytes += line.size();
+        }
+        return t;
+    });
+    in_process("fastread::lines(path)", [path] { return consume(fastread::lines(path)); });
+    in_process("fastread::lines mmap_source", [path] {
+        fastread::mmap_source s(path);
+        return consume(fastread::lines(s));
+    });
+    in_process("fastread::lines read_source", [path] {
+        fastread::read_source s(path);
+        return consume(fastread::lines(s));
+    });
+    in_process("fastread::lines fread_source", [path] {
+        fastread::fread_source s(path);
+        return consume(fastread::lines(s));
+    });
+    in_process("fastread::lines stdio_source", [path] {
+        fastread::stdio_source s(path);
+        return consume(fastread::lines(s));
+    });
+    in_process("fastread::lines istream_source", [path] {
+        std::ifstream f(path, std::ios::binary);
+        fastread::istream_source s(f);
+        return consume(fastread::lines(s));
+    });
+    child("fastread::lines(stdin) (pipe)",
+          "cat " + quote(path.string()) + " | " + quote(self()) + " --internal-lines stdin");
+    child("wc -l (process)", "wc -l < " + quote(path.string()));
+}
+
+/// Text like a mixed log: short records, timestamped log lines and long prose lines
+/// (mean ~60 bytes), deterministic.
+void generate_text(const std::filesystem::path& path, std::uint64_t size, bool crlf) {
+    static const char* const words[] = {
+        "the",   "request", "server", "timeout", "client", "value",  "record", "file",
+        "cache", "line",    "parser", "byte",    "page",   "memory", "disk",   "thread",
+        "queue", "retry",   "error",  "latency", "batch",  "index",  "table",  "string"};
+    std::uint64_t state = 0x1234567;
+    auto rnd = [&state](std::uint64_t n) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return (state >> 33) % n;
+    };
+    std::string out;
+    out.reserve(1 << 20);
+    std::ofstream f(path, std::ios::binary);
+    std::uint64_t written = 0, n = 0;
+    const char* eol = crlf ? "\r\n" : "\n";
+    while (written < size) {
+        const std::uint64_t kind = rnd(10);
+        if (kind < 6) {
+            out += "GET /api/v1/items/" + std::to_string(rnd(100000)) + " " +
+                   std::to_string(200 + rnd(3) * 100);
+        } else if (kind < 9) {
+            out += "2026-11-22T10:" + std::to_string(10 + rnd(50)) + ":" +
+                   std::to_string(10 + rnd(50)) + " INFO worker-" + std::to_string(rnd(16)) +
+                   " request id=" + std::to_string(rnd(1000000)) + " took " +
+                   std::to_string(rnd(900)) + " ms";
+        } else {
+            const std::uint64_t count = 12 + rnd(20);
+            for (std::uint64_t w = 0; w < count; ++w) {
+                out += words[rnd(sizeof words / sizeof words[0])];
+                out += w + 1 < count ? " " : ".";
+            }
+        }
+        out += eol;
+        ++n;
+        if (out.size() >= (1u << 20)) {
+            f.write(out.data(), static_cast<std::streamsize>(out.size()));
+            written += out.size();
+            out.clear();
+        }
+    }
+    f.write(out.data(), static_cast<std::streamsize>(out.size()));
+    if (!f) {
+        throw std::runtime_error("cannot write " + path.string());
+    }
+}
+
+} // namespace
+
+int run_internal_lines(int argc, char* argv[]) {
+    // Child processes of the lines family: print the number of lines read.
+    const std::string mode = argc > 2 ? argv[2] : "";
+    tally t;
+    if (mode == "getline-nosync" && argc > 3) {
+        std::ios::sync_with_stdio(false);
+        std::ifstream f(argv[3], std::ios::binary);
+        t = by_getline(f);
+    } else if (mode == "cin") {
+        t = by_getline(std::cin);
+    } else if (mode == "cin-nosync") {
+        std::ios::sync_with_stdio(false);
+        t = by_getline(std::cin);
+    } else if (mode == "stdin") {
+        t = consume(fastread::lines(stdin));
+    } else {
+        std::fprintf(stderr, "fastread-bench: unknown internal mode\n");
+        return 2;
+    }
+    std::printf("%llu %llu\n", static_cast<unsigned long long>(t.lines),
+                static_cast<unsigned long long>(t.bytes));
+    return 0;
+}
+
+void register_lines_family(context& ctx) {
+    ctx.add_family(
+        "lines", "reading every line",
+        {"std::getline ifstream", "std::getline ifstream, sync_with_stdio(false)",
+         "std::getline std::cin (pipe)", "std::getline std::cin (pipe), sync_with_stdio(false)",
+         "fgets", "getline(3)", "istream_line_reader", "file_line_reader", "mmap_line_reader",
+         "fastread::lines(path)", "fastread::lines mmap_source", "fastread::lines read_source",
+         "fastread::lines fread_source", "fastread::lines stdio_source",
+         "fastread::lines istream_source", "fastread::lines(stdin) (pipe)", "wc -l (process)"},
+        true);
+    const options& o = ctx.opts();
+    const std::uint64_t size = o.quick ? std::uint64_t{16} << 20 : std::uint64_t{256} << 20;
+    const std::string label = o.quick ? "16 MB" : "256 MB";
+    std::vector<input> inputs;
+    for (bool crlf : {false, true}) {
+        input in;
+        in.column = std::string(crlf ? "CRLF " : "LF ") + label;
+        in.group = "generated text";
+        in.path = o.data_dir /
+                  ("text-v1-" + label.substr(0, label.find(' ')) + (crlf ? "-crlf" : "") + ".txt");
+        if (!std::filesystem::exists(in.path)) {
+            std::cout << "fastread-bench: generating " << in.path.string() << std::endl;
+            generate_text(in.path, size, crlf);
+        }
+        inputs.push_back(in);
+    }
+    if (auto it = o.files.find("lines"); it != o.files.end()) {
+        for (const auto& p : it->second) {
+            input in;
+            in.column = p.filename().string();
+            in.group = "your files";
+            in.path = p;
+            inputs.push_back(in);
+        }
+    }
+    for (input& in : inputs) {
+        std::error_code ec;
+        in.bytes = std::filesystem::file_size(in.path, ec);
+        if (ec || in.bytes == 0) {
+            std::cerr << "fastread-bench: skipping " << in.path.string() << "\n";
+            continue;
+        }
+        add_rows(ctx, in);
+    }
+}
+
+} // namespace fastread_bench
