@@ -25,3 +25,29 @@ TEST_CASE("the README example prints the first pixel", "[readme]") {
     print_first_pixel(fastread_test::data_path("madras.ppm").c_str());
     CHECK(readme::out.str() == "37x23 maxval 255, first pixel 0 21 253\n");
 }
+
+// ---- README "Lines" example, made runnable ----
+#include <algorithm>
+#include <fastread/lines.hpp>
+
+TEST_CASE("the README lines example counts and splits as it says", "[readme]") {
+    fastread_test::temp_dir dir;
+    fastread_test::write_file(dir / "app.log", "E boom\nok\r\nE again\n");
+    auto is_error = [](std::string_view l) { return l.starts_with("E"); };
+    std::size_t seen = 0;
+    for (std::string_view line : fastread::lines(dir / "app.log")) {
+        seen += line.size();
+    }
+    CHECK(seen == 6 + 2 + 7);
+    std::FILE* f = std::fopen((dir / "app.log").c_str(), "rb");
+    auto n = std::ranges::count_if(fastread::lines(f), is_error);
+    std::fclose(f);
+    CHECK(n == 2);
+    fastread::line_options csv{.delimiter = ',', .keep_delimiter = true};
+    fastread_test::write_file(dir / "a.csv", "x,y,z");
+    std::string joined;
+    for (std::string_view field : fastread::lines(dir / "a.csv", csv)) {
+        joined += std::string(field) + "|";
+    }
+    CHECK(joined == "x,|y,|z|");
+}
