@@ -106,7 +106,7 @@ TEST_CASE("the article's line readers: no_strip_delimiter concatenates to the in
     }
 }
 
-TEST_CASE("file_line_reader reads a pipe; mmap_line_reader refuses one", "[lines][baseline]") {
+TEST_CASE("file_line_reader reads a pipe, and mmap_line_reader refuses one", "[lines][baseline]") {
     fastread_test::pipe_feeder pipe("one\ntwo\n");
     std::FILE* f = pipe.take_file();
     line_list got;

@@ -120,7 +120,7 @@ TEST_CASE("lines: keep_delimiter makes the lines concatenate to the input (prope
     }
 }
 
-TEST_CASE("lines: lines longer than the chunk grow the buffer; max_line_length throws",
+TEST_CASE("lines: lines longer than the chunk grow the buffer, and max_line_length throws",
           "[lines][error]") {
     const std::string long_line(100000, 'x');
     check_lines(long_line + "\nshort\n" + long_line, {long_line, "short", long_line});
