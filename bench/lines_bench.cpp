@@ -6,6 +6,7 @@
 
 #include <fastread/line_readers.hpp>
 #include <fastread/lines.hpp>
+#include <fastread/scan/byte_mask.hpp>
 #include <fastread/source.hpp>
 
 #include <cstdint>
@@ -196,6 +197,41 @@ void add_rows(context& ctx, const input& in) {
         return t;
     });
     in_process("fastread::lines(path)", [path] { return consume(fastread::lines(path)); });
+    // One row per SIMD level of the newline kernel (the default row uses the best level).
+    for (fastread::scan::simd_level level : fastread::scan::all_levels) {
+        const std::string row =
+            "fastread::lines(path) " + std::string(fastread::scan::to_string(level));
+        if (level > fastread::scan::best_level()) {
+            ctx.note(family, row, in.column, "n/a (CPU)");
+            continue;
+        }
+        in_process(row, [path, level] {
+            fastread::scan::force_level(level);
+            auto range = fastread::lines(path); // keeps the level it was made with
+            fastread::scan::reset_level();
+            return consume(range);
+        });
+    }
+    // The alternative to the kernel: one memchr call per line over the same map, CR
+    // stripped as lines() does (what "SIMD or memchr, whichever measures faster" compares).
+    in_process("memchr per line over mmap_source", [path] {
+        fastread::mmap_source s(path);
+        tally t;
+        for (std::span<const char> chunk = s.next(); !chunk.empty(); chunk = s.next()) {
+            const char* p = chunk.data();
+            const char* const end = p + chunk.size();
+            while (p != end) {
+                const auto* nl = static_cast<const char*>(std::memchr(p, '\n', end - p));
+                const char* stop = nl == nullptr ? end : nl;
+                std::size_t n = static_cast<std::size_t>(stop - p);
+                n -= nl != nullptr && n != 0 && stop[-1] == '\r' ? 1 : 0;
+                ++t.lines;
+                t.bytes += n;
+                p = nl == nullptr ? end : nl + 1;
+            }
+        }
+        return t;
+    });
     in_process("fastread::lines mmap_source", [path] {
         fastread::mmap_source s(path);
         return consume(fastread::lines(s));
@@ -297,15 +333,30 @@ int run_internal_lines(int argc, char* argv[]) {
 }
 
 void register_lines_family(context& ctx) {
-    ctx.add_family(
-        "lines", "reading every line",
-        {"std::getline ifstream", "std::getline ifstream, sync_with_stdio(false)",
-         "std::getline std::cin (pipe)", "std::getline std::cin (pipe), sync_with_stdio(false)",
-         "fgets", "getline(3)", "istream_line_reader", "file_line_reader", "mmap_line_reader",
-         "fastread::lines(path)", "fastread::lines mmap_source", "fastread::lines read_source",
-         "fastread::lines fread_source", "fastread::lines stdio_source",
-         "fastread::lines istream_source", "fastread::lines(stdin) (pipe)", "wc -l (process)"},
-        true);
+    ctx.add_family("lines", "reading every line",
+                   {"std::getline ifstream",
+                    "std::getline ifstream, sync_with_stdio(false)",
+                    "std::getline std::cin (pipe)",
+                    "std::getline std::cin (pipe), sync_with_stdio(false)",
+                    "fgets",
+                    "getline(3)",
+                    "istream_line_reader",
+                    "file_line_reader",
+                    "mmap_line_reader",
+                    "fastread::lines(path)",
+                    "fastread::lines(path) scalar",
+                    "fastread::lines(path) sse2",
+                    "fastread::lines(path) avx2",
+                    "fastread::lines(path) avx512",
+                    "memchr per line over mmap_source",
+                    "fastread::lines mmap_source",
+                    "fastread::lines read_source",
+                    "fastread::lines fread_source",
+                    "fastread::lines stdio_source",
+                    "fastread::lines istream_source",
+                    "fastread::lines(stdin) (pipe)",
+                    "wc -l (process)"},
+                   true);
     const options& o = ctx.opts();
     const std::uint64_t size = o.quick ? std::uint64_t{16} << 20 : std::uint64_t{256} << 20;
     const std::string label = o.quick ? "16 MB" : "256 MB";

@@ -56,6 +56,29 @@ void check_lines(const std::string& bytes, const line_list& want, line_options o
 static_assert(std::ranges::input_range<line_range<memory_source>>);
 static_assert(std::input_iterator<line_range<memory_source>::iterator>);
 
+TEST_CASE("lines: every SIMD level splits the same way", "[lines][scan]") {
+    std::string text;
+    line_list want;
+    // Lines of 0..149 bytes, then of 0..2 bytes: blocks with no delimiter, with a few, and
+    // with more than the kernel lists without looping (4).
+    for (int i = 0; i < 500; ++i) {
+        const std::size_t length = static_cast<std::size_t>(i < 300 ? i * 37 % 150 : i % 3);
+        std::string line(length, static_cast<char>('a' + i % 26));
+        text += line + (i % 7 == 0 ? "\r\n" : "\n");
+        want.push_back(line);
+    }
+    for (fastread::scan::simd_level level : fastread::scan::all_levels) {
+        if (level > fastread::scan::best_level()) {
+            continue;
+        }
+        CAPTURE(fastread::scan::to_string(level));
+        fastread::scan::force_level(level);
+        check_lines(text, want);
+        check_lines("a\nb", {"a", "b"});
+        fastread::scan::reset_level();
+    }
+}
+
 TEST_CASE("lines: empty input, empty lines, and a last line without a delimiter", "[lines]") {
     check_lines("", {});
     check_lines("\n", {""});

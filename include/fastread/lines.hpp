@@ -11,6 +11,7 @@
 ///                                     [](std::string_view l) { return l.starts_with("E"); });
 /// ```
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -91,12 +92,16 @@ class line_range {
     /// Borrows `source`, which must outlive the range.
     explicit line_range(Source& source, line_options options = {})
         : source_(&source), options_(options), keep_(options.keep_delimiter ? 1 : 0),
-          strip_cr_(options.strip_cr && !options.keep_delimiter && options.delimiter == '\n') {}
+          strip_cr_(options.strip_cr && !options.keep_delimiter && options.delimiter == '\n'),
+          find_(scan::byte_positions_for(scan::active_level())),
+          positions_(new std::uint32_t[window_blocks * 64 + 8]) {}
     /// Owns `source`.
     explicit line_range(std::unique_ptr<Source> source, line_options options = {})
         : owned_(std::move(source)), source_(owned_.get()), options_(options),
           keep_(options.keep_delimiter ? 1 : 0),
-          strip_cr_(options.strip_cr && !options.keep_delimiter && options.delimiter == '\n') {}
+          strip_cr_(options.strip_cr && !options.keep_delimiter && options.delimiter == '\n'),
+          find_(scan::byte_positions_for(scan::active_level())),
+          positions_(new std::uint32_t[window_blocks * 64 + 8]) {}
 
     line_range(line_range&&) noexcept = default;
     line_range& operator=(line_range&&) noexcept = default;
@@ -115,6 +120,8 @@ class line_range {
     std::uint64_t line_offset() const noexcept { return line_offset_; }
 
   private:
+    static constexpr std::size_t window_blocks = 16; // 64-byte blocks scanned per call
+
     bool fetch() {
         if (eof_) {
             return false;
@@ -126,31 +133,37 @@ class line_range {
             pos_ = end_ = chunk_begin_ = nullptr;
             return false;
         }
-        chunk_begin_ = pos_ = block_ = chunk.data();
+        chunk_begin_ = pos_ = scanned_ = chunk.data();
         end_ = pos_ + chunk.size();
-        block_size_ = 0;
-        mask_ = 0;
+        window_ = scanned_;
+        count_ = next_ = 0;
         return true;
     }
 
-    // The next delimiter at or after pos_ in the current chunk, or nullptr. Delimiters are
-    // found 64 bytes at a time as a bitmask (scan::byte_mask64) and handed out with
-    // count-trailing-zeros: no call and no setup per line, unlike memchr.
+    // The next delimiter at or after pos_ in the current chunk, or nullptr. The kernel
+    // (scan::byte_positions: SSE2, AVX2 or AVX-512, chosen at construction) lists the
+    // delimiters of a window of up to 1 KiB at a time; taking the next one is a load, with
+    // no call and no hard-to-predict branch per line, unlike memchr or a per-block bitmask.
     const char* find_delimiter() noexcept {
         for (;;) {
-            if (mask_ != 0) {
-                const int bit = __builtin_ctzll(mask_);
-                mask_ &= mask_ - 1;
-                return block_ + bit;
+            if (next_ != count_) {
+                return window_ + positions_[next_++];
             }
-            block_ += block_size_;
-            const std::size_t left = static_cast<std::size_t>(end_ - block_);
+            const std::size_t left = static_cast<std::size_t>(end_ - scanned_);
             if (left == 0) {
                 return nullptr;
             }
-            block_size_ = left >= 64 ? 64 : left;
-            mask_ = left >= 64 ? scan::byte_mask64(block_, options_.delimiter)
-                               : scan::byte_mask_tail(block_, left, options_.delimiter);
+            window_ = scanned_;
+            next_ = 0;
+            if (left >= 64) {
+                const std::size_t blocks = std::min(left / 64, window_blocks);
+                count_ = find_(window_, blocks, options_.delimiter, positions_.get());
+                scanned_ += 64 * blocks;
+            } else {
+                count_ =
+                    scan::byte_positions_tail(window_, left, options_.delimiter, positions_.get());
+                scanned_ = end_;
+            }
         }
     }
 
@@ -169,9 +182,8 @@ class line_range {
 
     // The common case inline: the next delimiter is already in the current block's mask.
     bool next_line() {
-        if (mask_ != 0 && options_.max_line_length == 0) {
-            const char* nl = block_ + __builtin_ctzll(mask_);
-            mask_ &= mask_ - 1;
+        if (next_ != count_ && options_.max_line_length == 0) {
+            const char* nl = window_ + positions_[next_++];
             line_offset_ = offset_of(pos_);
             const std::size_t content = static_cast<std::size_t>(nl - pos_);
             line_ = std::string_view(pos_, content + keep_);
@@ -211,8 +223,6 @@ class line_range {
                 carry_.append(pos_, end_);
                 partial = true;
                 pos_ = end_;
-                block_ = end_;
-                block_size_ = 0;
                 continue;
             }
             const char* nl = hit;
@@ -236,14 +246,17 @@ class line_range {
     std::unique_ptr<Source> owned_;
     Source* source_ = nullptr;
     line_options options_;
-    std::size_t keep_ = 0;  // 1 when lines keep their delimiter
-    bool strip_cr_ = false; // strip a '\r' before a '\n' delimiter
+    std::size_t keep_ = 0;                       // 1 when lines keep their delimiter
+    bool strip_cr_ = false;                      // strip a '\r' before a '\n' delimiter
+    scan::byte_positions_fn find_ = nullptr;     // the SIMD level's kernel, chosen at construction
+    std::unique_ptr<std::uint32_t[]> positions_; // delimiter offsets in the window
     const char* chunk_begin_ = nullptr;
     const char* pos_ = nullptr;
     const char* end_ = nullptr;
-    const char* block_ = nullptr;    // the block mask_ describes
-    std::size_t block_size_ = 0;     // its length (64, or less at the end of a chunk)
-    std::uint64_t mask_ = 0;         // delimiters in the block not yet handed out
+    const char* window_ = nullptr;   // the bytes positions_ describes
+    const char* scanned_ = nullptr;  // the first byte of the chunk not yet scanned
+    std::size_t count_ = 0;          // delimiters listed in positions_
+    std::size_t next_ = 0;           // the first of them not yet handed out
     std::uint64_t chunk_offset_ = 0; // input offset of chunk_begin_
     std::uint64_t line_offset_ = 0;
     std::string carry_;     // a line that straddles chunks
