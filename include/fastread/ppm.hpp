@@ -28,6 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -37,6 +38,7 @@
 #include "detail/posix.hpp"
 #include "detail/ppm_parse.hpp"
 #include "detail/ppm_write.hpp"
+#include "detail/raw_copy.hpp"
 #include "error.hpp"
 #include "sample_vector.hpp"
 #include "source/byte_source.hpp"
@@ -68,8 +70,10 @@ struct image {
 
 /// Decodes the first image of the PPM file at `path`.
 ///
-/// A regular plain (P3) file is parsed from an `mmap`; a raw (P6) file is read with `read(2)`
-/// straight into the samples; pipes, FIFOs and `/proc` files are streamed with `read(2)`.
+/// A regular plain (P3) file is parsed from an `mmap`. A raw (P6) file of 8 MiB or more
+/// whose pages are all in the page cache (`mincore`) is copied from an `mmap` with
+/// streaming stores; any other raw file is read with `read(2)` straight into the samples.
+/// Pipes, FIFOs and `/proc` files are streamed with `read(2)`.
 /// Time O(file size); memory O(image size).
 /// @tparam Sample `std::uint8_t` (default) or `std::uint16_t` for maxval above 255.
 /// @throws fastread::parse_error (naming the file and the byte offset) if the file is not a
@@ -159,23 +163,30 @@ namespace fastread::ppm {
 template <class Sample>
 image<Sample> load(const std::filesystem::path& path) {
     // Open once, then pick the source: a FIFO must not be opened twice, and a /proc file
-    // (size 0 to fstat) must be streamed. For a regular file the magic decides, as measured
-    // by fastread-bench's ppm family: a plain raster is parsed straight from a map (no copy);
-    // a raw raster is read(2) straight into the samples, which beats faulting in a map.
+    // (size 0 to fstat) must be streamed. For a regular file, as measured by fastread-bench's
+    // ppm family: a plain raster is parsed straight from a map (no copy); a big raw raster
+    // whose every page is already in the page cache is copied from a map with streaming
+    // stores (half the time of read(2), which copies through the cache); any other raw
+    // raster is read(2) straight into the samples (from a map, a cold file waits on page
+    // faults, and a small one pays more for the map than for the copy).
     fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
     fastread::detail::file_info info = fastread::detail::stat_fd(fd.get(), path);
     std::size_t chunk = read_source::default_chunk_size;
     if (info.regular && info.size > 0) {
         char magic[2] = {0, 0};
-        if (::pread(fd.get(), magic, 2, 0) == 2 && magic[0] == 'P' && magic[1] == '3') {
+        const bool plain =
+            ::pread(fd.get(), magic, 2, 0) == 2 && magic[0] == 'P' && magic[1] == '3';
+        if (plain || info.size >= fastread::detail::stream_store_threshold) {
             mmap_source source(fd.get());
-            fd.reset();
-            return fastread::detail::load_first_ppm<Sample>(source, path.string());
+            const std::span<const char> bytes = source.bytes();
+            if (plain || fastread::detail::mapping_resident(bytes.data(), bytes.size())) {
+                fd.reset();
+                return fastread::detail::load_first_ppm<Sample>(source, path.string());
+            }
         }
-        // Only the header goes through the chunk buffer. Measured alternatives for the raster,
-        // slower here: decoding from a map, even when mincore shows it resident (page
-        // faults), and one whole-file read(2) from offset 0 (a cold file then misses the
-        // kernel's sequential read-ahead, which a small first read starts).
+        // Only the header goes through the chunk buffer. A whole-file read(2) from offset 0
+        // measured slower cold: the file then misses the kernel's sequential read-ahead,
+        // which a small first read starts.
         chunk = 16 * 1024;
     }
     read_source source(std::move(fd), path, chunk);
