@@ -42,11 +42,21 @@ families:
           pipe, and wc -l as a process. Columns: a generated 256 MB text (mixed log and
           prose lines, ~60 bytes each) and its CRLF copy; --quick uses 16 MB.
           Rows marked (pipe) or (process) are whole child processes.
+  compare fastread::files_equal on two equal generated files (256 MB each; --quick 16 MB)
+          with each method: the article's getc byte by byte (with and without reading
+          each file first), 4 KiB and 1 MiB blocks (with and without), whole-file blocks,
+          getc_unlocked, mmap and automatic; RAW reads both files once for reference.
+  dupes   fastread-dupes -r against fdupes -r, jdupes -r and rdfind (those installed) as
+          whole processes, in seconds per run, on a generated tree (4000 files; --quick
+          500) and on /usr/share (not with --quick); a row says whether fastread-dupes
+          found the same groups as fdupes.
 
 options:
   --family NAME[,NAME]  run only these families
   --ppm FILE...         also benchmark these PPM files (one column each)
   --lines FILE...       also benchmark these text files (one column each)
+  --dupes DIR...        also run the duplicate finders on these trees (one column each)
+  --compare-size MB     size of each file of the compare family (default 256)
   --quick               smoke run: 3 repetitions, short runs, no big inputs
   --repetitions N       repetitions per benchmark (default 5)
   --cache MODE          cached, cold or both (default both). cached: the file is read once
@@ -132,6 +142,11 @@ int main(int argc, char* argv[]) {
                 }
                 opts.families.push_back(list.substr(at, comma - at));
                 at = comma + 1;
+            }
+        } else if (a == "--compare-size") {
+            opts.compare_megabytes = std::strtoull(value().c_str(), nullptr, 10);
+            if (opts.compare_megabytes == 0) {
+                usage_error("--compare-size takes a size in MB, at least 1");
             }
         } else if (a == "--data-dir") {
             opts.data_dir = value();

@@ -12,10 +12,12 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace fastread_bench {
@@ -107,6 +109,37 @@ std::string cycle_source::describe() const {
     return s.str();
 }
 
+std::string run_shell(const std::string& command, std::initializer_list<int> ok_statuses) {
+    std::FILE* p = ::popen(command.c_str(), "r");
+    if (p == nullptr) {
+        throw std::runtime_error("popen failed");
+    }
+    std::string out;
+    char buf[4096];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) {
+        out.append(buf, n);
+    }
+    const int status = ::pclose(p);
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (code != 0 && std::find(ok_statuses.begin(), ok_statuses.end(), code) == ok_statuses.end()) {
+        throw std::runtime_error("command failed (status " + std::to_string(code) +
+                                 "): " + command);
+    }
+    return out;
+}
+
+std::string quote(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) {
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
+    return out + "'";
+}
+
+std::string self() {
+    return std::filesystem::read_symlink("/proc/self/exe").string();
+}
+
 void warm(const std::filesystem::path& path) {
     fastread::page_cache::preload(path);
 }
@@ -120,9 +153,10 @@ bool context::wants(const std::string& family) const {
 }
 
 void context::add_family(const std::string& family, const std::string& title,
-                         const std::vector<std::string>& rows, bool throughput) {
+                         const std::vector<std::string>& rows, bool throughput, bool seconds) {
     order_.push_back(family);
     families_[family].throughput = throughput;
+    families_[family].seconds = seconds;
     families_[family].title = title;
     families_[family].rows = rows;
 }
@@ -170,6 +204,9 @@ void context::add(const std::string& family, const std::string& row, const input
             }
             if (mode == cache_mode::cached) {
                 warm(in.path);
+                for (const auto& p : in.also) {
+                    warm(p);
+                }
             }
             const cycle_source& cyc = cycles();
             int counter = cyc.hardware ? open_cycle_counter() : -1;
@@ -178,6 +215,9 @@ void context::add(const std::string& family, const std::string& row, const input
                 if (mode == cache_mode::cold) {
                     state.PauseTiming();
                     fastread::page_cache::evict(in.path);
+                    for (const auto& p : in.also) {
+                        fastread::page_cache::evict(p);
+                    }
                     state.ResumeTiming();
                 }
                 if (counter >= 0) {
@@ -247,7 +287,7 @@ void context::record(const benchmark::BenchmarkReporter::Run& run) {
 
 namespace {
 
-std::string format_cell(const cell& c, bool throughput = false) {
+std::string format_cell(const cell& c, bool throughput = false, double seconds_per_cycle_byte = 0) {
     if (!c.note.empty()) {
         return c.note;
     }
@@ -255,6 +295,14 @@ std::string format_cell(const cell& c, bool throughput = false) {
         return "-";
     }
     std::ostringstream s;
+    if (seconds_per_cycle_byte > 0) { // seconds per run = cycles/byte x bytes / TSC Hz
+        s << std::fixed << std::setprecision(2) << c.cycles_per_byte * seconds_per_cycle_byte;
+        if (c.repetitions > 1) {
+            s << " ± " << c.cycles_ci * seconds_per_cycle_byte;
+        }
+        s << " s";
+        return s.str();
+    }
     int digits = c.cycles_per_byte < 10 ? 2 : 1;
     s << std::fixed << std::setprecision(digits) << c.cycles_per_byte;
     if (c.repetitions > 1) {
@@ -318,7 +366,8 @@ std::string context::table(const std::string& family, cache_mode mode, const std
         std::vector<std::string> line{row};
         for (const input* in : cols) {
             auto it = cells_.find(key{family, row, in->column, mode});
-            line.push_back(it == cells_.end() ? "-" : format_cell(it->second, f.throughput));
+            const double scale = f.seconds ? static_cast<double>(in->bytes) / cycles().tsc_hz : 0.0;
+            line.push_back(it == cells_.end() ? "-" : format_cell(it->second, f.throughput, scale));
         }
         grid.push_back(line);
     }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <vector>
@@ -27,6 +28,7 @@ struct options {
     bool run_cold = true;
     std::vector<std::string> families;                               // empty: all
     std::map<std::string, std::vector<std::filesystem::path>> files; // --ppm FILE... per family
+    std::uint64_t compare_megabytes = 0; // --compare-size; 0: 256 (16 with --quick)
     std::filesystem::path data_dir;
     std::filesystem::path out_dir;
     std::string command_line; // as typed, for the report
@@ -48,6 +50,9 @@ struct input {
     std::string group;  // columns are printed in tables per group
     std::filesystem::path path;
     std::uint64_t bytes = 0;
+    /// Other files the rows read (a second file, a tree): read once with `path` for the
+    /// cached mode and evicted with it before every cold iteration.
+    std::vector<std::filesystem::path> also;
 };
 
 /// A result cell: mean and 95% confidence interval of cycles/byte and bytes/second, or why
@@ -68,8 +73,11 @@ class context {
 
     /// Declares a family's table: its title and its rows in display order.
     /// With `throughput`, cells also show GB/s (10^9 bytes of input per second).
+    /// With `seconds`, cells show seconds per run instead of cycles per byte (for whole
+    /// programs run over a tree, where bytes are not the unit of work).
     void add_family(const std::string& family, const std::string& title,
-                    const std::vector<std::string>& rows, bool throughput = false);
+                    const std::vector<std::string>& rows, bool throughput = false,
+                    bool seconds = false);
     /// Declares a column of a family.
     void add_column(const std::string& family, const input& in);
 
@@ -99,6 +107,7 @@ class context {
     struct family_info {
         std::string title;
         bool throughput = false;
+        bool seconds = false;
         std::vector<std::string> rows;
         std::vector<input> columns;
     };
@@ -119,6 +128,16 @@ class context {
     bool cold_available_ = true;
     std::string cold_note_;
 };
+
+/// Runs `command` with /bin/sh; returns its standard output. Throws std::runtime_error if
+/// it cannot start or exits with a status other than 0 (or one listed in `ok_statuses`).
+std::string run_shell(const std::string& command, std::initializer_list<int> ok_statuses = {});
+
+/// `s` quoted for /bin/sh.
+std::string quote(const std::string& s);
+
+/// The path of this program (for child processes that run one of its internal modes).
+std::string self();
 
 /// Reads a file once so that the cached mode starts warm.
 void warm(const std::filesystem::path& path);

@@ -10,6 +10,8 @@ namespace fastread_bench {
 /// Each family registers its rows, columns and benchmarks (one file per family).
 void register_ppm_family(context& ctx);
 void register_lines_family(context& ctx);
+void register_compare_family(context& ctx);
+void register_dupes_family(context& ctx);
 
 /// The lines family's child processes (`fastread-bench --internal-lines MODE [FILE]`).
 int run_internal_lines(int argc, char* argv[]);
@@ -22,11 +24,17 @@ inline void register_families(context& ctx) {
     if (ctx.wants("lines")) {
         register_lines_family(ctx);
     }
+    if (ctx.wants("compare")) {
+        register_compare_family(ctx);
+    }
+    if (ctx.wants("dupes")) {
+        register_dupes_family(ctx);
+    }
 }
 
 /// True for the options that name a family's own input files (--ppm, ...).
 inline bool is_file_option(const std::string& option) {
-    return option == "--ppm";
+    return option == "--ppm" || option == "--lines" || option == "--dupes";
 }
 
 } // namespace fastread_bench

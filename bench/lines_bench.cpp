@@ -90,31 +90,6 @@ tally by_getline3(const std::filesystem::path& path) {
 
 // ---- child processes ---------------------------------------------------------------------
 
-/// Runs `command` with /bin/sh; returns its standard output.
-std::string run_shell(const std::string& command) {
-    std::FILE* p = ::popen(command.c_str(), "r");
-    if (p == nullptr) {
-        throw std::runtime_error("popen failed");
-    }
-    std::string out;
-    char buf[256];
-    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) {
-        out.append(buf, n);
-    }
-    if (::pclose(p) != 0) {
-        throw std::runtime_error("command failed: " + command);
-    }
-    return out;
-}
-
-std::string quote(const std::string& s) {
-    return "'" + s + "'";
-}
-
-std::string self() {
-    return std::filesystem::read_symlink("/proc/self/exe").string();
-}
-
 std::uint64_t lines_reported(const std::string& out) {
     return std::strtoull(out.c_str(), nullptr, 10);
 }

@@ -71,10 +71,10 @@ struct image {
 /// Decodes the first image of the PPM file at `path`.
 ///
 /// A regular plain (P3) file is parsed from an `mmap`. A raw (P6) file of 8 MiB or more
-/// whose pages are all in the page cache (`mincore`) is copied from an `mmap` with
-/// streaming stores; any other raw file is read with `read(2)` straight into the samples.
-/// Pipes, FIFOs and `/proc` files are streamed with `read(2)`.
-/// Time O(file size); memory O(image size).
+/// whose pages are (at least 95 %) in the page cache (`mincore`) is copied from an
+/// `mmap` with streaming stores; any other raw file is read with `read(2)` straight into the
+/// samples. Pipes, FIFOs and `/proc` files are streamed with `read(2)`. Time O(file size); memory
+/// O(image size).
 /// @tparam Sample `std::uint8_t` (default) or `std::uint16_t` for maxval above 255.
 /// @throws fastread::parse_error (naming the file and the byte offset) if the file is not a
 ///         valid P3 or P6 image, or if `Sample` is `std::uint8_t` and maxval exceeds 255.
@@ -165,7 +165,7 @@ image<Sample> load(const std::filesystem::path& path) {
     // Open once, then pick the source: a FIFO must not be opened twice, and a /proc file
     // (size 0 to fstat) must be streamed. For a regular file, as measured by fastread-bench's
     // ppm family: a plain raster is parsed straight from a map (no copy); a big raw raster
-    // whose every page is already in the page cache is copied from a map with streaming
+    // whose pages are (95 %) in the page cache is copied from a map with streaming
     // stores (half the time of read(2), which copies through the cache); any other raw
     // raster is read(2) straight into the samples (from a map, a cold file waits on page
     // faults, and a small one pays more for the map than for the copy).
@@ -179,7 +179,7 @@ image<Sample> load(const std::filesystem::path& path) {
         if (plain || info.size >= fastread::detail::stream_store_threshold) {
             mmap_source source(fd.get());
             const std::span<const char> bytes = source.bytes();
-            if (plain || fastread::detail::mapping_resident(bytes.data(), bytes.size())) {
+            if (plain || fastread::detail::mapping_resident(bytes.data(), bytes.size(), 95)) {
                 fd.reset();
                 return fastread::detail::load_first_ppm<Sample>(source, path.string());
             }

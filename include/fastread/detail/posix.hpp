@@ -84,20 +84,29 @@ struct file_info {
     std::uint64_t size = 0; ///< st_size in bytes (0 for pipes; also 0 for /proc files)
     std::uint64_t device = 0;
     std::uint64_t inode = 0;
+    std::int64_t mtime_ns = 0; ///< last modification, nanoseconds since the epoch
+    std::int64_t ctime_ns = 0; ///< last status change, nanoseconds since the epoch
 };
 
-inline file_info stat_fd(int fd, const std::filesystem::path& path = {}) {
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) {
-        throw_system_error(errno, "fstat", path);
-    }
+/// The file_info of a `struct stat`.
+inline file_info info_of(const struct stat& st) noexcept {
     file_info info;
     info.regular = S_ISREG(st.st_mode);
     info.directory = S_ISDIR(st.st_mode);
     info.size = st.st_size > 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
     info.device = static_cast<std::uint64_t>(st.st_dev);
     info.inode = static_cast<std::uint64_t>(st.st_ino);
+    info.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+    info.ctime_ns = static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
     return info;
+}
+
+inline file_info stat_fd(int fd, const std::filesystem::path& path = {}) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        throw_system_error(errno, "fstat", path);
+    }
+    return info_of(st);
 }
 
 /// One read(2), retried on EINTR. Returns the byte count (0 = end of file); throws on error.
@@ -130,6 +139,27 @@ inline std::size_t read_full(int fd, char* dst, std::size_t n,
     return done;
 }
 
+/// pread(2) until `n` bytes arrived from `offset` or the file ended; returns the count.
+inline std::size_t pread_full(int fd, char* dst, std::size_t n, std::uint64_t offset,
+                              const std::filesystem::path& path = {}) {
+    std::size_t done = 0;
+    while (done < n) {
+        const std::size_t want = n - done < 0x40000000 ? n - done : 0x40000000;
+        const ssize_t got = ::pread(fd, dst + done, want, static_cast<off_t>(offset + done));
+        if (got < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            throw_system_error(errno, "pread", path);
+        }
+        if (got == 0) {
+            break;
+        }
+        done += static_cast<std::size_t>(got);
+    }
+    return done;
+}
+
 /// Writes all `n` bytes, looping on short writes and EINTR; throws on error.
 inline void write_all(int fd, const char* src, std::size_t n,
                       const std::filesystem::path& path = {}) {
@@ -147,11 +177,15 @@ inline void write_all(int fd, const char* src, std::size_t n,
     }
 }
 
-/// True iff every page of `[map, map + size)`, a page-aligned map of a file, is in the page
-/// cache. `mincore` over slices of 4096 pages (a fixed 4 KiB vector), stopping at the
-/// first slice with a missing page; false if mincore fails. Loads nothing.
-inline bool mapping_resident(const void* map, std::size_t size) noexcept {
+/// True iff at least `percent` % of the pages of `[map, map + size)`, a page-aligned map of
+/// a file, are in the page cache. `mincore` over slices of 4096 pages (a fixed 4 KiB
+/// vector), stopping as soon as too many pages are missing; false if mincore fails.
+/// Loads nothing.
+inline bool mapping_resident(const void* map, std::size_t size, unsigned percent = 100) noexcept {
     const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t pages = (size + page - 1) / page;
+    const std::size_t allowed = pages - (pages * percent + 99) / 100; // missing pages allowed
+    std::size_t missing = 0;
     unsigned char resident[4096];
     const auto* p = static_cast<const unsigned char*>(map);
     for (std::size_t done = 0; done < size;) {
@@ -160,9 +194,10 @@ inline bool mapping_resident(const void* map, std::size_t size) noexcept {
             return false;
         }
         for (std::size_t i = 0; i < (len + page - 1) / page; ++i) {
-            if ((resident[i] & 1u) == 0) {
-                return false;
-            }
+            missing += (resident[i] & 1u) == 0;
+        }
+        if (missing > allowed) {
+            return false;
         }
         done += len;
     }

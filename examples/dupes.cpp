@@ -1,0 +1,315 @@
+// fastread-dupes: find duplicate files, with FDUPES' flags and output. Never deletes.
+//
+//   fastread-dupes [options] DIRECTORY|FILE...
+//
+//   -r --recurse     descend into subdirectories
+//   -s --symlinks    follow symbolic links
+//   -H --hardlinks   count hard links to one file as duplicates
+//   -n --noempty     ignore empty files
+//   -A --nohidden    ignore names starting with '.'
+//   -G --minsize=N   ignore files smaller than N bytes
+//   -L --maxsize=N   ignore files larger than N bytes
+//   -1 --sameline    list each group on one line (spaces and backslashes escaped with '\')
+//   -S --size        print the size of the files of each group before it
+//   -m --summarize   print a summary instead of the groups
+//   -q --quiet       no progress line
+//      --json        print the groups and the errors as JSON
+//   -h --help
+//
+// Output as fdupes: one path per line, each group followed by a blank line. A progress line
+// goes to stderr while scanning when stderr is a terminal (not with -q).
+// Exit status: 0 the scan finished; 1 it finished, but some files or directories could not
+// be read (each is named on stderr and skipped); 2 invalid usage.
+
+#include <fastread/compare.hpp>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+void usage(std::FILE* out) {
+    std::fputs("usage: fastread-dupes [-r] [-s] [-H] [-n] [-A] [-G N] [-L N] [-1] [-S] [-m] "
+               "[-q] [--json] DIRECTORY|FILE...\n",
+               out);
+}
+
+bool parse_size(const char* text, std::uint64_t& out) {
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long v = std::strtoull(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || text[0] == '-') {
+        return false;
+    }
+    out = v;
+    return true;
+}
+
+// fdupes -1: spaces and backslashes in names are escaped with a backslash.
+std::string escape_sameline(const std::string& path) {
+    std::string out;
+    for (char c : path) {
+        if (c == ' ' || c == '\\') {
+            out += '\\';
+        }
+        out += c;
+    }
+    return out;
+}
+
+// A JSON string. Valid UTF-8 passes through; any other byte b >= 0x80 becomes \u00XX (so a
+// reader can tell it was not text, though the bytes are not recoverable from the escape).
+std::string json_string(std::string_view s) {
+    std::string out = "\"";
+    for (std::size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += static_cast<char>(c);
+            ++i;
+        } else if (c < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", c);
+            out += buf;
+            ++i;
+        } else if (c < 0x80) {
+            out += static_cast<char>(c);
+            ++i;
+        } else {
+            const std::size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+            bool valid = len != 0 && c < 0xf5 && i + len <= s.size();
+            for (std::size_t k = 1; valid && k < len; ++k) {
+                valid = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
+            }
+            if (valid) {
+                out.append(s.substr(i, len));
+                i += len;
+            } else {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                out += buf;
+                ++i;
+            }
+        }
+    }
+    return out + '"';
+}
+
+std::uint64_t size_of(const std::filesystem::path& p) {
+    struct stat st {};
+    return ::stat(p.c_str(), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+}
+
+} // namespace
+
+int main(int argc, char* argv[]) {
+    fastread::duplicate_options options;
+    bool sameline = false, show_size = false, summarize = false, quiet = false, json = false;
+    std::vector<std::filesystem::path> roots;
+    bool options_done = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto size_value = [&](std::string_view name, std::uint64_t& out) {
+            std::string text;
+            if (a.size() > name.size() && a.compare(0, name.size(), name) == 0 &&
+                a[name.size()] == '=') {
+                text = a.substr(name.size() + 1);
+            } else if (i + 1 < argc) {
+                text = argv[++i];
+            } else {
+                std::fprintf(stderr, "fastread-dupes: %s needs a size\n", a.c_str());
+                std::exit(2);
+            }
+            if (!parse_size(text.c_str(), out)) {
+                std::fprintf(stderr, "fastread-dupes: invalid size '%s'\n", text.c_str());
+                std::exit(2);
+            }
+        };
+        if (options_done || a.empty() || a[0] != '-' || a == "-") {
+            roots.emplace_back(a);
+        } else if (a == "--") {
+            options_done = true;
+        } else if (a == "--recurse") {
+            options.recursive = true;
+        } else if (a == "--symlinks") {
+            options.follow_symlinks = true;
+        } else if (a == "--hardlinks") {
+            options.hardlinks_are_duplicates = true;
+        } else if (a == "--noempty") {
+            options.include_empty = false;
+        } else if (a == "--nohidden") {
+            options.include_hidden = false;
+        } else if (a.starts_with("--minsize")) {
+            size_value("--minsize", options.min_size);
+        } else if (a.starts_with("--maxsize")) {
+            size_value("--maxsize", options.max_size);
+        } else if (a == "--sameline") {
+            sameline = true;
+        } else if (a == "--size") {
+            show_size = true;
+        } else if (a == "--summarize") {
+            summarize = true;
+        } else if (a == "--quiet") {
+            quiet = true;
+        } else if (a == "--json") {
+            json = true;
+        } else if (a == "--help") {
+            usage(stdout);
+            return 0;
+        } else if (a[1] == '-') {
+            std::fprintf(stderr, "fastread-dupes: unknown option %s\n", a.c_str());
+            usage(stderr);
+            return 2;
+        } else {
+            for (std::size_t k = 1; k < a.size(); ++k) {
+                switch (a[k]) {
+                case 'r':
+                    options.recursive = true;
+                    break;
+                case 's':
+                    options.follow_symlinks = true;
+                    break;
+                case 'H':
+                    options.hardlinks_are_duplicates = true;
+                    break;
+                case 'n':
+                    options.include_empty = false;
+                    break;
+                case 'A':
+                    options.include_hidden = false;
+                    break;
+                case '1':
+                    sameline = true;
+                    break;
+                case 'S':
+                    show_size = true;
+                    break;
+                case 'm':
+                    summarize = true;
+                    break;
+                case 'q':
+                    quiet = true;
+                    break;
+                case 'h':
+                    usage(stdout);
+                    return 0;
+                case 'G':
+                case 'L': {
+                    std::uint64_t& out = a[k] == 'G' ? options.min_size : options.max_size;
+                    const std::string rest = a.substr(k + 1);
+                    const std::string text = !rest.empty() ? rest : i + 1 < argc ? argv[++i] : "";
+                    if (!parse_size(text.c_str(), out)) {
+                        std::fprintf(stderr, "fastread-dupes: invalid size '%s'\n", text.c_str());
+                        return 2;
+                    }
+                    k = a.size();
+                    break;
+                }
+                default:
+                    std::fprintf(stderr, "fastread-dupes: unknown option -%c\n", a[k]);
+                    usage(stderr);
+                    return 2;
+                }
+            }
+        }
+    }
+    if (roots.empty()) {
+        usage(stderr);
+        return 2;
+    }
+
+    std::vector<fastread::scan_error> errors;
+    options.on_error = [&](const fastread::scan_error& e) {
+        std::fprintf(stderr, "fastread-dupes: %s: %s (%s)\n", e.path.c_str(),
+                     e.error.message().c_str(), e.operation.c_str());
+        errors.push_back(e);
+    };
+    const bool show_progress = !quiet && ::isatty(STDERR_FILENO) == 1;
+    if (show_progress) {
+        options.on_progress = [](const fastread::scan_progress& p) {
+            if (p.total != 0) {
+                std::fprintf(stderr, "\rProgress [%llu/%llu] %s %3d%%  ",
+                             static_cast<unsigned long long>(p.done),
+                             static_cast<unsigned long long>(p.total), std::string(p.stage).c_str(),
+                             static_cast<int>(100 * p.done / p.total));
+            }
+        };
+    }
+    const auto groups = fastread::find_duplicates(roots, options);
+    if (show_progress) {
+        std::fputs("\r\033[K", stderr);
+    }
+
+    if (json) {
+        std::string out = "{\"groups\": [";
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            out += g == 0 ? "\n" : ",\n";
+            out += "  {\"size\": " + std::to_string(size_of(groups[g][0])) + ", \"files\": [";
+            for (std::size_t k = 0; k < groups[g].size(); ++k) {
+                out += (k == 0 ? "" : ", ") + json_string(groups[g][k].native());
+            }
+            out += "]}";
+        }
+        out += groups.empty() ? "],\n \"errors\": [" : "\n ],\n \"errors\": [";
+        for (std::size_t k = 0; k < errors.size(); ++k) {
+            out += k == 0 ? "\n" : ",\n";
+            out += "  {\"path\": " + json_string(errors[k].path.native()) +
+                   ", \"error\": " + json_string(errors[k].error.message()) +
+                   ", \"operation\": " + json_string(errors[k].operation) + "}";
+        }
+        out += errors.empty() ? "]}\n" : "\n ]}\n";
+        std::fputs(out.c_str(), stdout);
+    } else if (summarize) {
+        std::uint64_t files = 0, bytes = 0;
+        for (const auto& g : groups) {
+            files += g.size() - 1;
+            bytes += (g.size() - 1) * size_of(g[0]);
+        }
+        if (groups.empty()) {
+            std::puts("No duplicates found.\n");
+        } else if (bytes < 1000) {
+            std::printf("%llu duplicate files (in %zu sets), occupying %llu bytes\n\n",
+                        static_cast<unsigned long long>(files), groups.size(),
+                        static_cast<unsigned long long>(bytes));
+        } else if (bytes <= 1000000) {
+            std::printf("%llu duplicate files (in %zu sets), occupying %.1f kilobytes\n\n",
+                        static_cast<unsigned long long>(files), groups.size(),
+                        static_cast<double>(bytes) / 1000.0);
+        } else {
+            std::printf("%llu duplicate files (in %zu sets), occupying %.1f megabytes\n\n",
+                        static_cast<unsigned long long>(files), groups.size(),
+                        static_cast<double>(bytes) / 1000000.0);
+        }
+    } else {
+        for (const auto& g : groups) {
+            if (show_size) {
+                const std::uint64_t size = size_of(g[0]);
+                std::printf("%llu byte%s each:\n", static_cast<unsigned long long>(size),
+                            size == 1 ? "" : "s");
+            }
+            if (sameline) {
+                for (std::size_t k = 0; k < g.size(); ++k) {
+                    std::printf("%s%s", k == 0 ? "" : " ", escape_sameline(g[k].native()).c_str());
+                }
+                std::putchar('\n');
+            } else {
+                for (const auto& p : g) {
+                    std::printf("%s\n", p.c_str());
+                }
+            }
+            std::putchar('\n');
+        }
+    }
+    if (std::fflush(stdout) != 0) {
+        return 2;
+    }
+    return errors.empty() ? 0 : 1;
+}

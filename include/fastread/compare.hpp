@@ -1,0 +1,751 @@
+#ifndef FASTREAD_COMPARE_HPP
+#define FASTREAD_COMPARE_HPP
+
+/// @file
+/// Comparing files and finding duplicates: `fastread::files_equal` (with the compare
+/// article's programs kept as methods) and `fastread::find_duplicates` (the size, probe,
+/// hash and byte-compare funnel that fdupes, jdupes and rdfind use).
+///
+/// Hashing uses XXH3-128 from the xxHash library (Debian `libxxhash-dev`) when its header
+/// `<xxhash.h>` is found, included in its header-only mode (`XXH_INLINE_ALL`). Without it,
+/// or with `FASTREAD_NO_XXHASH` defined, find_duplicates skips the hash stages and splits
+/// candidates by byte comparison alone: the same groups, with more reads when many files of
+/// one size share their first and last 4 KiB but differ elsewhere.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <tuple>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "detail/posix.hpp"
+#include "page_cache.hpp"
+#include "source/mmap_source.hpp"
+
+#if !defined(FASTREAD_NO_XXHASH) && __has_include(<xxhash.h>)
+#define FASTREAD_HAVE_XXHASH 1
+#ifndef XXH_INLINE_ALL
+#define XXH_INLINE_ALL
+#endif
+#include <xxhash.h>
+#else
+#define FASTREAD_HAVE_XXHASH 0
+#endif
+
+namespace fastread {
+
+/// How files_equal reads the two files. The first five are the programs of the article
+/// this job comes from, kept so that fastread-bench can compare them.
+enum class compare_method {
+    /// What measures fastest on this machine (fastread-bench `compare` family): `mmap` when
+    /// both files are entirely in the page cache (`mincore`, which since Linux 5.2 sees the
+    /// cache only for files the caller owns or may write: others take the second branch),
+    /// else `block` with 1 MiB blocks.
+    automatic,
+    /// `getc` on two `FILE*`, one byte from each in turn (the article's simple-compare).
+    getc,
+    /// As `getc`, with `getc_unlocked` (no stream locking per byte).
+    getc_unlocked,
+    /// `read(2)` of `block_size` bytes from each file in turn, then `memcmp`.
+    block,
+    /// Reads each file once sequentially first (pre-loading the page cache), then `block`
+    /// (the article's compare-with-extra-read).
+    preload_then_block,
+    /// `memcmp` over read-only maps of the two files.
+    mmap,
+};
+
+/// Options of files_equal.
+struct compare_options {
+    compare_method method = compare_method::automatic;
+    /// Bytes per read for `block` and `preload_then_block`; 0 reads each file whole (one
+    /// buffer of the file's size per file). `automatic` ignores it.
+    std::size_t block_size = std::size_t{1} << 20;
+};
+
+/// True iff the two files hold the same bytes.
+///
+/// The same file (same device and inode) is equal without reading; two regular files of
+/// different sizes are unequal without reading. Otherwise the files are read with
+/// `options.method` until the first difference or the end. Works on pipes and other
+/// unsized files too (by reading them).
+/// Time O(size); memory O(block size), O(file size) for whole-file blocks.
+/// @throws std::system_error naming the path if a file cannot be opened, stat'ed, mapped or
+///         read.
+bool files_equal(const std::filesystem::path& a, const std::filesystem::path& b,
+                 compare_options options = {});
+
+/// A file or directory that find_duplicates could not read, and why. It is skipped.
+struct scan_error {
+    std::filesystem::path path;
+    std::error_code error; ///< the errno, as a std::error_code (generic category)
+    std::string operation; ///< what failed: "open", "opendir", "stat", "read", "changed"
+};
+
+/// Where find_duplicates is, for progress displays and tests.
+struct scan_progress {
+    /// "walk", "probe" (first and last 4 KiB), "hash" (whole file), "compare" (bytes).
+    std::string_view stage;
+    std::uint64_t done = 0;  ///< files finished in this stage
+    std::uint64_t total = 0; ///< files this stage will look at (0 while walking)
+};
+
+/// Options of find_duplicates. Names and defaults follow FDUPES.
+struct duplicate_options {
+    bool recursive = false;       ///< descend into subdirectories (fdupes -r)
+    bool follow_symlinks = false; ///< follow symbolic links to files and directories (-s)
+    /// Count several hard links to one inode as duplicates of each other (-H). Off: they
+    /// are one file, reported once (under the first path found).
+    bool hardlinks_are_duplicates = false;
+    bool include_empty = true;           ///< empty files are duplicates of each other (off: -n)
+    bool include_hidden = true;          ///< look at names starting with '.' (off: -A)
+    std::uint64_t min_size = 0;          ///< ignore files smaller than this many bytes (-G)
+    std::uint64_t max_size = UINT64_MAX; ///< ignore files larger than this (-L)
+    /// Called for every file or directory that could not be read (then skipped), and for
+    /// every file that changed during the scan (then left out of the groups). May be empty.
+    std::function<void(const scan_error&)> on_error;
+    /// Called as the scan advances (several times per stage). May be empty.
+    std::function<void(const scan_progress&)> on_progress;
+};
+
+/// Groups of identical regular files under `roots`: each group lists two or more paths
+/// whose contents are equal byte for byte, sorted; the groups are sorted by their first
+/// path. Files are never modified.
+///
+/// A root may be a directory or a file; a root given twice, or reached twice through
+/// symbolic links, is counted once, and directory loops terminate. Non-regular files
+/// (FIFOs, sockets, devices) are skipped. Pipeline: walk; group by size; drop groups of
+/// one; split by an XXH3-128 hash of the first and last 4 KiB; for groups of more than two
+/// files, split by an XXH3-128 hash of the whole file; confirm every group by comparing
+/// bytes, so that a hash collision never reports different files as equal. A file whose
+/// size, modification time or inode changes during the scan, or that vanishes, is
+/// reported to `on_error` and left out.
+/// Time O(total size of same-size candidates); memory O(number of files) plus 2 MiB.
+/// @throws std::bad_alloc only; I/O problems go to `options.on_error`.
+std::vector<std::vector<std::filesystem::path>>
+find_duplicates(std::span<const std::filesystem::path> roots, duplicate_options options = {});
+
+// ---------------------------------------------------------------------------------------
+// Implementation
+
+namespace detail {
+
+inline bool compare_getc(const std::filesystem::path& a, const std::filesystem::path& b,
+                         bool unlocked) {
+    auto open = [](const std::filesystem::path& p) {
+        std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(p.c_str(), "rb"),
+                                                          &std::fclose);
+        if (!f) {
+            throw_system_error(errno, "fopen", p);
+        }
+        return f;
+    };
+    auto fa = open(a);
+    auto fb = open(b);
+    int ca = 0, cb = 0;
+    if (unlocked) {
+        do {
+            ca = getc_unlocked(fa.get());
+            cb = getc_unlocked(fb.get());
+        } while (ca == cb && ca != EOF);
+    } else {
+        do {
+            ca = std::getc(fa.get());
+            cb = std::getc(fb.get());
+        } while (ca == cb && ca != EOF);
+    }
+    if (std::ferror(fa.get()) != 0) {
+        throw_system_error(EIO, "getc", a);
+    }
+    if (std::ferror(fb.get()) != 0) {
+        throw_system_error(EIO, "getc", b);
+    }
+    return ca == cb;
+}
+
+// Reads both descriptors `block` bytes at a time in turn and compares.
+inline bool compare_blocks(int fa, int fb, std::size_t block, const std::filesystem::path& a,
+                           const std::filesystem::path& b) {
+    std::unique_ptr<char[]> ba(new char[block]);
+    std::unique_ptr<char[]> bb(new char[block]);
+    for (;;) {
+        const std::size_t na = read_full(fa, ba.get(), block, a);
+        const std::size_t nb = read_full(fb, bb.get(), block, b);
+        if (na != nb || std::memcmp(ba.get(), bb.get(), na) != 0) {
+            return false;
+        }
+        if (na < block) {
+            return true;
+        }
+    }
+}
+
+inline bool compare_maps(int fa, int fb) {
+    mmap_source ma(fa);
+    mmap_source mb(fb);
+    const std::span<const char> x = ma.bytes(), y = mb.bytes();
+    return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size()) == 0;
+}
+
+} // namespace detail
+
+inline bool files_equal(const std::filesystem::path& a, const std::filesystem::path& b,
+                        compare_options options) {
+    detail::unique_fd fa = detail::open_read_only(a);
+    detail::unique_fd fb = detail::open_read_only(b);
+    const detail::file_info ia = detail::stat_fd(fa.get(), a);
+    const detail::file_info ib = detail::stat_fd(fb.get(), b);
+    if (ia.device == ib.device && ia.inode == ib.inode) {
+        return true;
+    }
+    const bool sized = ia.regular && ib.regular && ia.size > 0 && ib.size > 0;
+    if (ia.regular && ib.regular && ia.size != ib.size) {
+        // A /proc file reports size 0 whatever it holds: only trust sizes of 1 byte or more.
+        if (sized) {
+            return false;
+        }
+    }
+    compare_method method = options.method;
+    std::size_t block = options.block_size;
+    if (method == compare_method::automatic) {
+        // Measured (fastread-bench compare): from the page cache, memcmp over two maps
+        // beats copying both files through read(2); from the disk, maps wait on page faults
+        // and 1 MiB reads in turn match reading the files one after the other.
+        if (sized) {
+            mmap_source ma(fa.get()), mb(fb.get());
+            const std::span<const char> x = ma.bytes(), y = mb.bytes();
+            if (detail::mapping_resident(x.data(), x.size()) &&
+                detail::mapping_resident(y.data(), y.size())) {
+                return std::memcmp(x.data(), y.data(), x.size()) == 0;
+            }
+        }
+        method = compare_method::block;
+        block = std::size_t{1} << 20;
+    }
+    if (method == compare_method::mmap && !sized) {
+        method = compare_method::block; // an empty or unsized file cannot be mapped
+        block = std::size_t{1} << 20;
+    }
+    if (block == 0) {
+        // Whole-file blocks: one read per file, sized from fstat (+1 to see the end).
+        block = sized ? static_cast<std::size_t>(ia.size) + 1 : std::size_t{1} << 20;
+    }
+    switch (method) {
+    case compare_method::getc:
+    case compare_method::getc_unlocked:
+        return detail::compare_getc(a, b, method == compare_method::getc_unlocked);
+    case compare_method::preload_then_block:
+        page_cache::preload(a);
+        page_cache::preload(b);
+        return detail::compare_blocks(fa.get(), fb.get(), block, a, b);
+    case compare_method::mmap:
+        return detail::compare_maps(fa.get(), fb.get());
+    case compare_method::automatic:
+    case compare_method::block:
+        break;
+    }
+    return detail::compare_blocks(fa.get(), fb.get(), block, a, b);
+}
+
+namespace detail {
+
+struct dup_file {
+    std::string path;
+    file_info info;
+};
+
+struct id_hash {
+    std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const noexcept {
+        return std::hash<std::uint64_t>()(k.first * 0x9e3779b97f4a7c15ull ^ k.second);
+    }
+};
+
+struct path_key {
+    std::uint64_t parent_device, parent_inode;
+    std::string name;
+    bool operator==(const path_key&) const = default;
+};
+
+struct path_key_hash {
+    std::size_t operator()(const path_key& k) const noexcept {
+        return std::hash<std::string>()(k.name) ^ (k.parent_inode * 0x9e3779b97f4a7c15ull) ^
+               k.parent_device;
+    }
+};
+
+class duplicate_finder {
+  public:
+    explicit duplicate_finder(const duplicate_options& options) : opt_(options) {}
+
+    std::vector<std::vector<std::filesystem::path>>
+    run(std::span<const std::filesystem::path> roots) {
+        for (const std::filesystem::path& root : roots) {
+            add_root(root);
+        }
+        walk();
+        progress("walk", files_.size(), files_.size());
+        return find();
+    }
+
+  private:
+    static constexpr std::size_t probe_bytes = 4096;
+    static constexpr std::size_t block_bytes = std::size_t{1} << 20;
+
+    void error(const std::string& path, int err, const char* operation) {
+        if (opt_.on_error) {
+            opt_.on_error(
+                scan_error{path, std::error_code(err, std::generic_category()), operation});
+        }
+    }
+
+    void progress(std::string_view stage, std::uint64_t done, std::uint64_t total) {
+        if (opt_.on_progress) {
+            opt_.on_progress(scan_progress{stage, done, total});
+        }
+    }
+
+    // --- walk ----------------------------------------------------------------------------
+
+    void add_root(const std::filesystem::path& root) {
+        struct stat st {};
+        // A root named explicitly is followed even if it is a symbolic link.
+        if (::stat(root.c_str(), &st) != 0) {
+            error(root.string(), errno, "stat");
+            return;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            pending_.push_back({root.string(), st.st_dev, st.st_ino});
+            return;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            return;
+        }
+        std::filesystem::path parent = root.parent_path();
+        struct stat ps {};
+        if (::stat(parent.empty() ? "." : parent.c_str(), &ps) != 0) {
+            error(parent.string(), errno, "stat");
+            return;
+        }
+        add_file(root.string(), st, ps.st_dev, ps.st_ino, root.filename().string());
+    }
+
+    void add_file(std::string path, const struct stat& st, dev_t parent_dev, ino_t parent_ino,
+                  std::string name) {
+        const file_info info = info_of(st);
+        if (info.size < opt_.min_size || info.size > opt_.max_size ||
+            (info.size == 0 && !opt_.include_empty)) {
+            return;
+        }
+        // The same path twice (a root given twice, a file and its directory) is one file.
+        if (!paths_seen_.insert(path_key{parent_dev, parent_ino, std::move(name)}).second) {
+            return;
+        }
+        files_.push_back(dup_file{std::move(path), info});
+    }
+
+    struct dir_entry {
+        std::string path;
+        dev_t device;
+        ino_t inode;
+    };
+
+    // Reads the roots, then (when recursive) their subdirectories, level by level.
+    void walk() {
+        std::vector<dir_entry> next;
+        while (!pending_.empty()) {
+            for (const dir_entry& d : pending_) {
+                if (dirs_seen_.insert({d.device, d.inode}).second) { // not given twice, no loop
+                    read_dir(d, next);
+                }
+            }
+            pending_.swap(next);
+            next.clear();
+        }
+        // Hard links are one file, under its first path in sorted order, unless they count
+        // as duplicates.
+        if (!opt_.hardlinks_are_duplicates) {
+            std::sort(files_.begin(), files_.end(), [](const dup_file& x, const dup_file& y) {
+                return std::tie(x.info.device, x.info.inode, x.path) <
+                       std::tie(y.info.device, y.info.inode, y.path);
+            });
+            files_.erase(std::unique(files_.begin(), files_.end(),
+                                     [](const dup_file& x, const dup_file& y) {
+                                         return x.info.device == y.info.device &&
+                                                x.info.inode == y.info.inode;
+                                     }),
+                         files_.end());
+        }
+    }
+
+    void read_dir(const dir_entry& d, std::vector<dir_entry>& subdirs) {
+        DIR* dir = ::opendir(d.path.c_str());
+        if (dir == nullptr) {
+            error(d.path, errno, "opendir");
+            return;
+        }
+        std::unique_ptr<DIR, int (*)(DIR*)> guard(dir, &::closedir);
+        const int dfd = ::dirfd(dir);
+        const std::string prefix = d.path.ends_with('/') ? d.path : d.path + '/';
+        // Names in sorted order, so that which of two ways to a file is kept does not
+        // depend on the file system's directory order.
+        std::vector<std::string> names;
+        for (;;) {
+            errno = 0;
+            const dirent* e = ::readdir(dir);
+            if (e == nullptr) {
+                if (errno != 0) {
+                    error(d.path, errno, "readdir");
+                }
+                break;
+            }
+            const std::string_view name(e->d_name);
+            if (name == "." || name == ".." || (!opt_.include_hidden && name.front() == '.')) {
+                continue;
+            }
+            names.emplace_back(name);
+        }
+        std::sort(names.begin(), names.end());
+        for (std::string& name : names) {
+            struct stat st {};
+            if (::fstatat(dfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+                error(prefix + name, errno, "stat");
+                continue;
+            }
+            if (S_ISLNK(st.st_mode)) {
+                if (!opt_.follow_symlinks || ::fstatat(dfd, name.c_str(), &st, 0) != 0) {
+                    continue; // not followed, or dangling
+                }
+            }
+            if (S_ISDIR(st.st_mode)) {
+                if (opt_.recursive) {
+                    subdirs.push_back({prefix + name, st.st_dev, st.st_ino});
+                }
+            } else if (S_ISREG(st.st_mode)) {
+                std::string path = prefix + name;
+                add_file(std::move(path), st, d.device, d.inode, std::move(name));
+            }
+        }
+    }
+
+    // --- reading -------------------------------------------------------------------------
+
+    // Opens a candidate and checks that it is still the file the walk saw; else reports it.
+    unique_fd open_unchanged(const dup_file& f) {
+        const int fd = ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0) {
+            error(f.path, errno, "open");
+            return unique_fd();
+        }
+        unique_fd guard(fd);
+        if (!still_same(f, fd)) {
+            return unique_fd();
+        }
+        return guard;
+    }
+
+    bool still_same(const dup_file& f, int fd) {
+        struct stat st {};
+        if (::fstat(fd, &st) != 0) {
+            error(f.path, errno, "stat");
+            return false;
+        }
+        const file_info now = info_of(st);
+        if (now.device != f.info.device || now.inode != f.info.inode || now.size != f.info.size ||
+            now.mtime_ns != f.info.mtime_ns) {
+            error(f.path, ESTALE, "changed");
+            return false;
+        }
+        return true;
+    }
+
+#if FASTREAD_HAVE_XXHASH
+    using digest = std::pair<std::uint64_t, std::uint64_t>;
+
+    // XXH3-128 of the first and last 4 KiB (the whole file when it is 8 KiB or less).
+    bool probe_hash(const dup_file& f, digest& out) {
+        unique_fd fd = open_unchanged(f);
+        if (!fd) {
+            return false;
+        }
+        char buf[2 * probe_bytes];
+        const std::uint64_t size = f.info.size;
+        std::size_t n = 0;
+        try {
+            if (size <= 2 * probe_bytes) {
+                n = pread_full(fd.get(), buf, static_cast<std::size_t>(size), 0, f.path);
+            } else {
+                n = pread_full(fd.get(), buf, probe_bytes, 0, f.path);
+                n += pread_full(fd.get(), buf + n, probe_bytes, size - probe_bytes, f.path);
+            }
+        } catch (const std::system_error& e) {
+            error(f.path, e.code().value(), "read");
+            return false;
+        }
+        const XXH128_hash_t h = XXH3_128bits(buf, n);
+        out = {h.low64, h.high64};
+        return true;
+    }
+
+    // XXH3-128 of the whole file, read in 1 MiB blocks.
+    bool full_hash(const dup_file& f, digest& out) {
+        unique_fd fd = open_unchanged(f);
+        if (!fd) {
+            return false;
+        }
+        (void)::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_SEQUENTIAL);
+        XXH3_state_t state;
+        XXH3_128bits_reset(&state);
+        try {
+            for (;;) {
+                const std::size_t n = read_full(fd.get(), buffer_a(), block_bytes, f.path);
+                XXH3_128bits_update(&state, buffer_a(), n);
+                if (n < block_bytes) {
+                    break;
+                }
+            }
+        } catch (const std::system_error& e) {
+            error(f.path, e.code().value(), "read");
+            return false;
+        }
+        const XXH128_hash_t h = XXH3_128bits_digest(&state);
+        out = {h.low64, h.high64};
+        return true;
+    }
+
+    // Splits `group` (indices into files_) by `hash`; files that fail drop out.
+    template <class Hash>
+    std::vector<std::vector<std::size_t>> split_by(const std::vector<std::size_t>& group,
+                                                   Hash hash) {
+        std::vector<std::pair<digest, std::size_t>> keyed;
+        keyed.reserve(group.size());
+        for (std::size_t i : group) {
+            digest d;
+            if (hash(files_[i], d)) {
+                keyed.emplace_back(d, i);
+            }
+        }
+        std::sort(keyed.begin(), keyed.end());
+        std::vector<std::vector<std::size_t>> out;
+        for (std::size_t k = 0; k < keyed.size();) {
+            std::size_t e = k + 1;
+            while (e < keyed.size() && keyed[e].first == keyed[k].first) {
+                ++e;
+            }
+            if (e - k >= 2) {
+                out.emplace_back();
+                for (std::size_t j = k; j < e; ++j) {
+                    out.back().push_back(keyed[j].second);
+                }
+            }
+            k = e;
+        }
+        return out;
+    }
+#endif
+
+    char* buffer_a() {
+        if (!buffers_) {
+            buffers_.reset(new char[2 * block_bytes]);
+        }
+        return buffers_.get();
+    }
+    char* buffer_b() {
+        return buffer_a() + block_bytes;
+    }
+
+    enum class verdict { equal, different, first_lost, second_lost };
+
+    // Compares two candidates in 1 MiB blocks. A file that cannot be read, or that changed
+    // since the walk or while being compared (the bytes read may then mix two versions),
+    // is reported and "lost".
+    verdict same_bytes(const dup_file& a, const dup_file& b) {
+        unique_fd fa = open_unchanged(a);
+        if (!fa) {
+            return verdict::first_lost;
+        }
+        unique_fd fb = open_unchanged(b);
+        if (!fb) {
+            return verdict::second_lost;
+        }
+        if (a.info.device == b.info.device && a.info.inode == b.info.inode) {
+            return verdict::equal; // hard links, counted as duplicates
+        }
+        bool equal = true;
+        for (std::uint64_t off = 0; off < a.info.size && equal;) {
+            std::size_t n = 0, m = 0;
+            try {
+                n = read_full(fa.get(), buffer_a(), block_bytes, a.path);
+            } catch (const std::system_error& e) {
+                error(a.path, e.code().value(), "read");
+                return verdict::first_lost;
+            }
+            try {
+                m = read_full(fb.get(), buffer_b(), block_bytes, b.path);
+            } catch (const std::system_error& e) {
+                error(b.path, e.code().value(), "read");
+                return verdict::second_lost;
+            }
+            equal = n == m && n != 0 && std::memcmp(buffer_a(), buffer_b(), n) == 0;
+            off += n;
+        }
+        if (!still_same(a, fa.get())) {
+            return verdict::first_lost;
+        }
+        if (!still_same(b, fb.get())) {
+            return verdict::second_lost;
+        }
+        return equal ? verdict::equal : verdict::different;
+    }
+
+    // Splits `group` into sets of equal files by comparing bytes with a representative.
+    void confirm(std::vector<std::size_t> group) {
+        progress("compare", compared_, compare_total_);
+        while (group.size() >= 2) {
+            const std::size_t rep = group[0];
+            std::vector<std::size_t> same{rep}, rest;
+            bool rep_lost = false;
+            for (std::size_t k = 1; k < group.size(); ++k) {
+                if (rep_lost) {
+                    rest.push_back(group[k]);
+                    continue;
+                }
+                switch (same_bytes(files_[rep], files_[group[k]])) {
+                case verdict::equal:
+                    same.push_back(group[k]);
+                    break;
+                case verdict::different:
+                    rest.push_back(group[k]);
+                    break;
+                case verdict::second_lost:
+                    break;
+                case verdict::first_lost:
+                    // Compare the others again among themselves, without the representative.
+                    rep_lost = true;
+                    rest.insert(rest.end(), same.begin() + 1, same.end());
+                    rest.push_back(group[k]);
+                    break;
+                }
+                progress("compare", ++compared_, compare_total_);
+            }
+            if (!rep_lost && same.size() >= 2) {
+                emit(same);
+            }
+            group = std::move(rest);
+        }
+    }
+
+    void emit(const std::vector<std::size_t>& group) {
+        std::vector<std::filesystem::path> paths;
+        paths.reserve(group.size());
+        for (std::size_t i : group) {
+            paths.emplace_back(files_[i].path);
+        }
+        std::sort(paths.begin(), paths.end());
+        groups_.push_back(std::move(paths));
+    }
+
+    std::vector<std::vector<std::filesystem::path>> find() {
+        // Group by size; drop sizes with one file.
+        std::vector<std::size_t> order(files_.size());
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            order[i] = i;
+        }
+        std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+            return files_[x].info.size != files_[y].info.size
+                       ? files_[x].info.size < files_[y].info.size
+                       : files_[x].path < files_[y].path;
+        });
+        std::vector<std::vector<std::size_t>> by_size;
+        for (std::size_t k = 0; k < order.size();) {
+            std::size_t e = k + 1;
+            while (e < order.size() && files_[order[e]].info.size == files_[order[k]].info.size) {
+                ++e;
+            }
+            if (e - k >= 2) {
+                by_size.emplace_back(order.begin() + static_cast<std::ptrdiff_t>(k),
+                                     order.begin() + static_cast<std::ptrdiff_t>(e));
+            }
+            k = e;
+        }
+        std::uint64_t candidates = 0;
+        for (const auto& g : by_size) {
+            candidates += g.size();
+        }
+        std::uint64_t probed = 0;
+        for (auto& group : by_size) {
+            if (files_[group[0]].info.size == 0) {
+                // Empty files are equal to each other; check they are still empty.
+                std::vector<std::size_t> still;
+                for (std::size_t i : group) {
+                    if (open_unchanged(files_[i])) {
+                        still.push_back(i);
+                    }
+                }
+                if (still.size() >= 2) {
+                    emit(still);
+                }
+                probed += group.size();
+                continue;
+            }
+#if FASTREAD_HAVE_XXHASH
+            for (auto& part :
+                 split_by(group, [&](const dup_file&f, digest&d) { return probe_hash(f, d); })) {
+                if (part.size() == 2 || files_[part[0]].info.size <= 2 * probe_bytes) {
+                    // Two files, or the probe saw everything: compare bytes right away.
+                    compare_total_ += part.size() - 1;
+                    confirm(std::move(part));
+                    continue;
+                }
+                for (auto& same :
+                     split_by(part, [&](const dup_file&f, digest&d) { return full_hash(f, d); })) {
+                    compare_total_ += same.size() - 1;
+                    confirm(std::move(same));
+                }
+            }
+#else
+            compare_total_ += group.size() - 1;
+            confirm(std::move(group));
+#endif
+            probed += group.size();
+            progress("probe", probed, candidates);
+        }
+        std::sort(groups_.begin(), groups_.end());
+        return std::move(groups_);
+    }
+
+    const duplicate_options& opt_;
+    std::vector<dup_file> files_;
+    std::vector<dir_entry> pending_;
+    std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, id_hash> dirs_seen_;
+    std::unordered_set<path_key, path_key_hash> paths_seen_;
+    std::unique_ptr<char[]> buffers_;
+    std::vector<std::vector<std::filesystem::path>> groups_;
+    std::uint64_t compared_ = 0, compare_total_ = 0;
+};
+
+} // namespace detail
+
+inline std::vector<std::vector<std::filesystem::path>>
+find_duplicates(std::span<const std::filesystem::path> roots, duplicate_options options) {
+    return detail::duplicate_finder(options).run(roots);
+}
+
+} // namespace fastread
+
+#endif // FASTREAD_COMPARE_HPP

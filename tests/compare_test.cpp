@@ -1,0 +1,327 @@
+#include <fastread/compare.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test_util.hpp"
+
+using fastread::compare_method;
+using fastread::compare_options;
+using fastread::duplicate_options;
+using fastread::files_equal;
+using fastread_test::temp_dir;
+using fastread_test::write_file;
+namespace fs = std::filesystem;
+
+namespace {
+
+using groups = std::vector<std::vector<fs::path>>;
+
+const compare_options every_method[] = {
+    {compare_method::automatic, 0},
+    {compare_method::getc, 0},
+    {compare_method::getc_unlocked, 0},
+    {compare_method::block, 4096},
+    {compare_method::block, std::size_t{1} << 20},
+    {compare_method::block, 0},
+    {compare_method::preload_then_block, 4096},
+    {compare_method::mmap, 0},
+};
+
+// Deterministic bytes: a different pattern per seed.
+std::string bytes_of(std::size_t n, unsigned seed = 1) {
+    std::string s(n, '\0');
+    std::uint32_t x = seed * 2654435761u + 1;
+    for (char& c : s) {
+        x = x * 1664525u + 1013904223u;
+        c = static_cast<char>(x >> 24);
+    }
+    return s;
+}
+
+groups scan(const std::vector<fs::path>& roots, duplicate_options options = {}) {
+    return fastread::find_duplicates(roots, options);
+}
+
+groups scan(const fs::path& root, duplicate_options options = {}) {
+    return scan(std::vector<fs::path>{root}, options);
+}
+
+} // namespace
+
+TEST_CASE("files_equal: every method agrees on equal and nearly equal files", "[compare]") {
+    temp_dir dir;
+    for (std::size_t size : {std::size_t{1}, std::size_t{4095}, std::size_t{4096},
+                             std::size_t{4097}, (std::size_t{1} << 20) + 1, std::size_t{3} << 20}) {
+        CAPTURE(size);
+        const std::string a = bytes_of(size);
+        write_file(dir / "a", a);
+        write_file(dir / "same", a);
+        for (std::size_t at : {std::size_t{0}, size / 2, size - 1}) {
+            std::string b = a;
+            b[at] = static_cast<char>(b[at] ^ 1);
+            write_file(dir / ("differs-at-" + std::to_string(at)), b);
+        }
+        for (const compare_options& o : every_method) {
+            CAPTURE(static_cast<int>(o.method), o.block_size);
+            CHECK(files_equal(dir / "a", dir / "same", o));
+            CHECK(files_equal(dir / "a", dir / "a", o));
+            for (std::size_t at : {std::size_t{0}, size / 2, size - 1}) {
+                CHECK_FALSE(files_equal(dir / "a", dir / ("differs-at-" + std::to_string(at)), o));
+            }
+        }
+        fs::remove(dir / "differs-at-0");
+        fs::remove(dir / ("differs-at-" + std::to_string(size / 2)));
+        fs::remove(dir / ("differs-at-" + std::to_string(size - 1)));
+    }
+}
+
+TEST_CASE("files_equal: sizes, empty files, the same inode, and errors", "[compare]") {
+    temp_dir dir;
+    write_file(dir / "empty1", "");
+    write_file(dir / "empty2", "");
+    write_file(dir / "abc", "abc");
+    write_file(dir / "abcd", "abcd");
+    fs::create_hard_link(dir / "abc", dir / "abc-link");
+    for (const compare_options& o : every_method) {
+        CAPTURE(static_cast<int>(o.method));
+        CHECK(files_equal(dir / "empty1", dir / "empty2", o));
+        CHECK_FALSE(files_equal(dir / "empty1", dir / "abc", o));
+        CHECK_FALSE(files_equal(dir / "abc", dir / "abcd", o)); // a prefix is not equal
+        CHECK(files_equal(dir / "abc", dir / "abc-link", o));
+        try {
+            files_equal(dir / "abc", dir / "missing", o);
+            FAIL("no exception for a missing file");
+        } catch (const std::system_error& e) {
+            CHECK(e.code() == std::errc::no_such_file_or_directory);
+            CHECK(std::string(e.what()).find((dir / "missing").string()) != std::string::npos);
+        }
+    }
+    // A directory cannot be read as a file: an error naming it, whatever the method.
+    fs::create_directory(dir / "sub");
+    CHECK_THROWS_AS(files_equal(dir / "abc", dir / "sub"), std::system_error);
+}
+
+TEST_CASE("find_duplicates: groups of copies, and near-duplicates are not duplicates",
+          "[compare][duplicates]") {
+    temp_dir dir;
+    const std::string big = bytes_of(100000); // > 8 KiB: the middle is not in the probe
+    fs::create_directories(dir / "x" / "y");
+    write_file(dir / "a", big);
+    write_file(dir / "x" / "b", big);
+    write_file(dir / "x" / "y" / "c", big);
+    for (std::size_t at : {std::size_t{0}, big.size() / 2, big.size() - 1}) {
+        std::string near = big;
+        near[at] = static_cast<char>(near[at] ^ 0x20);
+        write_file(dir / ("near-" + std::to_string(at)), near);
+    }
+    // Two pairs of one size that share the probe but differ in the middle.
+    std::string p = big, q = big;
+    q[50000] = 'q';
+    write_file(dir / "x" / "p1", p + "tail");
+    write_file(dir / "x" / "p2", p + "tail");
+    write_file(dir / "x" / "q1", q + "tail");
+    write_file(dir / "x" / "q2", q + "tail");
+    write_file(dir / "small1", "hello\n");
+    write_file(dir / "small2", "hello\n");
+    write_file(dir / "small3", "hellO\n");
+    write_file(dir / "unique", "only one of this size");
+
+    duplicate_options recursive;
+    recursive.recursive = true;
+    CHECK(scan(dir.path(), recursive) == groups{{dir / "a", dir / "x" / "b", dir / "x" / "y" / "c"},
+                                                {dir / "small1", dir / "small2"},
+                                                {dir / "x" / "p1", dir / "x" / "p2"},
+                                                {dir / "x" / "q1", dir / "x" / "q2"}});
+    // Without recursion only the files directly in the root.
+    CHECK(scan(dir.path()) == groups{{dir / "small1", dir / "small2"}});
+    // Several roots, one of them given twice and one inside another: each file once.
+    CHECK(scan({dir / "x", dir.path(), dir / "x"}) == groups{{dir / "a", dir / "x" / "b"},
+                                                             {dir / "small1", dir / "small2"},
+                                                             {dir / "x" / "p1", dir / "x" / "p2"},
+                                                             {dir / "x" / "q1", dir / "x" / "q2"}});
+    CHECK(scan({dir / "small1", dir / "small1", dir / "x" / ".." / "small1"}) == groups{});
+    CHECK(scan({dir / "small1", dir / "small2"}) == groups{{dir / "small1", dir / "small2"}});
+}
+
+TEST_CASE("find_duplicates: sizes around the probe and block lengths", "[compare][duplicates]") {
+    temp_dir dir;
+    for (std::size_t size :
+         {std::size_t{1}, std::size_t{4095}, std::size_t{4096}, std::size_t{4097},
+          std::size_t{8191}, std::size_t{8192}, std::size_t{8193}, std::size_t{1} << 20,
+          (std::size_t{1} << 20) + 1, (std::size_t{2} << 20) + 7}) {
+        CAPTURE(size);
+        temp_dir sub;
+        const std::string s = bytes_of(size, static_cast<unsigned>(size));
+        write_file(sub / "one", s);
+        write_file(sub / "two", s);
+        write_file(sub / "three", s);
+        std::string last = s;
+        last.back() = static_cast<char>(last.back() ^ 1);
+        write_file(sub / "last-differs", last);
+        CHECK(scan(sub.path()) == groups{{sub / "one", sub / "three", sub / "two"}});
+    }
+}
+
+TEST_CASE("find_duplicates: empty and hidden files, size limits", "[compare][duplicates]") {
+    temp_dir dir;
+    write_file(dir / "e1", "");
+    write_file(dir / "e2", "");
+    write_file(dir / ".h1", "hidden");
+    write_file(dir / "h2", "hidden");
+    fs::create_directory(dir / ".d");
+    write_file(dir / ".d" / "h3", "hidden");
+    write_file(dir / "big1", std::string(5000, 'b'));
+    write_file(dir / "big2", std::string(5000, 'b'));
+    duplicate_options o;
+    o.recursive = true;
+    CHECK(scan(dir.path(), o) == groups{{dir / ".d" / "h3", dir / ".h1", dir / "h2"},
+                                        {dir / "big1", dir / "big2"},
+                                        {dir / "e1", dir / "e2"}});
+    o.include_empty = false;
+    o.include_hidden = false;
+    CHECK(scan(dir.path(), o) == groups{{dir / "big1", dir / "big2"}});
+    o.include_hidden = true;
+    o.min_size = 7;
+    CHECK(scan(dir.path(), o) == groups{{dir / "big1", dir / "big2"}});
+    o.min_size = 0;
+    o.max_size = 6;
+    CHECK(scan(dir.path(), o) == groups{{dir / ".d" / "h3", dir / ".h1", dir / "h2"}});
+}
+
+TEST_CASE("find_duplicates: hard links are one file unless asked", "[compare][duplicates]") {
+    temp_dir dir;
+    write_file(dir / "a", "linked content");
+    fs::create_hard_link(dir / "a", dir / "b");
+    fs::create_hard_link(dir / "a", dir / "c");
+    CHECK(scan(dir.path()) == groups{}); // one file, three names
+    write_file(dir / "copy", "linked content");
+    CHECK(scan(dir.path()) == groups{{dir / "a", dir / "copy"}}); // first name in order
+    duplicate_options h;
+    h.hardlinks_are_duplicates = true;
+    CHECK(scan(dir.path(), h) == groups{{dir / "a", dir / "b", dir / "c", dir / "copy"}});
+    // Even with hard links as duplicates, a path given twice is one file.
+    CHECK(scan({dir / "a", dir / "a"}, h) == groups{});
+}
+
+TEST_CASE("find_duplicates: symbolic links, dangling links and loops", "[compare][duplicates]") {
+    temp_dir dir;
+    fs::create_directories(dir / "d" / "e");
+    write_file(dir / "d" / "f", "content");
+    write_file(dir / "d" / "e" / "g", "content");
+    fs::create_symlink(dir / "d" / "f", dir / "link-to-f");
+    fs::create_symlink("nowhere", dir / "dangling");
+    fs::create_symlink("..", dir / "d" / "e" / "loop"); // d/e/loop -> d
+    fs::create_directory_symlink(dir / "d", dir / "link-to-d");
+    duplicate_options o;
+    o.recursive = true;
+    const groups want{{dir / "d" / "e" / "g", dir / "d" / "f"}};
+    CHECK(scan(dir.path(), o) == want); // links not followed
+    o.follow_symlinks = true;
+    // Followed: a link to a file is the same inode (one file, under its first name); the
+    // loop and the second way into d are walked once, so the result is finite and the same.
+    CHECK(scan(dir.path(), o) == want);
+    o.hardlinks_are_duplicates = true; // now the link counts, as a second path to f
+    CHECK(scan(dir.path(), o) ==
+          groups{{dir / "d" / "e" / "g", dir / "d" / "f", dir / "link-to-f"}});
+}
+
+TEST_CASE("find_duplicates: FIFOs and other special files are skipped", "[compare][duplicates]") {
+    temp_dir dir;
+    REQUIRE(::mkfifo((dir / "fifo1").c_str(), 0600) == 0);
+    REQUIRE(::mkfifo((dir / "fifo2").c_str(), 0600) == 0);
+    write_file(dir / "a", "x");
+    write_file(dir / "b", "x");
+    CHECK(scan(dir.path()) == groups{{dir / "a", dir / "b"}}); // and no open() hangs
+}
+
+TEST_CASE("find_duplicates: a file changed or removed during the scan is left out",
+          "[compare][duplicates]") {
+    temp_dir dir;
+    const std::string s = bytes_of(50000);
+    for (const char* name : {"a", "b", "c", "d"}) {
+        write_file(dir / name, s);
+    }
+    std::vector<fs::path> reported;
+    duplicate_options o;
+    o.on_error = [&](const fastread::scan_error& e) { reported.push_back(e.path); };
+    bool changed = false;
+    o.on_progress = [&](const fastread::scan_progress& p) {
+        // After hashing, before the byte comparison: rewrite c (same size, other bytes) and
+        // remove d.
+        if (p.stage == "compare" && !changed) {
+            changed = true;
+            std::string other = s;
+            other[25000] = static_cast<char>(other[25000] ^ 1);
+            write_file(dir / "c", other);
+            fs::remove(dir / "d");
+        }
+    };
+    CHECK(scan(dir.path(), o) == groups{{dir / "a", dir / "b"}});
+    CHECK(changed);
+    CHECK(std::count(reported.begin(), reported.end(), dir / "d") == 1);
+}
+
+namespace {
+
+// Runs `body` as an unprivileged user (nobody) in a child process when the tests run as
+// root, who can read mode-000 files; returns its exit status.
+template <class Body>
+int as_unprivileged(Body body) {
+    if (::geteuid() != 0) {
+        return body();
+    }
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        if (::setgid(65534) != 0 || ::setuid(65534) != 0) {
+            ::_exit(99);
+        }
+        ::_exit(body());
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 98;
+}
+
+} // namespace
+
+TEST_CASE("find_duplicates: unreadable files and directories are reported and skipped",
+          "[compare][duplicates]") {
+    temp_dir dir;
+    fs::permissions(dir.path(), fs::perms::all); // the unprivileged child must get in
+    fs::create_directories(dir / "closed");
+    write_file(dir / "closed" / "inside", "dup");
+    write_file(dir / "r1", "dup");
+    write_file(dir / "r2", "dup");
+    write_file(dir / "locked", "dup");
+    fs::permissions(dir / "locked", fs::perms::none);
+    fs::permissions(dir / "closed", fs::perms::none);
+    // Exit status: 0 only if the groups and the reported paths are exactly as expected.
+    const int status = as_unprivileged([&] {
+        std::vector<fs::path> reported;
+        duplicate_options o;
+        o.recursive = true;
+        o.on_error = [&](const fastread::scan_error& e) {
+            if (e.error == std::errc::permission_denied) {
+                reported.push_back(e.path);
+            }
+        };
+        const groups got = scan(dir.path(), o);
+        std::sort(reported.begin(), reported.end());
+        const bool ok = got == groups{{dir / "r1", dir / "r2"}} &&
+                        reported == std::vector<fs::path>{dir / "closed", dir / "locked"};
+        return ok ? 0 : 1;
+    });
+    fs::permissions(dir / "closed", fs::perms::owner_all);
+    CHECK(status == 0);
+}

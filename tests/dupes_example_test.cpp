@@ -1,0 +1,115 @@
+// examples/dupes.cpp (fastread-dupes): its own output, exactly, and the same groups as
+// fdupes(1) when fdupes is installed (scripts/test installs it).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <sys/wait.h>
+
+#include "test_util.hpp"
+
+#ifdef FASTREAD_DUPES
+namespace {
+
+using fastread_test::run_command;
+using fastread_test::write_file;
+
+std::set<std::vector<std::string>> groups_of(const std::string& out) {
+    std::set<std::vector<std::string>> groups;
+    std::vector<std::string> g;
+    std::istringstream in(out + "\n");
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty()) {
+            if (!g.empty()) {
+                std::sort(g.begin(), g.end());
+                groups.insert(g);
+            }
+            g.clear();
+        } else {
+            g.push_back(line);
+        }
+    }
+    return groups;
+}
+
+int status_of(const std::string& command) {
+    const int s = std::system((command + " >/dev/null 2>&1").c_str());
+    return WIFEXITED(s) ? WEXITSTATUS(s) : -1;
+}
+
+} // namespace
+
+TEST_CASE("fastread-dupes prints fdupes' format", "[duplicates][example]") {
+    fastread_test::temp_dir dir;
+    const std::string d = dir.path().string();
+    const std::string ours = std::string("'") + FASTREAD_DUPES + "'";
+    write_file(dir / "a", "same\n");
+    write_file(dir / "b", "same\n");
+    write_file(dir / "c d", "other\n");
+    write_file(dir / "e", "other\n");
+    write_file(dir / "lone", "x");
+    CHECK(run_command(ours + " '" + d + "'") ==
+          d + "/a\n" + d + "/b\n\n" + d + "/c d\n" + d + "/e\n\n");
+    CHECK(run_command(ours + " -S '" + d + "'") == "5 bytes each:\n" + d + "/a\n" + d +
+                                                       "/b\n\n6 bytes each:\n" + d + "/c d\n" + d +
+                                                       "/e\n\n");
+    CHECK(run_command(ours + " -1 '" + d + "'") ==
+          d + "/a " + d + "/b\n\n" + d + "/c\\ d " + d + "/e\n\n");
+    CHECK(run_command(ours + " -m '" + d + "'") ==
+          "2 duplicate files (in 2 sets), occupying 11 bytes\n\n");
+    CHECK(run_command(ours + " --json '" + d + "'") ==
+          "{\"groups\": [\n  {\"size\": 5, \"files\": [\"" + d + "/a\", \"" + d +
+              "/b\"]},\n  {\"size\": 6, \"files\": [\"" + d + "/c d\", \"" + d +
+              "/e\"]}\n ],\n \"errors\": []}\n");
+    CHECK(run_command(ours + " -G 6 '" + d + "'") == d + "/c d\n" + d + "/e\n\n");
+    CHECK(run_command(ours + " --maxsize=5 '" + d + "'") == d + "/a\n" + d + "/b\n\n");
+    // Exit status: 0 scanned; 2 usage errors.
+    CHECK(status_of(ours + " '" + d + "'") == 0);
+    CHECK(status_of(ours) == 2);
+    CHECK(status_of(ours + " -x '" + d + "'") == 2);
+    CHECK(status_of(ours + " -G nonsense '" + d + "'") == 2);
+    // 1: something could not be read (named on stderr), the rest still scanned.
+    CHECK(status_of(ours + " '" + d + "' '" + d + "/missing'") == 1);
+    CHECK(run_command(ours + " '" + d + "' '" + d + "/missing' 2>&1 >/dev/null") ==
+          "fastread-dupes: " + d + "/missing: No such file or directory (stat)\n");
+}
+
+TEST_CASE("fastread-dupes finds the groups fdupes finds", "[duplicates][example]") {
+    if (run_command("command -v fdupes").empty()) {
+        WARN("skipped: fdupes is not installed");
+        return;
+    }
+    fastread_test::temp_dir dir;
+    const std::string d = dir.path().string();
+    const std::string ours = std::string("'") + FASTREAD_DUPES + "'";
+    std::filesystem::create_directories(dir / "sub" / ".hidden");
+    std::string big(70000, 'q');
+    for (std::size_t i = 0; i < big.size(); ++i) {
+        big[i] = static_cast<char>('a' + (i * 7919) % 26);
+    }
+    write_file(dir / "big1", big);
+    write_file(dir / "sub" / "big2", big);
+    std::string near = big;
+    near.back() = 'Z';
+    write_file(dir / "sub" / "near", near);
+    write_file(dir / "e1", "");
+    write_file(dir / "sub" / "e2", "");
+    write_file(dir / "sub" / ".hidden" / "h", "hidden twin");
+    write_file(dir / "h", "hidden twin");
+    write_file(dir / "t1", "tiny");
+    write_file(dir / "t2", "tiny");
+    std::filesystem::create_hard_link(dir / "t1", dir / "t1-link");
+    std::filesystem::create_symlink(dir / "big1", dir / "big1-symlink");
+    for (const char* flags : {"-r", "", "-r -n", "-r -A", "-r -s", "-r -G 10", "-r -L 10"}) {
+        CAPTURE(flags);
+        const std::string args = std::string(" -q ") + flags + " '" + d + "'";
+        CHECK(groups_of(run_command(ours + args)) == groups_of(run_command("fdupes" + args)));
+    }
+}
+#endif
