@@ -296,7 +296,8 @@ std::string format_cell(const cell& c, bool throughput = false, double seconds_p
     }
     std::ostringstream s;
     if (seconds_per_cycle_byte > 0) { // seconds per run = cycles/byte x bytes / TSC Hz
-        s << std::fixed << std::setprecision(2) << c.cycles_per_byte * seconds_per_cycle_byte;
+        const double t = c.cycles_per_byte * seconds_per_cycle_byte;
+        s << std::fixed << std::setprecision(t < 0.1 ? 4 : t < 1 ? 3 : 2) << t;
         if (c.repetitions > 1) {
             s << " ± " << c.cycles_ci * seconds_per_cycle_byte;
         }

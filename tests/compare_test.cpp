@@ -247,29 +247,34 @@ TEST_CASE("find_duplicates: FIFOs and other special files are skipped", "[compar
 
 TEST_CASE("find_duplicates: a file changed or removed during the scan is left out",
           "[compare][duplicates]") {
-    temp_dir dir;
-    const std::string s = bytes_of(50000);
-    for (const char* name : {"a", "b", "c", "d"}) {
-        write_file(dir / name, s);
-    }
-    std::vector<fs::path> reported;
-    duplicate_options o;
-    o.on_error = [&](const fastread::scan_error& e) { reported.push_back(e.path); };
-    bool changed = false;
-    o.on_progress = [&](const fastread::scan_progress& p) {
-        // After hashing, before the byte comparison: rewrite c (same size, other bytes) and
-        // remove d.
-        if (p.stage == "compare" && !changed) {
-            changed = true;
-            std::string other = s;
-            other[25000] = static_cast<char>(other[25000] ^ 1);
-            write_file(dir / "c", other);
-            fs::remove(dir / "d");
+    // 50 000 bytes: the small-file path (hashed whole, then compared); 200 000: the big-file
+    // path (probe, hash, compare).
+    for (std::size_t size : {std::size_t{50000}, std::size_t{200000}}) {
+        CAPTURE(size);
+        temp_dir dir;
+        const std::string s = bytes_of(size);
+        for (const char* name : {"a", "b", "c", "d"}) {
+            write_file(dir / name, s);
         }
-    };
-    CHECK(scan(dir.path(), o) == groups{{dir / "a", dir / "b"}});
-    CHECK(changed);
-    CHECK(std::count(reported.begin(), reported.end(), dir / "d") == 1);
+        std::vector<fs::path> reported;
+        duplicate_options o;
+        o.on_error = [&](const fastread::scan_error& e) { reported.push_back(e.path); };
+        bool changed = false;
+        o.on_progress = [&](const fastread::scan_progress& p) {
+            // After hashing, before the byte comparison: rewrite c (same size, other bytes)
+            // and remove d.
+            if (p.stage == "compare" && !changed) {
+                changed = true;
+                std::string other = s;
+                other[size / 2] = static_cast<char>(other[size / 2] ^ 1);
+                write_file(dir / "c", other);
+                fs::remove(dir / "d");
+            }
+        };
+        CHECK(scan(dir.path(), o) == groups{{dir / "a", dir / "b"}});
+        CHECK(changed);
+        CHECK(std::count(reported.begin(), reported.end(), dir / "d") == 1);
+    }
 }
 
 namespace {
@@ -324,4 +329,34 @@ TEST_CASE("find_duplicates: unreadable files and directories are reported and sk
     });
     fs::permissions(dir / "closed", fs::perms::owner_all);
     CHECK(status == 0);
+}
+
+TEST_CASE("find_duplicates: the same groups with one or several reading threads",
+          "[compare][duplicates]") {
+    // 600 small files in 30 directories, each equal to exactly one other: enough for the
+    // small-file pass to split its work between threads.
+    temp_dir dir;
+    groups want;
+    for (int i = 0; i < 600; ++i) {
+        const fs::path d = dir / ("d" + std::to_string(i % 30));
+        fs::create_directories(d);
+        std::string content = "file " + std::to_string(i % 300);
+        content.resize(12, '.');
+        write_file(d / ("f" + std::to_string(i)), content);
+    }
+    for (int i = 0; i < 300; ++i) {
+        std::vector<fs::path> g{dir / ("d" + std::to_string(i % 30)) / ("f" + std::to_string(i)),
+                                dir / ("d" + std::to_string((i + 300) % 30)) /
+                                    ("f" + std::to_string(i + 300))};
+        std::sort(g.begin(), g.end());
+        want.push_back(g);
+    }
+    std::sort(want.begin(), want.end());
+    for (unsigned threads : {1u, 2u, 3u}) {
+        CAPTURE(threads);
+        duplicate_options o;
+        o.recursive = true;
+        o.threads = threads;
+        CHECK(scan(dir.path(), o) == want);
+    }
 }

@@ -24,6 +24,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <thread>
 #include <tuple>
 #include <unordered_set>
 #include <utility>
@@ -54,7 +55,7 @@ namespace fastread {
 /// this job comes from, kept so that fastread-bench can compare them.
 enum class compare_method {
     /// What measures fastest on this machine (fastread-bench `compare` family): `mmap` when
-    /// both files are entirely in the page cache (`mincore`, which since Linux 5.2 sees the
+    /// both files are (at least 95 %) in the page cache (`mincore`, which since Linux 5.2 sees the
     /// cache only for files the caller owns or may write: others take the second branch),
     /// else `block` with 1 MiB blocks.
     automatic,
@@ -117,6 +118,10 @@ struct duplicate_options {
     bool include_hidden = true;          ///< look at names starting with '.' (off: -A)
     std::uint64_t min_size = 0;          ///< ignore files smaller than this many bytes (-G)
     std::uint64_t max_size = UINT64_MAX; ///< ignore files larger than this (-L)
+    /// Threads that read small files (64 KiB or less) at once; 0: one per CPU
+    /// (`std::thread::hardware_concurrency`). On a rotating disk 1 avoids seeking between
+    /// files; on SSDs and network or virtual disks, several keep more reads in flight.
+    unsigned threads = 0;
     /// Called for every file or directory that could not be read (then skipped), and for
     /// every file that changed during the scan (then left out of the groups). May be empty.
     std::function<void(const scan_error&)> on_error;
@@ -230,8 +235,8 @@ inline bool files_equal(const std::filesystem::path& a, const std::filesystem::p
         if (sized) {
             mmap_source ma(fa.get()), mb(fb.get());
             const std::span<const char> x = ma.bytes(), y = mb.bytes();
-            if (detail::mapping_resident(x.data(), x.size()) &&
-                detail::mapping_resident(y.data(), y.size())) {
+            if (detail::mapping_resident(x.data(), x.size(), 95) &&
+                detail::mapping_resident(y.data(), y.size(), 95)) {
                 return std::memcmp(x.data(), y.data(), x.size()) == 0;
             }
         }
@@ -268,6 +273,8 @@ namespace detail {
 struct dup_file {
     std::string path;
     file_info info;
+    std::uint32_t dir = 0;     // index of its directory's path in duplicate_finder::dirs_
+    std::uint32_t name_at = 0; // where its name starts in `path`
 };
 
 struct id_hash {
@@ -306,6 +313,8 @@ class duplicate_finder {
   private:
     static constexpr std::size_t probe_bytes = 4096;
     static constexpr std::size_t block_bytes = std::size_t{1} << 20;
+    static constexpr std::uint64_t small_bytes = 64 * 1024;               // read whole, once
+    static constexpr std::uint64_t batch_bytes = std::uint64_t{64} << 20; // of small files
 
     void error(const std::string& path, int err, const char* operation) {
         if (opt_.on_error) {
@@ -342,21 +351,29 @@ class duplicate_finder {
             error(parent.string(), errno, "stat");
             return;
         }
-        add_file(root.string(), st, ps.st_dev, ps.st_ino, root.filename().string());
+        dirs_.push_back(parent.empty() ? std::string(".") : parent.string());
+        add_file(root.string(), st, ps.st_dev, ps.st_ino, root.filename().string(), true,
+                 static_cast<std::uint32_t>(dirs_.size() - 1));
     }
 
     void add_file(std::string path, const struct stat& st, dev_t parent_dev, ino_t parent_ino,
-                  std::string name) {
+                  std::string name, bool root, std::uint32_t dir) {
         const file_info info = info_of(st);
         if (info.size < opt_.min_size || info.size > opt_.max_size ||
             (info.size == 0 && !opt_.include_empty)) {
             return;
         }
-        // The same path twice (a root given twice, a file and its directory) is one file.
-        if (!paths_seen_.insert(path_key{parent_dev, parent_ino, std::move(name)}).second) {
+        // The same path twice (a root file given twice, or also found in a directory walked)
+        // is one file. The walk itself meets every path once (each directory is read once),
+        // so only root files need remembering.
+        const std::size_t name_size = name.size();
+        path_key key{parent_dev, parent_ino, std::move(name)};
+        if (root ? !paths_seen_.insert(std::move(key)).second
+                 : !paths_seen_.empty() && paths_seen_.count(key) != 0) {
             return;
         }
-        files_.push_back(dup_file{std::move(path), info});
+        const auto name_at = static_cast<std::uint32_t>(path.size() - name_size);
+        files_.push_back(dup_file{std::move(path), info, dir, name_at});
     }
 
     struct dir_entry {
@@ -421,6 +438,7 @@ class duplicate_finder {
             names.emplace_back(name);
         }
         std::sort(names.begin(), names.end());
+        std::uint32_t dir_index = UINT32_MAX; // set by the first file of this directory
         for (std::string& name : names) {
             struct stat st {};
             if (::fstatat(dfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
@@ -438,7 +456,11 @@ class duplicate_finder {
                 }
             } else if (S_ISREG(st.st_mode)) {
                 std::string path = prefix + name;
-                add_file(std::move(path), st, d.device, d.inode, std::move(name));
+                if (dir_index == UINT32_MAX) {
+                    dirs_.push_back(d.path);
+                    dir_index = static_cast<std::uint32_t>(dirs_.size() - 1);
+                }
+                add_file(std::move(path), st, d.device, d.inode, std::move(name), false, dir_index);
             }
         }
     }
@@ -571,6 +593,18 @@ class duplicate_finder {
 
     enum class verdict { equal, different, first_lost, second_lost };
 
+    // pread of up to `n` bytes at `offset`; false (reported) on an I/O error.
+    bool read_part(const dup_file& f, int fd, char* dst, std::size_t n, std::uint64_t offset,
+                   std::size_t& got) {
+        try {
+            got = pread_full(fd, dst, n, offset, f.path);
+            return true;
+        } catch (const std::system_error& e) {
+            error(f.path, e.code().value(), "read");
+            return false;
+        }
+    }
+
     // Compares two candidates in 1 MiB blocks. A file that cannot be read, or that changed
     // since the walk or while being compared (the bytes read may then mix two versions),
     // is reported and "lost".
@@ -587,22 +621,33 @@ class duplicate_finder {
             return verdict::equal; // hard links, counted as duplicates
         }
         bool equal = true;
-        for (std::uint64_t off = 0; off < a.info.size && equal;) {
+        // The last 4 KiB first: near-duplicates (a changed last byte, an appended counter)
+        // differ there, and then nothing else is read.
+        const std::uint64_t size = a.info.size;
+        if (size > 2 * probe_bytes) {
             std::size_t n = 0, m = 0;
-            try {
-                n = read_full(fa.get(), buffer_a(), block_bytes, a.path);
-            } catch (const std::system_error& e) {
-                error(a.path, e.code().value(), "read");
+            if (!read_part(a, fa.get(), buffer_a(), probe_bytes, size - probe_bytes, n)) {
                 return verdict::first_lost;
             }
-            try {
-                m = read_full(fb.get(), buffer_b(), block_bytes, b.path);
-            } catch (const std::system_error& e) {
-                error(b.path, e.code().value(), "read");
+            if (!read_part(b, fb.get(), buffer_b(), probe_bytes, size - probe_bytes, m)) {
+                return verdict::second_lost;
+            }
+            equal = n == m && std::memcmp(buffer_a(), buffer_b(), n) == 0;
+        }
+        // Then from the start, in blocks that grow from 16 KiB to 1 MiB, so that files that
+        // differ early cost little.
+        std::size_t block = 16 * 1024;
+        for (std::uint64_t off = 0; off < size && equal;) {
+            std::size_t n = 0, m = 0;
+            if (!read_part(a, fa.get(), buffer_a(), block, off, n)) {
+                return verdict::first_lost;
+            }
+            if (!read_part(b, fb.get(), buffer_b(), block, off, m)) {
                 return verdict::second_lost;
             }
             equal = n == m && n != 0 && std::memcmp(buffer_a(), buffer_b(), n) == 0;
             off += n;
+            block = std::min(2 * block, block_bytes);
         }
         if (!still_same(a, fa.get())) {
             return verdict::first_lost;
@@ -650,6 +695,179 @@ class duplicate_finder {
         }
     }
 
+    // Reads a small file whole (one open) into `out`; false (reported) if it cannot be read
+    // or is not the file the walk saw, before or while being read.
+    bool read_whole(const dup_file& f, std::string& out) {
+        unique_fd fd = open_unchanged(f);
+        if (!fd) {
+            return false;
+        }
+        out.resize(static_cast<std::size_t>(f.info.size) + 1); // +1: see a file that grew
+        std::size_t got = 0;
+        if (!read_part(f, fd.get(), out.data(), out.size(), 0, got)) {
+            return false;
+        }
+        if (got != f.info.size) {
+            error(f.path, ESTALE, "changed");
+            return false;
+        }
+        out.resize(got);
+        return still_same(f, fd.get());
+    }
+
+    void group_by_content(const std::vector<std::size_t>& group) {
+        progress("compare", compared_, compare_total_);
+        std::vector<std::string> contents(group.size());
+        std::vector<std::size_t> read; // positions in `group` read successfully
+        for (std::size_t k = 0; k < group.size(); ++k) {
+            if (read_whole(files_[group[k]], contents[k])) {
+                read.push_back(k);
+            }
+        }
+        std::sort(read.begin(), read.end(),
+                  [&](std::size_t x, std::size_t y) { return contents[x] < contents[y]; });
+        for (std::size_t k = 0; k < read.size();) {
+            std::size_t e = k + 1;
+            while (e < read.size() && contents[read[e]] == contents[read[k]]) {
+                ++e;
+            }
+            if (e - k >= 2) {
+                std::vector<std::size_t> same;
+                for (std::size_t j = k; j < e; ++j) {
+                    same.push_back(group[read[j]]);
+                }
+                emit(same);
+            }
+            k = e;
+        }
+    }
+
+#if FASTREAD_HAVE_XXHASH
+    struct small_result {
+        digest hash{};
+        bool ok = false;
+    };
+
+    // Hashes the small candidates `todo` (indices into files_, sorted by directory) from
+    // `begin` to `end`: each opened relative to its directory (one path lookup), read whole
+    // and re-stat'ed. Runs on several threads at once: touches only its part of `out` and
+    // its own `errors`.
+    void hash_small(const std::vector<std::size_t>& todo, std::size_t begin, std::size_t end,
+                    std::vector<small_result>& out, std::vector<scan_error>& errors) const {
+        unique_fd dir_fd;
+        std::uint32_t dir = UINT32_MAX;
+        std::string buffer;
+        auto fail = [&](const dup_file& f, int err, const char* operation) {
+            errors.push_back(
+                scan_error{f.path, std::error_code(err, std::generic_category()), operation});
+        };
+        for (std::size_t k = begin; k < end; ++k) {
+            const dup_file& f = files_[todo[k]];
+            if (f.dir != dir) {
+                dir = f.dir;
+                const int d = ::open(dirs_[dir].c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                dir_fd = unique_fd(d);
+                if (d < 0) {
+                    fail(f, errno, "opendir");
+                    continue;
+                }
+            }
+            if (!dir_fd) {
+                fail(f, ENOENT, "opendir");
+                continue;
+            }
+            const int fd = ::openat(dir_fd.get(), f.path.c_str() + f.name_at,
+                                    O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+            if (fd < 0) {
+                fail(f, errno, "open");
+                continue;
+            }
+            unique_fd guard(fd);
+            buffer.resize(static_cast<std::size_t>(f.info.size) + 1); // +1: see growth
+            std::size_t got = 0;
+            try {
+                got = pread_full(fd, buffer.data(), buffer.size(), 0, f.path);
+            } catch (const std::system_error& e) {
+                fail(f, e.code().value(), "read");
+                continue;
+            }
+            struct stat st {};
+            if (::fstat(fd, &st) != 0) {
+                fail(f, errno, "stat");
+                continue;
+            }
+            const file_info now = info_of(st);
+            if (got != f.info.size || now.device != f.info.device || now.inode != f.info.inode ||
+                now.size != f.info.size || now.mtime_ns != f.info.mtime_ns) {
+                fail(f, ESTALE, "changed");
+                continue;
+            }
+            const XXH128_hash_t h = XXH3_128bits(buffer.data(), got);
+            out[k] = small_result{{h.low64, h.high64}, true};
+        }
+    }
+
+    // Every small candidate: hashed whole (on several threads), grouped by size and hash,
+    // and each group confirmed by comparing bytes.
+    void small_files(std::vector<std::size_t> todo) {
+        std::sort(todo.begin(), todo.end(), [&](std::size_t x, std::size_t y) {
+            return files_[x].dir != files_[y].dir ? files_[x].dir < files_[y].dir
+                                                  : files_[x].path < files_[y].path;
+        });
+        std::vector<small_result> results(todo.size());
+        unsigned threads = opt_.threads != 0 ? opt_.threads : std::thread::hardware_concurrency();
+        threads = std::clamp(threads, 1u, 64u);
+        if (todo.size() < 512) {
+            threads = 1;
+        }
+        std::vector<std::vector<scan_error>> errors(threads);
+        std::vector<std::thread> pool;
+        for (unsigned t = 1; t < threads; ++t) {
+            pool.emplace_back([&, t] {
+                hash_small(todo, todo.size() * t / threads, todo.size() * (t + 1) / threads,
+                           results, errors[t]);
+            });
+        }
+        hash_small(todo, 0, todo.size() / threads, results, errors[0]);
+        for (std::thread& th : pool) {
+            th.join();
+        }
+        for (const auto& list : errors) {
+            for (const scan_error& e : list) {
+                if (opt_.on_error) {
+                    opt_.on_error(e);
+                }
+            }
+        }
+        std::vector<std::size_t> order;
+        for (std::size_t k = 0; k < todo.size(); ++k) {
+            if (results[k].ok) {
+                order.push_back(k);
+            }
+        }
+        auto key = [&](std::size_t k) {
+            return std::make_pair(files_[todo[k]].info.size, results[k].hash);
+        };
+        std::sort(order.begin(), order.end(),
+                  [&](std::size_t x, std::size_t y) { return key(x) < key(y); });
+        for (std::size_t k = 0; k < order.size();) {
+            std::size_t e = k + 1;
+            while (e < order.size() && key(order[e]) == key(order[k])) {
+                ++e;
+            }
+            if (e - k >= 2) {
+                std::vector<std::size_t> same;
+                for (std::size_t j = k; j < e; ++j) {
+                    same.push_back(todo[order[j]]);
+                }
+                group_by_content(same); // the byte comparison: a hash match is not proof
+            }
+            k = e;
+        }
+        progress("probe", todo.size(), todo.size());
+    }
+#endif
+
     void emit(const std::vector<std::size_t>& group) {
         std::vector<std::filesystem::path> paths;
         paths.reserve(group.size());
@@ -688,7 +906,9 @@ class duplicate_finder {
             candidates += g.size();
         }
         std::uint64_t probed = 0;
+        std::vector<std::size_t> small; // small candidates, hashed together
         for (auto& group : by_size) {
+            const std::size_t members = group.size();
             if (files_[group[0]].info.size == 0) {
                 // Empty files are equal to each other; check they are still empty.
                 std::vector<std::size_t> still;
@@ -701,6 +921,34 @@ class duplicate_finder {
                     emit(still);
                 }
                 probed += group.size();
+                continue;
+            }
+            if (files_[group[0]].info.size <= small_bytes) {
+#if FASTREAD_HAVE_XXHASH
+                // Hashed together below, in directory order.
+                small.insert(small.end(), group.begin(), group.end());
+#else
+                // Each file read once, whole; sorting the contents puts equal files next
+                // to each other, compared byte for byte.
+                for (std::size_t at = 0; at < members;) {
+                    const std::size_t per_batch = std::max<std::size_t>(
+                        2, batch_bytes / std::max<std::uint64_t>(1, files_[group[0]].info.size));
+                    const std::size_t n = std::min(per_batch, members - at);
+                    group_by_content(std::vector<std::size_t>(
+                        group.begin() + static_cast<std::ptrdiff_t>(at),
+                        group.begin() + static_cast<std::ptrdiff_t>(at + n)));
+                    at += n;
+                }
+#endif
+                probed += members;
+                continue;
+            }
+            if (group.size() == 2) {
+                // A pair: comparing bytes reads each file at most once; hashing first would
+                // read both and then compare anyway.
+                compare_total_ += 1;
+                confirm(std::move(group));
+                probed += 2;
                 continue;
             }
 #if FASTREAD_HAVE_XXHASH
@@ -722,9 +970,12 @@ class duplicate_finder {
             compare_total_ += group.size() - 1;
             confirm(std::move(group));
 #endif
-            probed += group.size();
+            probed += members;
             progress("probe", probed, candidates);
         }
+#if FASTREAD_HAVE_XXHASH
+        small_files(std::move(small));
+#endif
         std::sort(groups_.begin(), groups_.end());
         return std::move(groups_);
     }
@@ -734,6 +985,7 @@ class duplicate_finder {
     std::vector<dir_entry> pending_;
     std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, id_hash> dirs_seen_;
     std::unordered_set<path_key, path_key_hash> paths_seen_;
+    std::vector<std::string> dirs_; // directories holding files_, by dup_file::dir
     std::unique_ptr<char[]> buffers_;
     std::vector<std::vector<std::filesystem::path>> groups_;
     std::uint64_t compared_ = 0, compare_total_ = 0;

@@ -6,6 +6,7 @@
 
 #include "error.hpp"
 #include "line_readers.hpp"
+#include "compare.hpp"
 #include "lines.hpp"
 #include "page_cache.hpp"
 #include "ppm.hpp"
