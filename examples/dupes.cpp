@@ -9,7 +9,8 @@
 //   -A --nohidden    ignore names starting with '.'
 //   -G --minsize=N   ignore files smaller than N bytes
 //   -L --maxsize=N   ignore files larger than N bytes
-//   -1 --sameline    list each group on one line (spaces and backslashes escaped with '\')
+//   -1 --sameline    list each group on one line, each name followed by a space (spaces
+//                    and backslashes in names escaped with '\'), no blank lines
 //   -S --size        print the size of the files of each group before it
 //   -m --summarize   print a summary instead of the groups
 //   -q --quiet       no progress line
@@ -273,10 +274,11 @@ int main(int argc, char* argv[]) {
             files += g.size() - 1;
             bytes += (g.size() - 1) * size_of(g[0]);
         }
+        // fdupes' wording and units: bytes below 1024, then kilo- and megabytes of 1000.
         if (groups.empty()) {
-            std::puts("No duplicates found.\n");
-        } else if (bytes < 1000) {
-            std::printf("%llu duplicate files (in %zu sets), occupying %llu bytes\n\n",
+            // nothing, as fdupes
+        } else if (bytes < 1024) {
+            std::printf("%llu duplicate files (in %zu sets), occupying %llu bytes.\n\n",
                         static_cast<unsigned long long>(files), groups.size(),
                         static_cast<unsigned long long>(bytes));
         } else if (bytes <= 1000000) {
@@ -295,17 +297,17 @@ int main(int argc, char* argv[]) {
                 std::printf("%llu byte%s each:\n", static_cast<unsigned long long>(size),
                             size == 1 ? "" : "s");
             }
-            if (sameline) {
-                for (std::size_t k = 0; k < g.size(); ++k) {
-                    std::printf("%s%s", k == 0 ? "" : " ", escape_sameline(g[k].native()).c_str());
+            if (sameline) { // fdupes -1: each name followed by a space; no blank line
+                for (const auto& p : g) {
+                    std::printf("%s ", escape_sameline(p.native()).c_str());
                 }
                 std::putchar('\n');
             } else {
                 for (const auto& p : g) {
                     std::printf("%s\n", p.c_str());
                 }
+                std::putchar('\n');
             }
-            std::putchar('\n');
         }
     }
     if (std::fflush(stdout) != 0) {

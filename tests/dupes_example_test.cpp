@@ -60,9 +60,10 @@ TEST_CASE("fastread-dupes prints fdupes' format", "[duplicates][example]") {
                                                        "/b\n\n6 bytes each:\n" + d + "/c d\n" + d +
                                                        "/e\n\n");
     CHECK(run_command(ours + " -1 '" + d + "'") ==
-          d + "/a " + d + "/b\n\n" + d + "/c\\ d " + d + "/e\n\n");
+          d + "/a " + d + "/b \n" + d + "/c\\ d " + d + "/e \n");
     CHECK(run_command(ours + " -m '" + d + "'") ==
-          "2 duplicate files (in 2 sets), occupying 11 bytes\n\n");
+          "2 duplicate files (in 2 sets), occupying 11 bytes.\n\n");
+    CHECK(run_command(ours + " -m '" + d + "/lone'").empty());
     CHECK(run_command(ours + " --json '" + d + "'") ==
           "{\"groups\": [\n  {\"size\": 5, \"files\": [\"" + d + "/a\", \"" + d +
               "/b\"]},\n  {\"size\": 6, \"files\": [\"" + d + "/c d\", \"" + d +
@@ -106,6 +107,9 @@ TEST_CASE("fastread-dupes finds the groups fdupes finds", "[duplicates][example]
     write_file(dir / "t2", "tiny");
     std::filesystem::create_hard_link(dir / "t1", dir / "t1-link");
     std::filesystem::create_symlink(dir / "big1", dir / "big1-symlink");
+    // The summary is the same text, byte for byte.
+    CHECK(run_command(ours + " -q -r -m '" + d + "'") ==
+          run_command("fdupes -q -r -m '" + d + "'"));
     for (const char* flags : {"-r", "", "-r -n", "-r -A", "-r -s", "-r -G 10", "-r -L 10"}) {
         CAPTURE(flags);
         const std::string args = std::string(" -q ") + flags + " '" + d + "'";

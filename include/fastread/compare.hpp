@@ -352,12 +352,16 @@ class duplicate_finder {
             return;
         }
         dirs_.push_back(parent.empty() ? std::string(".") : parent.string());
-        add_file(root.string(), st, ps.st_dev, ps.st_ino, root.filename().string(), true,
+        add_file(files_, root.string(), st, ps.st_dev, ps.st_ino, root.filename().string(), true,
                  static_cast<std::uint32_t>(dirs_.size() - 1));
     }
 
-    void add_file(std::string path, const struct stat& st, dev_t parent_dev, ino_t parent_ino,
-                  std::string name, bool root, std::uint32_t dir) {
+    // Appends the file to `out` unless the options exclude it or it was already given as a
+    // root. Called from several walking threads at once when `root` is false (then it
+    // only reads paths_seen_).
+    void add_file(std::vector<dup_file>& out, std::string path, const struct stat& st,
+                  dev_t parent_dev, ino_t parent_ino, std::string name, bool root,
+                  std::uint32_t dir) {
         const file_info info = info_of(st);
         if (info.size < opt_.min_size || info.size > opt_.max_size ||
             (info.size == 0 && !opt_.include_empty)) {
@@ -373,7 +377,7 @@ class duplicate_finder {
             return;
         }
         const auto name_at = static_cast<std::uint32_t>(path.size() - name_size);
-        files_.push_back(dup_file{std::move(path), info, dir, name_at});
+        out.push_back(dup_file{std::move(path), info, dir, name_at});
     }
 
     struct dir_entry {
@@ -382,17 +386,72 @@ class duplicate_finder {
         ino_t inode;
     };
 
-    // Reads the roots, then (when recursive) their subdirectories, level by level.
+    // What reading some directories found; `files[i].dir` indexes `dirs`.
+    struct walk_out {
+        std::vector<dup_file> files;
+        std::vector<std::string> dirs;
+        std::vector<dir_entry> subdirs;
+        std::vector<scan_error> errors;
+    };
+
+    unsigned thread_count() const {
+        const unsigned n =
+            opt_.threads != 0 ? opt_.threads : std::max(1u, std::thread::hardware_concurrency());
+        return std::min(n, 64u);
+    }
+
+    // Runs body(t, begin, end) for `threads` contiguous slices of [0, n), slice 0 on this
+    // thread, and waits for all.
+    template <class Body>
+    static void in_slices(std::size_t n, unsigned threads, Body body) {
+        std::vector<std::thread> pool;
+        for (unsigned t = 1; t < threads; ++t) {
+            pool.emplace_back([&, t] { body(t, n * t / threads, n * (t + 1) / threads); });
+        }
+        body(0u, std::size_t{0}, n / threads);
+        for (std::thread& th : pool) {
+            th.join();
+        }
+    }
+
+    // Reads the roots, then (when recursive) their subdirectories, level by level; the
+    // directories of a wide level are read by several threads, each a contiguous slice,
+    // and the results are merged in order, so the outcome does not depend on the threads.
     void walk() {
-        std::vector<dir_entry> next;
+        std::vector<dir_entry> level;
         while (!pending_.empty()) {
-            for (const dir_entry& d : pending_) {
+            level.clear();
+            for (dir_entry& d : pending_) {
                 if (dirs_seen_.insert({d.device, d.inode}).second) { // not given twice, no loop
-                    read_dir(d, next);
+                    level.push_back(std::move(d));
                 }
             }
-            pending_.swap(next);
-            next.clear();
+            pending_.clear();
+            const unsigned threads = level.size() >= 64 ? thread_count() : 1;
+            std::vector<walk_out> outs(threads);
+            in_slices(level.size(), threads, [&](unsigned t, std::size_t begin, std::size_t end) {
+                for (std::size_t i = begin; i < end; ++i) {
+                    read_dir(level[i], outs[t]);
+                }
+            });
+            for (walk_out& out : outs) {
+                for (const scan_error& e : out.errors) {
+                    if (opt_.on_error) {
+                        opt_.on_error(e);
+                    }
+                }
+                const auto base = static_cast<std::uint32_t>(dirs_.size());
+                for (dup_file& f : out.files) {
+                    f.dir += base;
+                    files_.push_back(std::move(f));
+                }
+                for (std::string& d : out.dirs) {
+                    dirs_.push_back(std::move(d));
+                }
+                for (dir_entry& d : out.subdirs) {
+                    pending_.push_back(std::move(d));
+                }
+            }
         }
         // Hard links are one file, under its first path in sorted order, unless they count
         // as duplicates.
@@ -410,7 +469,11 @@ class duplicate_finder {
         }
     }
 
-    void read_dir(const dir_entry& d, std::vector<dir_entry>& subdirs) {
+    void read_dir(const dir_entry& d, walk_out& out) {
+        auto error = [&](const std::string& path, int err, const char* operation) {
+            out.errors.push_back(
+                scan_error{path, std::error_code(err, std::generic_category()), operation});
+        };
         DIR* dir = ::opendir(d.path.c_str());
         if (dir == nullptr) {
             error(d.path, errno, "opendir");
@@ -452,15 +515,16 @@ class duplicate_finder {
             }
             if (S_ISDIR(st.st_mode)) {
                 if (opt_.recursive) {
-                    subdirs.push_back({prefix + name, st.st_dev, st.st_ino});
+                    out.subdirs.push_back({prefix + name, st.st_dev, st.st_ino});
                 }
             } else if (S_ISREG(st.st_mode)) {
                 std::string path = prefix + name;
                 if (dir_index == UINT32_MAX) {
-                    dirs_.push_back(d.path);
-                    dir_index = static_cast<std::uint32_t>(dirs_.size() - 1);
+                    out.dirs.push_back(d.path);
+                    dir_index = static_cast<std::uint32_t>(out.dirs.size() - 1);
                 }
-                add_file(std::move(path), st, d.device, d.inode, std::move(name), false, dir_index);
+                add_file(out.files, std::move(path), st, d.device, d.inode, std::move(name), false,
+                         dir_index);
             }
         }
     }
@@ -815,23 +879,11 @@ class duplicate_finder {
                                                   : files_[x].path < files_[y].path;
         });
         std::vector<small_result> results(todo.size());
-        unsigned threads = opt_.threads != 0 ? opt_.threads : std::thread::hardware_concurrency();
-        threads = std::clamp(threads, 1u, 64u);
-        if (todo.size() < 512) {
-            threads = 1;
-        }
+        const unsigned threads = todo.size() >= 512 ? thread_count() : 1;
         std::vector<std::vector<scan_error>> errors(threads);
-        std::vector<std::thread> pool;
-        for (unsigned t = 1; t < threads; ++t) {
-            pool.emplace_back([&, t] {
-                hash_small(todo, todo.size() * t / threads, todo.size() * (t + 1) / threads,
-                           results, errors[t]);
-            });
-        }
-        hash_small(todo, 0, todo.size() / threads, results, errors[0]);
-        for (std::thread& th : pool) {
-            th.join();
-        }
+        in_slices(todo.size(), threads, [&](unsigned t, std::size_t begin, std::size_t end) {
+            hash_small(todo, begin, end, results, errors[t]);
+        });
         for (const auto& list : errors) {
             for (const scan_error& e : list) {
                 if (opt_.on_error) {
