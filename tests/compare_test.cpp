@@ -360,3 +360,18 @@ TEST_CASE("find_duplicates: the same groups with one or several reading threads"
         CHECK(scan(dir.path(), o) == want);
     }
 }
+
+TEST_CASE("find_duplicates: a group of small files too big to hold at once stays one group",
+          "[compare][duplicates]") {
+    // 1100 copies of 61 440 bytes: 66 MB, over the 64 MiB that the small-file pass holds in
+    // memory, so it compares file by file; one group either way.
+    temp_dir dir;
+    const std::string s = bytes_of(61440);
+    std::vector<fs::path> want;
+    for (int i = 0; i < 1100; ++i) {
+        want.push_back(dir / ("c" + std::to_string(i)));
+        write_file(want.back(), s);
+    }
+    std::sort(want.begin(), want.end());
+    CHECK(scan(dir.path()) == groups{want});
+}

@@ -912,7 +912,14 @@ class duplicate_finder {
                 for (std::size_t j = k; j < e; ++j) {
                     same.push_back(todo[order[j]]);
                 }
-                group_by_content(same); // the byte comparison: a hash match is not proof
+                // The byte comparison (a hash match is not proof): all at once in memory when
+                // that is small, else file by file against a representative.
+                if (files_[todo[order[k]]].info.size * same.size() <= batch_bytes) {
+                    group_by_content(same);
+                } else {
+                    compare_total_ += same.size() - 1;
+                    confirm(std::move(same));
+                }
             }
             k = e;
         }
@@ -981,15 +988,13 @@ class duplicate_finder {
                 small.insert(small.end(), group.begin(), group.end());
 #else
                 // Each file read once, whole; sorting the contents puts equal files next
-                // to each other, compared byte for byte.
-                for (std::size_t at = 0; at < members;) {
-                    const std::size_t per_batch = std::max<std::size_t>(
-                        2, batch_bytes / std::max<std::uint64_t>(1, files_[group[0]].info.size));
-                    const std::size_t n = std::min(per_batch, members - at);
-                    group_by_content(std::vector<std::size_t>(
-                        group.begin() + static_cast<std::ptrdiff_t>(at),
-                        group.begin() + static_cast<std::ptrdiff_t>(at + n)));
-                    at += n;
+                // to each other, compared byte for byte. A group too big to hold is
+                // compared file by file with representatives instead.
+                if (files_[group[0]].info.size * members <= batch_bytes) {
+                    group_by_content(group);
+                } else {
+                    compare_total_ += members - 1;
+                    confirm(group);
                 }
 #endif
                 probed += members;
