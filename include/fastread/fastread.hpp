@@ -4,9 +4,9 @@
 /// @file
 /// Everything fastread offers.
 
+#include "compare.hpp"
 #include "error.hpp"
 #include "line_readers.hpp"
-#include "compare.hpp"
 #include "lines.hpp"
 #include "page_cache.hpp"
 #include "ppm.hpp"
