@@ -57,7 +57,8 @@ enum class compare_method {
     /// What measures fastest on this machine (fastread-bench `compare` family): `mmap` when
     /// both files are (at least 95 %) in the page cache (`mincore`, which since Linux 5.2 sees the
     /// cache only for files the caller owns or may write: others take the second branch),
-    /// else `block` with 1 MiB blocks.
+    /// else `block` with 1 MiB blocks. The map carries mmap's SIGBUS caveat; choose `block`
+    /// for files that other processes may truncate meanwhile. (find_duplicates never maps.)
     automatic,
     /// `getc` on two `FILE*`, one byte from each in turn (the article's simple-compare).
     getc,
@@ -68,7 +69,8 @@ enum class compare_method {
     /// Reads each file once sequentially first (pre-loading the page cache), then `block`
     /// (the article's compare-with-extra-read).
     preload_then_block,
-    /// `memcmp` over read-only maps of the two files.
+    /// `memcmp` over read-only maps of the two files. As with any map (see mmap_source), a
+    /// file truncated by another process during the comparison raises SIGBUS.
     mmap,
 };
 
