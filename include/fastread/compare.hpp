@@ -120,9 +120,10 @@ struct duplicate_options {
     bool include_hidden = true;          ///< look at names starting with '.' (off: -A)
     std::uint64_t min_size = 0;          ///< ignore files smaller than this many bytes (-G)
     std::uint64_t max_size = UINT64_MAX; ///< ignore files larger than this (-L)
-    /// Threads that read small files (64 KiB or less) at once; 0: one per CPU
-    /// (`std::thread::hardware_concurrency`). On a rotating disk 1 avoids seeking between
-    /// files; on SSDs and network or virtual disks, several keep more reads in flight.
+    /// Threads that walk wide directory levels and read small files (64 KiB or less) at
+    /// once; 0: 8 per CPU (`std::thread::hardware_concurrency`), at most 64. They mostly
+    /// wait on the device: on SSDs and network or virtual disks more reads in flight go
+    /// faster; on a rotating disk 1 avoids seeking between files.
     unsigned threads = 0;
     /// Called for every file or directory that could not be read (then skipped), and for
     /// every file that changed during the scan (then left out of the groups). May be empty.
@@ -397,8 +398,12 @@ class duplicate_finder {
     };
 
     unsigned thread_count() const {
-        const unsigned n =
-            opt_.threads != 0 ? opt_.threads : std::max(1u, std::thread::hardware_concurrency());
+        // Default: 8 per CPU. The threads mostly wait for the device; measured on /usr/share
+        // evicted (58 k files, 2 CPUs): 2 threads 3.4 s, 8 threads 1.9 s, 16 threads 1.5 s;
+        // no change when cached.
+        const unsigned n = opt_.threads != 0
+                               ? opt_.threads
+                               : 8 * std::max(1u, std::thread::hardware_concurrency());
         return std::min(n, 64u);
     }
 
