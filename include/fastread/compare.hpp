@@ -442,11 +442,7 @@ class duplicate_finder {
                 }
             });
             for (walk_out& out : outs) {
-                for (const scan_error& e : out.errors) {
-                    if (opt_.on_error) {
-                        opt_.on_error(e);
-                    }
-                }
+                report(out.errors);
                 const auto base = static_cast<std::uint32_t>(dirs_.size());
                 for (dup_file& f : out.files) {
                     f.dir += base;
@@ -558,12 +554,61 @@ class duplicate_finder {
             error(f.path, errno, "stat");
             return false;
         }
-        const file_info now = info_of(st);
-        if (now.device != f.info.device || now.inode != f.info.inode || now.size != f.info.size ||
-            now.mtime_ns != f.info.mtime_ns) {
+        if (!unchanged(f, st)) {
             error(f.path, ESTALE, "changed");
             return false;
         }
+        return true;
+    }
+
+    // Still the file the walk saw: same device, inode, size and modification time.
+    static bool unchanged(const dup_file& f, const struct stat& st) noexcept {
+        const file_info now = info_of(st);
+        return now.device == f.info.device && now.inode == f.info.inode &&
+               now.size == f.info.size && now.mtime_ns == f.info.mtime_ns;
+    }
+
+    // Reports errors collected by worker threads, in order.
+    void report(const std::vector<scan_error>& errors) const {
+        if (opt_.on_error) {
+            for (const scan_error& e : errors) {
+                opt_.on_error(e);
+            }
+        }
+    }
+
+    // Reads a small file whole into `out` with one open (relative to `dir_fd`, or by its
+    // full path with AT_FDCWD) and one fstat after the read; false, with the reason added to
+    // `errors`, if it cannot be read or is no longer the file the walk saw. Touches no
+    // member: worker threads call it.
+    bool load_whole(const dup_file& f, int dir_fd, std::string& out,
+                    std::vector<scan_error>& errors) const {
+        auto fail = [&](int err, const char* operation) {
+            errors.push_back(
+                scan_error{f.path, std::error_code(err, std::generic_category()), operation});
+            return false;
+        };
+        const char* name = dir_fd == AT_FDCWD ? f.path.c_str() : f.path.c_str() + f.name_at;
+        const int fd = ::openat(dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0) {
+            return fail(errno, "open");
+        }
+        unique_fd guard(fd);
+        out.resize(static_cast<std::size_t>(f.info.size) + 1); // +1: see a file that grew
+        std::size_t got = 0;
+        try {
+            got = pread_full(fd, out.data(), out.size(), 0, f.path);
+        } catch (const std::system_error& e) {
+            return fail(e.code().value(), "read");
+        }
+        struct stat st {};
+        if (::fstat(fd, &st) != 0) {
+            return fail(errno, "stat");
+        }
+        if (got != f.info.size || !unchanged(f, st)) {
+            return fail(ESTALE, "changed");
+        }
+        out.resize(got);
         return true;
     }
 
@@ -766,24 +811,13 @@ class duplicate_finder {
         }
     }
 
-    // Reads a small file whole (one open) into `out`; false (reported) if it cannot be read
-    // or is not the file the walk saw, before or while being read.
+    // Reads a small file whole into `out`; false (reported) if it cannot be read or is not
+    // the file the walk saw.
     bool read_whole(const dup_file& f, std::string& out) {
-        unique_fd fd = open_unchanged(f);
-        if (!fd) {
-            return false;
-        }
-        out.resize(static_cast<std::size_t>(f.info.size) + 1); // +1: see a file that grew
-        std::size_t got = 0;
-        if (!read_part(f, fd.get(), out.data(), out.size(), 0, got)) {
-            return false;
-        }
-        if (got != f.info.size) {
-            error(f.path, ESTALE, "changed");
-            return false;
-        }
-        out.resize(got);
-        return still_same(f, fd.get());
+        std::vector<scan_error> errors;
+        const bool ok = load_whole(f, AT_FDCWD, out, errors);
+        report(errors);
+        return ok;
     }
 
     void group_by_content(const std::vector<std::size_t>& group) {
@@ -828,9 +862,9 @@ class duplicate_finder {
         unique_fd dir_fd;
         std::uint32_t dir = UINT32_MAX;
         std::string buffer;
-        auto fail = [&](const dup_file& f, int err, const char* operation) {
+        auto fail = [&](const dup_file& f, int err) {
             errors.push_back(
-                scan_error{f.path, std::error_code(err, std::generic_category()), operation});
+                scan_error{f.path, std::error_code(err, std::generic_category()), "opendir"});
         };
         for (std::size_t k = begin; k < end; ++k) {
             const dup_file& f = files_[todo[k]];
@@ -839,41 +873,18 @@ class duplicate_finder {
                 const int d = ::open(dirs_[dir].c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
                 dir_fd = unique_fd(d);
                 if (d < 0) {
-                    fail(f, errno, "opendir");
+                    fail(f, errno);
                     continue;
                 }
             }
             if (!dir_fd) {
-                fail(f, ENOENT, "opendir");
+                fail(f, ENOENT);
                 continue;
             }
-            const int fd = ::openat(dir_fd.get(), f.path.c_str() + f.name_at,
-                                    O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-            if (fd < 0) {
-                fail(f, errno, "open");
+            if (!load_whole(f, dir_fd.get(), buffer, errors)) {
                 continue;
             }
-            unique_fd guard(fd);
-            buffer.resize(static_cast<std::size_t>(f.info.size) + 1); // +1: see growth
-            std::size_t got = 0;
-            try {
-                got = pread_full(fd, buffer.data(), buffer.size(), 0, f.path);
-            } catch (const std::system_error& e) {
-                fail(f, e.code().value(), "read");
-                continue;
-            }
-            struct stat st {};
-            if (::fstat(fd, &st) != 0) {
-                fail(f, errno, "stat");
-                continue;
-            }
-            const file_info now = info_of(st);
-            if (got != f.info.size || now.device != f.info.device || now.inode != f.info.inode ||
-                now.size != f.info.size || now.mtime_ns != f.info.mtime_ns) {
-                fail(f, ESTALE, "changed");
-                continue;
-            }
-            const XXH128_hash_t h = XXH3_128bits(buffer.data(), got);
+            const XXH128_hash_t h = XXH3_128bits(buffer.data(), buffer.size());
             out[k] = small_result{{h.low64, h.high64}, true};
         }
     }
@@ -892,11 +903,7 @@ class duplicate_finder {
             hash_small(todo, begin, end, results, errors[t]);
         });
         for (const auto& list : errors) {
-            for (const scan_error& e : list) {
-                if (opt_.on_error) {
-                    opt_.on_error(e);
-                }
-            }
+            report(list);
         }
         std::vector<std::size_t> order;
         for (std::size_t k = 0; k < todo.size(); ++k) {
