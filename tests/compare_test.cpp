@@ -363,15 +363,68 @@ TEST_CASE("find_duplicates: the same groups with one or several reading threads"
 
 TEST_CASE("find_duplicates: a group of small files too big to hold at once stays one group",
           "[compare][duplicates]") {
-    // 1100 copies of 61 440 bytes: 66 MB, over the 64 MiB that the small-file pass holds in
-    // memory, so it compares file by file; one group either way.
+    // 150 copies of 61 440 bytes: 9.2 MB, over the 8 MiB that the small-file pass holds in
+    // memory per thread, so it compares file by file; one group either way.
     temp_dir dir;
     const std::string s = bytes_of(61440);
     std::vector<fs::path> want;
-    for (int i = 0; i < 1100; ++i) {
+    for (int i = 0; i < 150; ++i) {
         want.push_back(dir / ("c" + std::to_string(i)));
         write_file(want.back(), s);
     }
     std::sort(want.begin(), want.end());
     CHECK(scan(dir.path()) == groups{want});
+}
+
+TEST_CASE("find_duplicates: one size, several groups, split while all are read at once",
+          "[compare][duplicates]") {
+    // 300 000 bytes: past the small-file pass. Three copies of x, two of y (differs from x
+    // at byte 200 000, in a later block), two of z (differs at byte 5), one that differs
+    // from x in its last byte only, and one in its first byte only.
+    temp_dir dir;
+    const std::string x = bytes_of(300000);
+    auto changed = [&](std::size_t at) {
+        std::string s = x;
+        s[at] = static_cast<char>(s[at] ^ 0x55);
+        return s;
+    };
+    for (const char* name : {"x1", "x2", "x3"}) {
+        write_file(dir / name, x);
+    }
+    write_file(dir / "y1", changed(200000));
+    write_file(dir / "y2", changed(200000));
+    write_file(dir / "z1", changed(5));
+    write_file(dir / "z2", changed(5));
+    write_file(dir / "last", changed(x.size() - 1));
+    write_file(dir / "first", changed(0));
+    CHECK(scan(dir.path()) == groups{{dir / "x1", dir / "x2", dir / "x3"},
+                                     {dir / "y1", dir / "y2"},
+                                     {dir / "z1", dir / "z2"}});
+}
+
+TEST_CASE("find_duplicates: more files of one size than are compared at once",
+          "[compare][duplicates]") {
+    // 80 files of 70 000 bytes (more than the 64 opened at once): 70 copies, 3 copies of a
+    // version that differs in the middle, and 7 files that each differ somewhere else.
+    temp_dir dir;
+    const std::string s = bytes_of(70000);
+    groups want(2);
+    for (int i = 0; i < 80; ++i) {
+        std::string content = s;
+        if (i >= 70 && i < 73) {
+            content[35000] = 'm';
+        } else if (i >= 73) {
+            content[static_cast<std::size_t>(i - 73) * 9999] ^= 1;
+        }
+        const fs::path path = dir / ("f" + std::to_string(i));
+        write_file(path, content);
+        if (i < 73) {
+            want[i < 70 ? 0 : 1].push_back(path);
+        }
+    }
+    for (auto& g : want) {
+        std::sort(g.begin(), g.end());
+    }
+    std::sort(want.begin(), want.end());
+    CHECK(scan(dir.path()) == want);
 }

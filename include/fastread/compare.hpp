@@ -13,6 +13,7 @@
 /// one size share their first and last 4 KiB but differ elsewhere.
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -103,7 +104,10 @@ struct scan_error {
 
 /// Where find_duplicates is, for progress displays and tests.
 struct scan_progress {
-    /// "walk", "probe" (first and last 4 KiB), "hash" (whole file), "compare" (bytes).
+    /// "walk"; "hash" (small files of a shared size, 64 KiB or less, read and hashed
+    /// whole; `done` and `total` count files); "compare" (sets of candidates of one size:
+    /// probe hashes of the first and last 4 KiB, whole-file hashes and the byte comparison;
+    /// `done` and `total` count sets).
     std::string_view stage;
     std::uint64_t done = 0;  ///< files finished in this stage
     std::uint64_t total = 0; ///< files this stage will look at (0 while walking)
@@ -120,10 +124,10 @@ struct duplicate_options {
     bool include_hidden = true;          ///< look at names starting with '.' (off: -A)
     std::uint64_t min_size = 0;          ///< ignore files smaller than this many bytes (-G)
     std::uint64_t max_size = UINT64_MAX; ///< ignore files larger than this (-L)
-    /// Threads that walk wide directory levels and read small files (64 KiB or less) at
-    /// once; 0: 8 per CPU (`std::thread::hardware_concurrency`), at most 64. They mostly
-    /// wait on the device: on SSDs and network or virtual disks more reads in flight go
-    /// faster; on a rotating disk 1 avoids seeking between files.
+    /// Threads that walk wide directory levels, read small files (64 KiB or less) and
+    /// compare sets of candidates at once; 0: 8 per CPU (`std::thread::hardware_concurrency`), at
+    /// most 64. They mostly wait on the device: on SSDs and network or virtual disks more reads in
+    /// flight go faster; on a rotating disk 1 avoids seeking between files.
     unsigned threads = 0;
     /// Called for every file or directory that could not be read (then skipped), and for
     /// every file that changed during the scan (then left out of the groups). May be empty.
@@ -315,9 +319,15 @@ class duplicate_finder {
 
   private:
     static constexpr std::size_t probe_bytes = 4096;
-    static constexpr std::size_t block_bytes = std::size_t{1} << 20;
-    static constexpr std::uint64_t small_bytes = 64 * 1024;               // read whole, once
-    static constexpr std::uint64_t batch_bytes = std::uint64_t{64} << 20; // of small files
+    static constexpr std::size_t block_bytes = 256 * 1024;
+    static constexpr std::uint64_t small_bytes = 64 * 1024; // read whole, once
+    // Small files of one size compared in memory at once, per thread (more: compared with a
+    // representative, file by file).
+    static constexpr std::uint64_t batch_bytes = std::uint64_t{8} << 20;
+    // Buffer of each comparing thread: blocks of every file of a set compared at once.
+    static constexpr std::size_t set_bytes = std::size_t{2} << 20;
+    // Largest set compared at once (open files per thread); bigger sets are hashed first.
+    static constexpr std::size_t max_set = 64;
 
     void error(const std::string& path, int err, const char* operation) {
         if (opt_.on_error) {
@@ -534,33 +544,6 @@ class duplicate_finder {
 
     // --- reading -------------------------------------------------------------------------
 
-    // Opens a candidate and checks that it is still the file the walk saw; else reports it.
-    unique_fd open_unchanged(const dup_file& f) {
-        const int fd = ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-        if (fd < 0) {
-            error(f.path, errno, "open");
-            return unique_fd();
-        }
-        unique_fd guard(fd);
-        if (!still_same(f, fd)) {
-            return unique_fd();
-        }
-        return guard;
-    }
-
-    bool still_same(const dup_file& f, int fd) {
-        struct stat st {};
-        if (::fstat(fd, &st) != 0) {
-            error(f.path, errno, "stat");
-            return false;
-        }
-        if (!unchanged(f, st)) {
-            error(f.path, ESTALE, "changed");
-            return false;
-        }
-        return true;
-    }
-
     // Still the file the walk saw: same device, inode, size and modification time.
     static bool unchanged(const dup_file& f, const struct stat& st) noexcept {
         const file_info now = info_of(st);
@@ -577,10 +560,59 @@ class duplicate_finder {
         }
     }
 
+    // What one reading thread owns: where its errors and groups go (the current job's
+    // output), and its comparison buffer (set_bytes), allocated when first needed. The
+    // reading functions below are const and write only here, so threads run them at once.
+    struct worker {
+        std::vector<scan_error>* errors = nullptr;
+        std::vector<std::vector<std::size_t>>* groups = nullptr;
+        std::unique_ptr<char[]> buffers; // set_bytes, allocated when first needed
+
+        bool fail(const std::string& path, int err, const char* operation) {
+            errors->push_back(
+                scan_error{path, std::error_code(err, std::generic_category()), operation});
+            return false;
+        }
+        char* buffer_a() {
+            if (!buffers) {
+                buffers.reset(new char[set_bytes]);
+            }
+            return buffers.get();
+        }
+        char* buffer_b() { return buffer_a() + block_bytes; }
+    };
+
+    // Opens a candidate and checks that it is still the file the walk saw; else reports it.
+    unique_fd open_unchanged(const dup_file& f, worker& w) const {
+        const int fd = ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0) {
+            w.fail(f.path, errno, "open");
+            return unique_fd();
+        }
+        unique_fd guard(fd);
+        if (!still_same(f, fd, w)) {
+            return unique_fd();
+        }
+        return guard;
+    }
+
+    bool still_same(const dup_file& f, int fd, worker& w) const {
+        struct stat st {};
+        if (::fstat(fd, &st) != 0) {
+            return w.fail(f.path, errno, "stat");
+        }
+        if (!unchanged(f, st)) {
+            return w.fail(f.path, ESTALE, "changed");
+        }
+        return true;
+    }
+
     // Reads a small file whole into `out` with one open (relative to `dir_fd`, or by its
-    // full path with AT_FDCWD) and one fstat after the read; false, with the reason added to
-    // `errors`, if it cannot be read or is no longer the file the walk saw. Touches no
-    // member: worker threads call it.
+    // full path with AT_FDCWD) and, in the usual case, one pread of size + 1 bytes: a
+    // regular file that returns exactly its size is at its end, so neither a second read
+    // nor an fstat is needed (the bytes compared are the bytes read; a file that grew or
+    // shrank since the walk is reported as changed). False, with the reason added to
+    // `errors`, if it cannot be read or changed size.
     bool load_whole(const dup_file& f, int dir_fd, std::string& out,
                     std::vector<scan_error>& errors) const {
         auto fail = [&](int err, const char* operation) {
@@ -594,18 +626,24 @@ class duplicate_finder {
             return fail(errno, "open");
         }
         unique_fd guard(fd);
-        out.resize(static_cast<std::size_t>(f.info.size) + 1); // +1: see a file that grew
-        std::size_t got = 0;
-        try {
-            got = pread_full(fd, out.data(), out.size(), 0, f.path);
-        } catch (const std::system_error& e) {
-            return fail(e.code().value(), "read");
+        const auto size = static_cast<std::size_t>(f.info.size);
+        out.resize(size + 1); // +1: see a file that grew
+        ssize_t first = 0;
+        do {
+            first = ::pread(fd, out.data(), out.size(), 0);
+        } while (first < 0 && errno == EINTR);
+        if (first < 0) {
+            return fail(errno, "read");
         }
-        struct stat st {};
-        if (::fstat(fd, &st) != 0) {
-            return fail(errno, "stat");
+        auto got = static_cast<std::size_t>(first);
+        if (got != 0 && got < size) { // a short read before the expected end: keep reading
+            try {
+                got += pread_full(fd, out.data() + got, out.size() - got, got, f.path);
+            } catch (const std::system_error& e) {
+                return fail(e.code().value(), "read");
+            }
         }
-        if (got != f.info.size || !unchanged(f, st)) {
+        if (got != size) {
             return fail(ESTALE, "changed");
         }
         out.resize(got);
@@ -616,8 +654,8 @@ class duplicate_finder {
     using digest = std::pair<std::uint64_t, std::uint64_t>;
 
     // XXH3-128 of the first and last 4 KiB (the whole file when it is 8 KiB or less).
-    bool probe_hash(const dup_file& f, digest& out) {
-        unique_fd fd = open_unchanged(f);
+    bool probe_hash(const dup_file& f, digest& out, worker& w) const {
+        unique_fd fd = open_unchanged(f, w);
         if (!fd) {
             return false;
         }
@@ -632,17 +670,16 @@ class duplicate_finder {
                 n += pread_full(fd.get(), buf + n, probe_bytes, size - probe_bytes, f.path);
             }
         } catch (const std::system_error& e) {
-            error(f.path, e.code().value(), "read");
-            return false;
+            return w.fail(f.path, e.code().value(), "read");
         }
         const XXH128_hash_t h = XXH3_128bits(buf, n);
         out = {h.low64, h.high64};
         return true;
     }
 
-    // XXH3-128 of the whole file, read in 1 MiB blocks.
-    bool full_hash(const dup_file& f, digest& out) {
-        unique_fd fd = open_unchanged(f);
+    // XXH3-128 of the whole file, read in 256 KiB blocks.
+    bool full_hash(const dup_file& f, digest& out, worker& w) const {
+        unique_fd fd = open_unchanged(f, w);
         if (!fd) {
             return false;
         }
@@ -651,15 +688,14 @@ class duplicate_finder {
         XXH3_128bits_reset(&state);
         try {
             for (;;) {
-                const std::size_t n = read_full(fd.get(), buffer_a(), block_bytes, f.path);
-                XXH3_128bits_update(&state, buffer_a(), n);
+                const std::size_t n = read_full(fd.get(), w.buffer_a(), block_bytes, f.path);
+                XXH3_128bits_update(&state, w.buffer_a(), n);
                 if (n < block_bytes) {
                     break;
                 }
             }
         } catch (const std::system_error& e) {
-            error(f.path, e.code().value(), "read");
-            return false;
+            return w.fail(f.path, e.code().value(), "read");
         }
         const XXH128_hash_t h = XXH3_128bits_digest(&state);
         out = {h.low64, h.high64};
@@ -669,7 +705,7 @@ class duplicate_finder {
     // Splits `group` (indices into files_) by `hash`; files that fail drop out.
     template <class Hash>
     std::vector<std::vector<std::size_t>> split_by(const std::vector<std::size_t>& group,
-                                                   Hash hash) {
+                                                   Hash hash) const {
         std::vector<std::pair<digest, std::size_t>> keyed;
         keyed.reserve(group.size());
         for (std::size_t i : group) {
@@ -697,39 +733,28 @@ class duplicate_finder {
     }
 #endif
 
-    char* buffer_a() {
-        if (!buffers_) {
-            buffers_.reset(new char[2 * block_bytes]);
-        }
-        return buffers_.get();
-    }
-    char* buffer_b() {
-        return buffer_a() + block_bytes;
-    }
-
     enum class verdict { equal, different, first_lost, second_lost };
 
     // pread of up to `n` bytes at `offset`; false (reported) on an I/O error.
-    bool read_part(const dup_file& f, int fd, char* dst, std::size_t n, std::uint64_t offset,
-                   std::size_t& got) {
+    static bool read_part(const dup_file& f, int fd, char* dst, std::size_t n, std::uint64_t offset,
+                          std::size_t& got, worker& w) {
         try {
             got = pread_full(fd, dst, n, offset, f.path);
             return true;
         } catch (const std::system_error& e) {
-            error(f.path, e.code().value(), "read");
-            return false;
+            return w.fail(f.path, e.code().value(), "read");
         }
     }
 
-    // Compares two candidates in 1 MiB blocks. A file that cannot be read, or that changed
-    // since the walk or while being compared (the bytes read may then mix two versions),
-    // is reported and "lost".
-    verdict same_bytes(const dup_file& a, const dup_file& b) {
-        unique_fd fa = open_unchanged(a);
+    // Compares two candidates in blocks of up to 256 KiB. A file that cannot be read, or that
+    // changed since the walk or while being compared (the bytes read may then mix two versions), is
+    // reported and "lost".
+    verdict same_bytes(const dup_file& a, const dup_file& b, worker& w) const {
+        unique_fd fa = open_unchanged(a, w);
         if (!fa) {
             return verdict::first_lost;
         }
-        unique_fd fb = open_unchanged(b);
+        unique_fd fb = open_unchanged(b, w);
         if (!fb) {
             return verdict::second_lost;
         }
@@ -737,46 +762,140 @@ class duplicate_finder {
             return verdict::equal; // hard links, counted as duplicates
         }
         bool equal = true;
+        char* const buf_a = w.buffer_a();
+        char* const buf_b = w.buffer_b();
         // The last 4 KiB first: near-duplicates (a changed last byte, an appended counter)
         // differ there, and then nothing else is read.
         const std::uint64_t size = a.info.size;
         if (size > 2 * probe_bytes) {
             std::size_t n = 0, m = 0;
-            if (!read_part(a, fa.get(), buffer_a(), probe_bytes, size - probe_bytes, n)) {
+            if (!read_part(a, fa.get(), buf_a, probe_bytes, size - probe_bytes, n, w)) {
                 return verdict::first_lost;
             }
-            if (!read_part(b, fb.get(), buffer_b(), probe_bytes, size - probe_bytes, m)) {
+            if (!read_part(b, fb.get(), buf_b, probe_bytes, size - probe_bytes, m, w)) {
                 return verdict::second_lost;
             }
-            equal = n == m && std::memcmp(buffer_a(), buffer_b(), n) == 0;
+            equal = n == m && std::memcmp(buf_a, buf_b, n) == 0;
         }
-        // Then from the start, in blocks that grow from 16 KiB to 1 MiB, so that files that
+        // Then from the start, in blocks that grow from 16 KiB to 256 KiB, so that files that
         // differ early cost little.
         std::size_t block = 16 * 1024;
         for (std::uint64_t off = 0; off < size && equal;) {
             std::size_t n = 0, m = 0;
-            if (!read_part(a, fa.get(), buffer_a(), block, off, n)) {
+            if (!read_part(a, fa.get(), buf_a, block, off, n, w)) {
                 return verdict::first_lost;
             }
-            if (!read_part(b, fb.get(), buffer_b(), block, off, m)) {
+            if (!read_part(b, fb.get(), buf_b, block, off, m, w)) {
                 return verdict::second_lost;
             }
-            equal = n == m && n != 0 && std::memcmp(buffer_a(), buffer_b(), n) == 0;
+            equal = n == m && n != 0 && std::memcmp(buf_a, buf_b, n) == 0;
             off += n;
             block = std::min(2 * block, block_bytes);
         }
-        if (!still_same(a, fa.get())) {
+        if (!still_same(a, fa.get(), w)) {
             return verdict::first_lost;
         }
-        if (!still_same(b, fb.get())) {
+        if (!still_same(b, fb.get(), w)) {
             return verdict::second_lost;
         }
         return equal ? verdict::equal : verdict::different;
     }
 
+    // Splits `group` (two to max_set files of one size) into sets of equal files, reading
+    // every file once: all are open at once, and the same block of each is read and
+    // sorted into the sets that are still equal so far; a set of one is dropped. The last
+    // 4 KiB first (near-duplicates differ there), then from the start in blocks growing
+    // from 16 KiB to set_bytes / files (at most 256 KiB). Memory: set_bytes per thread;
+    // comparisons: at most (sets so far) memcmp per file and block.
+    void compare_set(const std::vector<std::size_t>& group, worker& w) const {
+        struct member {
+            std::size_t file;
+            unique_fd fd;
+        };
+        std::vector<member> members;
+        for (std::size_t i : group) {
+            unique_fd fd = open_unchanged(files_[i], w);
+            if (fd) {
+                members.push_back(member{i, std::move(fd)});
+            }
+        }
+        const std::uint64_t size = files_[group[0]].info.size;
+        const std::size_t most =
+            std::min(block_bytes, set_bytes / std::max<std::size_t>(members.size(), 1));
+        char* const buffer = w.buffer_a();
+        // Sets of positions in `members`, each equal so far.
+        std::vector<std::vector<std::size_t>> sets(1);
+        for (std::size_t k = 0; k < members.size(); ++k) {
+            sets[0].push_back(k);
+        }
+        // Reads [offset, offset + n) of every file still in a set of two or more and splits
+        // the sets by what was read; a file that cannot be read or ends early is dropped.
+        auto step = [&](std::uint64_t offset, std::size_t n) {
+            std::vector<std::vector<std::size_t>> next;
+            for (const std::vector<std::size_t>& set : sets) {
+                std::vector<std::size_t> read;
+                for (std::size_t pos = 0; pos < set.size(); ++pos) {
+                    member& m = members[set[pos]];
+                    char* const dst = buffer + pos * most;
+                    std::size_t got = 0;
+                    if (!read_part(files_[m.file], m.fd.get(), dst, n, offset, got, w)) {
+                        continue;
+                    }
+                    if (got != n) {
+                        w.fail(files_[m.file].path, ESTALE, "changed");
+                        continue;
+                    }
+                    read.push_back(pos);
+                }
+                // Partition `read` (positions in `set`) by buffer contents.
+                std::vector<std::vector<std::size_t>> parts; // positions in `set`
+                for (std::size_t pos : read) {
+                    const char* block = buffer + pos * most;
+                    auto same = std::find_if(parts.begin(), parts.end(), [&](const auto& part) {
+                        return std::memcmp(buffer + part[0] * most, block, n) == 0;
+                    });
+                    if (same == parts.end()) {
+                        parts.push_back({pos});
+                    } else {
+                        same->push_back(pos);
+                    }
+                }
+                for (const auto& part : parts) {
+                    if (part.size() >= 2) {
+                        next.emplace_back();
+                        for (std::size_t pos : part) {
+                            next.back().push_back(set[pos]);
+                        }
+                    }
+                }
+            }
+            sets = std::move(next);
+        };
+        if (size > 2 * probe_bytes) {
+            step(size - probe_bytes, probe_bytes);
+        }
+        std::size_t block = 16 * 1024;
+        for (std::uint64_t off = 0; off < size && !sets.empty();) {
+            const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(block, size - off));
+            step(off, n);
+            off += n;
+            block = std::min(2 * block, most);
+        }
+        for (const std::vector<std::size_t>& set : sets) {
+            std::vector<std::size_t> same;
+            for (std::size_t k : set) {
+                if (still_same(files_[members[k].file], members[k].fd.get(), w)) {
+                    same.push_back(members[k].file);
+                }
+            }
+            if (same.size() >= 2) {
+                w.groups->push_back(std::move(same));
+            }
+        }
+    }
+
     // Splits `group` into sets of equal files by comparing bytes with a representative.
-    void confirm(std::vector<std::size_t> group) {
-        progress("compare", compared_, compare_total_);
+    void confirm(std::vector<std::size_t> group, worker& w) const {
         while (group.size() >= 2) {
             const std::size_t rep = group[0];
             std::vector<std::size_t> same{rep}, rest;
@@ -786,7 +905,7 @@ class duplicate_finder {
                     rest.push_back(group[k]);
                     continue;
                 }
-                switch (same_bytes(files_[rep], files_[group[k]])) {
+                switch (same_bytes(files_[rep], files_[group[k]], w)) {
                 case verdict::equal:
                     same.push_back(group[k]);
                     break;
@@ -802,30 +921,21 @@ class duplicate_finder {
                     rest.push_back(group[k]);
                     break;
                 }
-                progress("compare", ++compared_, compare_total_);
             }
             if (!rep_lost && same.size() >= 2) {
-                emit(same);
+                w.groups->push_back(std::move(same));
             }
             group = std::move(rest);
         }
     }
 
-    // Reads a small file whole into `out`; false (reported) if it cannot be read or is not
-    // the file the walk saw.
-    bool read_whole(const dup_file& f, std::string& out) {
-        std::vector<scan_error> errors;
-        const bool ok = load_whole(f, AT_FDCWD, out, errors);
-        report(errors);
-        return ok;
-    }
-
-    void group_by_content(const std::vector<std::size_t>& group) {
-        progress("compare", compared_, compare_total_);
+    // Splits small files of one size into sets of equal files: each read whole once, and
+    // the contents sorted, which puts equal files next to each other.
+    void group_by_content(const std::vector<std::size_t>& group, worker& w) const {
         std::vector<std::string> contents(group.size());
         std::vector<std::size_t> read; // positions in `group` read successfully
         for (std::size_t k = 0; k < group.size(); ++k) {
-            if (read_whole(files_[group[k]], contents[k])) {
+            if (load_whole(files_[group[k]], AT_FDCWD, contents[k], *w.errors)) {
                 read.push_back(k);
             }
         }
@@ -841,9 +951,107 @@ class duplicate_finder {
                 for (std::size_t j = k; j < e; ++j) {
                     same.push_back(group[read[j]]);
                 }
-                emit(same);
+                w.groups->push_back(std::move(same));
             }
             k = e;
+        }
+    }
+
+    // A set of candidates (indices into files_, all of one size) and what to do with it.
+    enum class job_kind {
+        empty,      // empty files: equal to each other while they stay empty
+        small,      // small files (hashed equal, when hashing): read whole and compared
+        candidates, // probe hash, whole-file hash, then compare bytes
+    };
+    struct job {
+        job_kind kind;
+        std::vector<std::size_t> files;
+    };
+    struct job_out {
+        std::vector<std::vector<std::size_t>> groups;
+        std::vector<scan_error> errors;
+    };
+
+    void run_job(const job& j, worker& w) const {
+        switch (j.kind) {
+        case job_kind::empty: {
+            std::vector<std::size_t> still;
+            for (std::size_t i : j.files) {
+                if (open_unchanged(files_[i], w)) {
+                    still.push_back(i);
+                }
+            }
+            if (still.size() >= 2) {
+                w.groups->push_back(std::move(still));
+            }
+            return;
+        }
+        case job_kind::small:
+            // All at once in memory when that is small, else file by file against a
+            // representative (several threads hold a batch at once).
+            if (files_[j.files[0]].info.size * j.files.size() <= batch_bytes) {
+                group_by_content(j.files, w);
+            } else {
+                confirm(j.files, w);
+            }
+            return;
+        case job_kind::candidates:
+            // Up to max_set files: compared all at once, each read once (hashing first would
+            // read them all and then compare anyway).
+            if (j.files.size() <= max_set) {
+                compare_set(j.files, w);
+                return;
+            }
+#if FASTREAD_HAVE_XXHASH
+            // More: split by a probe hash (first and last 4 KiB), then by a whole-file hash
+            // what is still too big to compare at once.
+            for (auto& part : split_by(
+                     j.files, [&](const dup_file&f, digest&d) { return probe_hash(f, d, w); })) {
+                if (part.size() <= max_set) {
+                    compare_set(part, w);
+                    continue;
+                }
+                for (auto& same : split_by(
+                         part, [&](const dup_file&f, digest&d) { return full_hash(f, d, w); })) {
+                    confirm(std::move(same), w);
+                }
+            }
+#else
+            confirm(j.files, w);
+#endif
+            return;
+        }
+    }
+
+    // Runs the jobs on up to thread_count() threads, each taking the next job when done
+    // with one; this thread is one of them and reports progress between its jobs. Errors
+    // and groups are reported in job order, so the result does not depend on timing.
+    void run_jobs(const std::vector<job>& jobs) {
+        std::vector<job_out> outs(jobs.size());
+        std::atomic<std::size_t> next{0}, done{0};
+        const std::size_t total = jobs.size();
+        progress("compare", 0, total);
+        auto body = [&](unsigned t, std::size_t, std::size_t) {
+            worker w;
+            for (std::size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < total;) {
+                w.errors = &outs[k].errors;
+                w.groups = &outs[k].groups;
+                run_job(jobs[k], w);
+                const std::size_t finished = done.fetch_add(1, std::memory_order_relaxed) + 1;
+                if (t == 0) {
+                    progress("compare", finished, total);
+                }
+            }
+        };
+        const unsigned threads =
+            static_cast<unsigned>(std::min<std::size_t>(thread_count(), total));
+        in_slices(total, std::max(threads, 1u), body);
+        progress("compare", total, total);
+        for (job_out& out : outs) {
+            report(out.errors);
+            for (const auto& g : out.groups) {
+                emit(g);
+            }
         }
     }
 
@@ -854,9 +1062,9 @@ class duplicate_finder {
     };
 
     // Hashes the small candidates `todo` (indices into files_, sorted by directory) from
-    // `begin` to `end`: each opened relative to its directory (one path lookup), read whole
-    // and re-stat'ed. Runs on several threads at once: touches only its part of `out` and
-    // its own `errors`.
+    // `begin` to `end`: each opened relative to its directory (one path lookup) and read
+    // whole. Runs on several threads at once: touches only its part of `out` and its own
+    // `errors`.
     void hash_small(const std::vector<std::size_t>& todo, std::size_t begin, std::size_t end,
                     std::vector<small_result>& out, std::vector<scan_error>& errors) const {
         unique_fd dir_fd;
@@ -889,13 +1097,15 @@ class duplicate_finder {
         }
     }
 
-    // Every small candidate: hashed whole (on several threads), grouped by size and hash,
-    // and each group confirmed by comparing bytes.
-    void small_files(std::vector<std::size_t> todo) {
+    // Hashes every small candidate whole (on several threads, in directory order) and
+    // adds a `small` job for each set of two or more with the same size and hash.
+    void hash_small_files(std::vector<std::size_t> todo, std::vector<job>& jobs) {
         std::sort(todo.begin(), todo.end(), [&](std::size_t x, std::size_t y) {
-            return files_[x].dir != files_[y].dir ? files_[x].dir < files_[y].dir
-                                                  : files_[x].path < files_[y].path;
+            // Within a directory in walk order: inode order, near disk order, unless hard
+            // links count as duplicates (then name order).
+            return files_[x].dir != files_[y].dir ? files_[x].dir < files_[y].dir : x < y;
         });
+        progress("hash", 0, todo.size());
         std::vector<small_result> results(todo.size());
         const unsigned threads = todo.size() >= 512 ? thread_count() : 1;
         std::vector<std::vector<scan_error>> errors(threads);
@@ -905,6 +1115,7 @@ class duplicate_finder {
         for (const auto& list : errors) {
             report(list);
         }
+        progress("hash", todo.size(), todo.size());
         std::vector<std::size_t> order;
         for (std::size_t k = 0; k < todo.size(); ++k) {
             if (results[k].ok) {
@@ -922,22 +1133,14 @@ class duplicate_finder {
                 ++e;
             }
             if (e - k >= 2) {
-                std::vector<std::size_t> same;
-                for (std::size_t j = k; j < e; ++j) {
-                    same.push_back(todo[order[j]]);
+                job j{job_kind::small, {}};
+                for (std::size_t i = k; i < e; ++i) {
+                    j.files.push_back(todo[order[i]]);
                 }
-                // The byte comparison (a hash match is not proof): all at once in memory when
-                // that is small, else file by file against a representative.
-                if (files_[todo[order[k]]].info.size * same.size() <= batch_bytes) {
-                    group_by_content(same);
-                } else {
-                    compare_total_ += same.size() - 1;
-                    confirm(std::move(same));
-                }
+                jobs.push_back(std::move(j));
             }
             k = e;
         }
-        progress("probe", todo.size(), todo.size());
     }
 #endif
 
@@ -952,7 +1155,8 @@ class duplicate_finder {
     }
 
     std::vector<std::vector<std::filesystem::path>> find() {
-        // Group by size; drop sizes with one file.
+        // Group by size (ties in walk order, which is deterministic); drop sizes with one
+        // file.
         std::vector<std::size_t> order(files_.size());
         for (std::size_t i = 0; i < order.size(); ++i) {
             order[i] = i;
@@ -960,106 +1164,47 @@ class duplicate_finder {
         std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
             return files_[x].info.size != files_[y].info.size
                        ? files_[x].info.size < files_[y].info.size
-                       : files_[x].path < files_[y].path;
+                       : x < y;
         });
-        std::vector<std::vector<std::size_t>> by_size;
+        std::vector<job> jobs;
+        [[maybe_unused]] std::vector<std::size_t> small; // small candidates, hashed together
         for (std::size_t k = 0; k < order.size();) {
             std::size_t e = k + 1;
-            while (e < order.size() && files_[order[e]].info.size == files_[order[k]].info.size) {
+            const std::uint64_t size = files_[order[k]].info.size;
+            while (e < order.size() && files_[order[e]].info.size == size) {
                 ++e;
             }
             if (e - k >= 2) {
-                by_size.emplace_back(order.begin() + static_cast<std::ptrdiff_t>(k),
-                                     order.begin() + static_cast<std::ptrdiff_t>(e));
+                const auto first = order.begin() + static_cast<std::ptrdiff_t>(k);
+                const auto last = order.begin() + static_cast<std::ptrdiff_t>(e);
+                if (size == 0) {
+                    jobs.push_back(job{job_kind::empty, {first, last}});
+                } else if (size <= small_bytes) {
+#if FASTREAD_HAVE_XXHASH
+                    small.insert(small.end(), first, last);
+#else
+                    jobs.push_back(job{job_kind::small, {first, last}});
+#endif
+                } else {
+                    jobs.push_back(job{job_kind::candidates, {first, last}});
+                }
             }
             k = e;
         }
-        std::uint64_t candidates = 0;
-        for (const auto& g : by_size) {
-            candidates += g.size();
-        }
-        std::uint64_t probed = 0;
-        std::vector<std::size_t> small; // small candidates, hashed together
-        for (auto& group : by_size) {
-            const std::size_t members = group.size();
-            if (files_[group[0]].info.size == 0) {
-                // Empty files are equal to each other; check they are still empty.
-                std::vector<std::size_t> still;
-                for (std::size_t i : group) {
-                    if (open_unchanged(files_[i])) {
-                        still.push_back(i);
-                    }
-                }
-                if (still.size() >= 2) {
-                    emit(still);
-                }
-                probed += group.size();
-                continue;
-            }
-            if (files_[group[0]].info.size <= small_bytes) {
 #if FASTREAD_HAVE_XXHASH
-                // Hashed together below, in directory order.
-                small.insert(small.end(), group.begin(), group.end());
-#else
-                // Each file read once, whole; sorting the contents puts equal files next
-                // to each other, compared byte for byte. A group too big to hold is
-                // compared file by file with representatives instead.
-                if (files_[group[0]].info.size * members <= batch_bytes) {
-                    group_by_content(group);
-                } else {
-                    compare_total_ += members - 1;
-                    confirm(group);
-                }
+        hash_small_files(std::move(small), jobs);
 #endif
-                probed += members;
-                continue;
-            }
-            if (group.size() == 2) {
-                // A pair: comparing bytes reads each file at most once; hashing first would
-                // read both and then compare anyway.
-                compare_total_ += 1;
-                confirm(std::move(group));
-                probed += 2;
-                continue;
-            }
-#if FASTREAD_HAVE_XXHASH
-            for (auto& part :
-                 split_by(group, [&](const dup_file&f, digest&d) { return probe_hash(f, d); })) {
-                if (part.size() == 2 || files_[part[0]].info.size <= 2 * probe_bytes) {
-                    // Two files, or the probe saw everything: compare bytes right away.
-                    compare_total_ += part.size() - 1;
-                    confirm(std::move(part));
-                    continue;
-                }
-                for (auto& same :
-                     split_by(part, [&](const dup_file&f, digest&d) { return full_hash(f, d); })) {
-                    compare_total_ += same.size() - 1;
-                    confirm(std::move(same));
-                }
-            }
-#else
-            compare_total_ += group.size() - 1;
-            confirm(std::move(group));
-#endif
-            probed += members;
-            progress("probe", probed, candidates);
-        }
-#if FASTREAD_HAVE_XXHASH
-        small_files(std::move(small));
-#endif
+        run_jobs(jobs);
         std::sort(groups_.begin(), groups_.end());
         return std::move(groups_);
     }
-
     const duplicate_options& opt_;
     std::vector<dup_file> files_;
     std::vector<dir_entry> pending_;
     std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, id_hash> dirs_seen_;
     std::unordered_set<path_key, path_key_hash> paths_seen_;
     std::vector<std::string> dirs_; // directories holding files_, by dup_file::dir
-    std::unique_ptr<char[]> buffers_;
     std::vector<std::vector<std::filesystem::path>> groups_;
-    std::uint64_t compared_ = 0, compare_total_ = 0;
 };
 
 } // namespace detail
