@@ -319,13 +319,13 @@ class duplicate_finder {
 
   private:
     static constexpr std::size_t probe_bytes = 4096;
-    static constexpr std::size_t block_bytes = 256 * 1024;
+    static constexpr std::size_t block_bytes = 64 * 1024;
     static constexpr std::uint64_t small_bytes = 64 * 1024; // read whole, once
     // Small files of one size compared in memory at once, per thread (more: compared with a
     // representative, file by file).
     static constexpr std::uint64_t batch_bytes = std::uint64_t{8} << 20;
     // Buffer of each comparing thread: blocks of every file of a set compared at once.
-    static constexpr std::size_t set_bytes = std::size_t{2} << 20;
+    static constexpr std::size_t set_bytes = std::size_t{1} << 20;
     // Largest set compared at once (open files per thread); bigger sets are hashed first.
     static constexpr std::size_t max_set = 64;
 
@@ -677,7 +677,7 @@ class duplicate_finder {
         return true;
     }
 
-    // XXH3-128 of the whole file, read in 256 KiB blocks.
+    // XXH3-128 of the whole file, read in 64 KiB blocks.
     bool full_hash(const dup_file& f, digest& out, worker& w) const {
         unique_fd fd = open_unchanged(f, w);
         if (!fd) {
@@ -746,7 +746,7 @@ class duplicate_finder {
         }
     }
 
-    // Compares two candidates in blocks of up to 256 KiB. A file that cannot be read, or that
+    // Compares two candidates in blocks of up to 64 KiB. A file that cannot be read, or that
     // changed since the walk or while being compared (the bytes read may then mix two versions), is
     // reported and "lost".
     verdict same_bytes(const dup_file& a, const dup_file& b, worker& w) const {
@@ -777,7 +777,7 @@ class duplicate_finder {
             }
             equal = n == m && std::memcmp(buf_a, buf_b, n) == 0;
         }
-        // Then from the start, in blocks that grow from 16 KiB to 256 KiB, so that files that
+        // Then from the start, in blocks that grow from 16 KiB to 64 KiB, so that files that
         // differ early cost little.
         std::size_t block = 16 * 1024;
         for (std::uint64_t off = 0; off < size && equal;) {
@@ -805,7 +805,7 @@ class duplicate_finder {
     // every file once: all are open at once, and the same block of each is read and
     // sorted into the sets that are still equal so far; a set of one is dropped. The last
     // 4 KiB first (near-duplicates differ there), then from the start in blocks growing
-    // from 16 KiB to set_bytes / files (at most 256 KiB). Memory: set_bytes per thread;
+    // from 16 KiB to set_bytes / files (at most 64 KiB). Memory: set_bytes per thread;
     // comparisons: at most (sets so far) memcmp per file and block.
     void compare_set(const std::vector<std::size_t>& group, worker& w) const {
         struct member {
