@@ -14,7 +14,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <fcntl.h>
 #include <linux/perf_event.h>
+#include <spawn.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -124,6 +126,54 @@ std::string run_shell(const std::string& command, std::initializer_list<int> ok_
     if (code != 0 && std::find(ok_statuses.begin(), ok_statuses.end(), code) == ok_statuses.end()) {
         throw std::runtime_error("command failed (status " + std::to_string(code) +
                                  "): " + command);
+    }
+    return out;
+}
+
+std::string run_process(const std::vector<std::string>& argv,
+                        std::initializer_list<int> ok_statuses) {
+    std::string shown;
+    for (const std::string& a : argv) {
+        shown += (shown.empty() ? "" : " ") + a;
+    }
+    int pipe_fds[2];
+    if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {
+        throw std::runtime_error("pipe failed");
+    }
+    posix_spawn_file_actions_t actions;
+    ::posix_spawn_file_actions_init(&actions);
+    ::posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
+    ::posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    std::vector<char*> args;
+    for (const std::string& a : argv) {
+        args.push_back(const_cast<char*>(a.c_str()));
+    }
+    args.push_back(nullptr);
+    pid_t pid = 0;
+    const int err = ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+    ::posix_spawn_file_actions_destroy(&actions);
+    ::close(pipe_fds[1]);
+    if (err != 0) {
+        ::close(pipe_fds[0]);
+        throw std::runtime_error("cannot start " + shown + ": " + std::strerror(err));
+    }
+    std::string out;
+    char buf[4096];
+    for (;;) {
+        const ssize_t n = ::read(pipe_fds[0], buf, sizeof buf);
+        if (n > 0) {
+            out.append(buf, static_cast<std::size_t>(n));
+        } else if (n == 0 || errno != EINTR) {
+            break;
+        }
+    }
+    ::close(pipe_fds[0]);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (code != 0 && std::find(ok_statuses.begin(), ok_statuses.end(), code) == ok_statuses.end()) {
+        throw std::runtime_error("command failed (status " + std::to_string(code) + "): " + shown);
     }
     return out;
 }

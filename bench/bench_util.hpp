@@ -133,6 +133,13 @@ class context {
 /// it cannot start or exits with a status other than 0 (or one listed in `ok_statuses`).
 std::string run_shell(const std::string& command, std::initializer_list<int> ok_statuses = {});
 
+/// Runs the program `argv[0]` (searched in PATH) with arguments `argv`, without a shell,
+/// its standard error sent to /dev/null; returns its standard output. Throws
+/// std::runtime_error if it cannot start or exits with a status other than 0 (or one
+/// listed in `ok_statuses`). For timing whole tools: nothing but the tool is started.
+std::string run_process(const std::vector<std::string>& argv,
+                        std::initializer_list<int> ok_statuses = {});
+
 /// `s` quoted for /bin/sh.
 std::string quote(const std::string& s);
 

@@ -199,34 +199,37 @@ std::string tool(const char* name) {
 void add_dupes_rows(context& ctx, const input& in, const fs::path& root) {
     const std::string family = "dupes";
     ctx.add_column(family, in);
-    const std::string dir = quote(root.string());
+    const std::string dir = root.string();
     const std::string fdupes = tool("fdupes");
     struct peer {
-        std::string row, program, command;
+        std::string row, program;
+        std::vector<std::string> argv;
     };
     const std::vector<peer> peers{
-        {"fastread-dupes -r", FASTREAD_DUPES, quote(FASTREAD_DUPES) + " -r -q " + dir},
-        {"fdupes -r", fdupes, "fdupes -r -q " + dir},
-        {"jdupes -r", tool("jdupes"), "jdupes -r -q " + dir},
-        {"rdfind -dryrun true", tool("rdfind"),
-         "rdfind -dryrun true -outputname /dev/null " + dir}};
+        {"fastread-dupes -r", FASTREAD_DUPES, {FASTREAD_DUPES, "-r", "-q", dir}},
+        {"fdupes -r", fdupes, {"fdupes", "-r", "-q", dir}},
+        {"jdupes -r", tool("jdupes"), {"jdupes", "-r", "-q", dir}},
+        {"rdfind -dryrun true",
+         tool("rdfind"),
+         {"rdfind", "-dryrun", "true", "-outputname", "/dev/null", dir}}};
     for (const peer& p : peers) {
         if (p.program.empty()) {
             ctx.note(family, p.row, in.column, "not installed");
             continue;
         }
-        // Status 1: some files could not be read (fastread-dupes; reported on stderr).
-        const std::string command = p.command + " 2>/dev/null";
+        // Each tool is started directly (no shell), standard error discarded. Status 1:
+        // some files could not be read (fastread-dupes; reported on stderr).
+        const std::vector<std::string> command = p.argv;
         std::function<std::string()> check;
         if (p.row == "fastread-dupes -r") {
             check = [&ctx, family, column = in.column, command, fdupes, dir] {
-                const group_set ours = parse_groups(run_shell(command, {1}));
+                const group_set ours = parse_groups(run_process(command, {1}));
                 if (fdupes.empty()) {
                     ctx.note(family, "groups agree with fdupes", column, "fdupes not installed");
                     return std::string();
                 }
                 const group_set theirs =
-                    parse_groups(run_shell("fdupes -r -q " + dir + " 2>/dev/null", {1}));
+                    parse_groups(run_process({"fdupes", "-r", "-q", dir}, {1}));
                 std::size_t files = 0;
                 for (const auto& g : ours) {
                     files += g.size();
@@ -251,7 +254,7 @@ void add_dupes_rows(context& ctx, const input& in, const fs::path& root) {
             };
         }
         ctx.add(
-            family, p.row, in, [command] { benchmark::DoNotOptimize(run_shell(command, {1})); },
+            family, p.row, in, [command] { benchmark::DoNotOptimize(run_process(command, {1})); },
             check);
     }
 }

@@ -282,6 +282,8 @@ struct dup_file {
     file_info info;
     std::uint32_t dir = 0;     // index of its directory's path in duplicate_finder::dirs_
     std::uint32_t name_at = 0; // where its name starts in `path`
+    bool linked = false;       // st_nlink > 1: other names lead to the same inode
+    bool aliased = false;      // reached through a symbolic link, or given as a root
 };
 
 struct id_hash {
@@ -374,7 +376,7 @@ class duplicate_finder {
     // only reads paths_seen_).
     void add_file(std::vector<dup_file>& out, std::string path, const struct stat& st,
                   dev_t parent_dev, ino_t parent_ino, std::string name, bool root,
-                  std::uint32_t dir) {
+                  std::uint32_t dir, bool via_link = false) {
         const file_info info = info_of(st);
         if (info.size < opt_.min_size || info.size > opt_.max_size ||
             (info.size == 0 && !opt_.include_empty)) {
@@ -390,7 +392,8 @@ class duplicate_finder {
             return;
         }
         const auto name_at = static_cast<std::uint32_t>(path.size() - name_size);
-        out.push_back(dup_file{std::move(path), info, dir, name_at});
+        out.push_back(
+            dup_file{std::move(path), info, dir, name_at, st.st_nlink > 1, via_link || root});
     }
 
     struct dir_entry {
@@ -469,16 +472,39 @@ class duplicate_finder {
         // Hard links are one file, under its first path in sorted order, unless they count
         // as duplicates.
         if (!opt_.hardlinks_are_duplicates) {
-            std::sort(files_.begin(), files_.end(), [](const dup_file& x, const dup_file& y) {
-                return std::tie(x.info.device, x.info.inode, x.path) <
-                       std::tie(y.info.device, y.info.inode, y.path);
+            // Only files with several links can share an inode, unless some file was reached
+            // through a symbolic link or given as a root (then any file may be its alias):
+            // sort just those.
+            const bool any_alias = std::any_of(files_.begin(), files_.end(),
+                                               [](const dup_file& f) { return f.aliased; });
+            std::vector<std::size_t> linked;
+            for (std::size_t i = 0; i < files_.size(); ++i) {
+                if (any_alias || files_[i].linked) {
+                    linked.push_back(i);
+                }
+            }
+            std::sort(linked.begin(), linked.end(), [&](std::size_t x, std::size_t y) {
+                const dup_file& a = files_[x];
+                const dup_file& b = files_[y];
+                return std::tie(a.info.device, a.info.inode, a.path) <
+                       std::tie(b.info.device, b.info.inode, b.path);
             });
-            files_.erase(std::unique(files_.begin(), files_.end(),
-                                     [](const dup_file& x, const dup_file& y) {
-                                         return x.info.device == y.info.device &&
-                                                x.info.inode == y.info.inode;
-                                     }),
-                         files_.end());
+            std::vector<bool> drop(files_.size());
+            for (std::size_t k = 1; k < linked.size(); ++k) {
+                const dup_file& a = files_[linked[k - 1]];
+                const dup_file& b = files_[linked[k]];
+                drop[linked[k]] = a.info.device == b.info.device && a.info.inode == b.info.inode;
+            }
+            std::size_t kept = 0;
+            for (std::size_t i = 0; i < files_.size(); ++i) {
+                if (!drop[i]) {
+                    if (kept != i) {
+                        files_[kept] = std::move(files_[i]);
+                    }
+                    ++kept;
+                }
+            }
+            files_.resize(kept);
         }
     }
 
@@ -521,7 +547,8 @@ class duplicate_finder {
                 error(prefix + name, errno, "stat");
                 continue;
             }
-            if (S_ISLNK(st.st_mode)) {
+            const bool via_link = S_ISLNK(st.st_mode);
+            if (via_link) {
                 if (!opt_.follow_symlinks || ::fstatat(dfd, name.c_str(), &st, 0) != 0) {
                     continue; // not followed, or dangling
                 }
@@ -537,7 +564,7 @@ class duplicate_finder {
                     dir_index = static_cast<std::uint32_t>(out.dirs.size() - 1);
                 }
                 add_file(out.files, std::move(path), st, d.device, d.inode, std::move(name), false,
-                         dir_index);
+                         dir_index, via_link);
             }
         }
     }
@@ -1101,9 +1128,10 @@ class duplicate_finder {
     // adds a `small` job for each set of two or more with the same size and hash.
     void hash_small_files(std::vector<std::size_t> todo, std::vector<job>& jobs) {
         std::sort(todo.begin(), todo.end(), [&](std::size_t x, std::size_t y) {
-            // Within a directory in walk order: inode order, near disk order, unless hard
-            // links count as duplicates (then name order).
-            return files_[x].dir != files_[y].dir ? files_[x].dir < files_[y].dir : x < y;
+            // Within a directory in inode order, often near disk order.
+            const dup_file& a = files_[x];
+            const dup_file& b = files_[y];
+            return a.dir != b.dir ? a.dir < b.dir : a.info.inode < b.info.inode;
         });
         progress("hash", 0, todo.size());
         std::vector<small_result> results(todo.size());
