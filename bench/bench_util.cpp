@@ -211,6 +211,10 @@ void context::add_family(const std::string& family, const std::string& title,
     families_[family].rows = rows;
 }
 
+void context::set_per_item(const std::string& family) {
+    families_[family].per_item = true;
+}
+
 void context::add_column(const std::string& family, const input& in) {
     families_[family].columns.push_back(in);
 }
@@ -299,7 +303,9 @@ void context::add(const std::string& family, const std::string& row, const input
             ->UseRealTime()
             ->Unit(benchmark::kMillisecond)
             ->MinTime(opts_.min_time)
-            ->Repetitions(opts_.repetitions)
+            ->Repetitions(mode == cache_mode::cold && in.cold_repetitions > 0
+                              ? std::min(opts_.repetitions, in.cold_repetitions)
+                              : opts_.repetitions)
             ->ReportAggregatesOnly(true)
             ->ComputeStatistics("ci95", ci95);
     }
@@ -337,7 +343,8 @@ void context::record(const benchmark::BenchmarkReporter::Run& run) {
 
 namespace {
 
-std::string format_cell(const cell& c, bool throughput = false, double seconds_per_cycle_byte = 0) {
+std::string format_cell(const cell& c, bool throughput = false, double seconds_per_cycle_byte = 0,
+                        double items = 0) {
     if (!c.note.empty()) {
         return c.note;
     }
@@ -345,6 +352,16 @@ std::string format_cell(const cell& c, bool throughput = false, double seconds_p
         return "-";
     }
     std::ostringstream s;
+    if (items > 0) { // nanoseconds per item = cycles/byte x bytes / TSC Hz / items
+        const double ns = c.cycles_per_byte * seconds_per_cycle_byte / items * 1e9;
+        const int digits = ns < 10 ? 2 : ns < 100 ? 1 : 0;
+        s << std::fixed << std::setprecision(digits) << ns;
+        if (c.repetitions > 1) {
+            s << " ± " << c.cycles_ci * seconds_per_cycle_byte / items * 1e9;
+        }
+        s << " ns (" << std::setprecision(2) << items / (ns * items * 1e-9) / 1e6 << " M/s)";
+        return s.str();
+    }
     if (seconds_per_cycle_byte > 0) { // seconds per run = cycles/byte x bytes / TSC Hz
         const double t = c.cycles_per_byte * seconds_per_cycle_byte;
         s << std::fixed << std::setprecision(t < 0.1 ? 4 : t < 1 ? 3 : 2) << t;
@@ -417,8 +434,12 @@ std::string context::table(const std::string& family, cache_mode mode, const std
         std::vector<std::string> line{row};
         for (const input* in : cols) {
             auto it = cells_.find(key{family, row, in->column, mode});
-            const double scale = f.seconds ? static_cast<double>(in->bytes) / cycles().tsc_hz : 0.0;
-            line.push_back(it == cells_.end() ? "-" : format_cell(it->second, f.throughput, scale));
+            const double scale =
+                f.seconds || f.per_item ? static_cast<double>(in->bytes) / cycles().tsc_hz : 0.0;
+            line.push_back(it == cells_.end()
+                               ? "-"
+                               : format_cell(it->second, f.throughput, scale,
+                                             f.per_item ? static_cast<double>(in->items) : 0.0));
         }
         grid.push_back(line);
     }

@@ -29,6 +29,7 @@ struct options {
     std::vector<std::string> families;                               // empty: all
     std::map<std::string, std::vector<std::filesystem::path>> files; // --ppm FILE... per family
     std::uint64_t compare_megabytes = 0; // --compare-size; 0: 256 (16 with --quick)
+    std::uint64_t random_megabytes = 0;  // --random-size; 0: 1024 (32 with --quick)
     std::filesystem::path data_dir;
     std::filesystem::path out_dir;
     std::string command_line; // as typed, for the report
@@ -53,6 +54,11 @@ struct input {
     /// Other files the rows read (a second file, a tree): read once with `path` for the
     /// cached mode and evicted with it before every cold iteration.
     std::vector<std::filesystem::path> also;
+    /// Items (records) one iteration handles, for families that report time per item.
+    std::uint64_t items = 0;
+    /// At most this many repetitions in the cold mode (0: as many as asked): for columns
+    /// whose cold iterations take seconds each.
+    int cold_repetitions = 0;
 };
 
 /// A result cell: mean and 95% confidence interval of cycles/byte and bytes/second, or why
@@ -78,6 +84,9 @@ class context {
     void add_family(const std::string& family, const std::string& title,
                     const std::vector<std::string>& rows, bool throughput = false,
                     bool seconds = false);
+    /// Cells of `family` show nanoseconds per item and items per second (from input::items)
+    /// instead of cycles per byte.
+    void set_per_item(const std::string& family);
     /// Declares a column of a family.
     void add_column(const std::string& family, const input& in);
 
@@ -108,6 +117,7 @@ class context {
         std::string title;
         bool throughput = false;
         bool seconds = false;
+        bool per_item = false;
         std::vector<std::string> rows;
         std::vector<input> columns;
     };

@@ -12,6 +12,7 @@ void register_ppm_family(context& ctx);
 void register_lines_family(context& ctx);
 void register_compare_family(context& ctx);
 void register_dupes_family(context& ctx);
+void register_random_family(context& ctx);
 
 /// The lines family's child processes (`fastread-bench --internal-lines MODE [FILE]`).
 int run_internal_lines(int argc, char* argv[]);
@@ -29,6 +30,9 @@ inline void register_families(context& ctx) {
     }
     if (ctx.wants("dupes")) {
         register_dupes_family(ctx);
+    }
+    if (ctx.wants("random")) {
+        register_random_family(ctx);
     }
 }
 

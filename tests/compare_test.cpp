@@ -19,6 +19,7 @@ using fastread::compare_method;
 using fastread::compare_options;
 using fastread::duplicate_options;
 using fastread::files_equal;
+using fastread_test::as_unprivileged;
 using fastread_test::temp_dir;
 using fastread_test::write_file;
 namespace fs = std::filesystem;
@@ -276,29 +277,6 @@ TEST_CASE("find_duplicates: a file changed or removed during the scan is left ou
         CHECK(std::count(reported.begin(), reported.end(), dir / "d") == 1);
     }
 }
-
-namespace {
-
-// Runs `body` as an unprivileged user (nobody) in a child process when the tests run as
-// root, who can read mode-000 files; returns its exit status.
-template <class Body>
-int as_unprivileged(Body body) {
-    if (::geteuid() != 0) {
-        return body();
-    }
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        if (::setgid(65534) != 0 || ::setuid(65534) != 0) {
-            ::_exit(99);
-        }
-        ::_exit(body());
-    }
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 98;
-}
-
-} // namespace
 
 TEST_CASE("find_duplicates: unreadable files and directories are reported and skipped",
           "[compare][duplicates]") {

@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace fastread_test {
@@ -182,6 +183,25 @@ inline reference_image reference_decode_plain(const std::string& text) {
         }
     }
     return r;
+}
+
+// Runs `body` as an unprivileged user (nobody) in a child process when the tests run as
+// root, who can read mode-000 files; returns its exit status.
+template <class Body>
+int as_unprivileged(Body body) {
+    if (::geteuid() != 0) {
+        return body();
+    }
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        if (::setgid(65534) != 0 || ::setuid(65534) != 0) {
+            ::_exit(99);
+        }
+        ::_exit(body());
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 98;
 }
 
 } // namespace fastread_test

@@ -160,6 +160,24 @@ inline std::size_t pread_full(int fd, char* dst, std::size_t n, std::uint64_t of
     return done;
 }
 
+/// pwrite(2) of all `n` bytes at `offset`, looping on short writes and EINTR; throws on error.
+inline void pwrite_all(int fd, const char* src, std::size_t n, std::uint64_t offset,
+                       const std::filesystem::path& path = {}) {
+    while (n > 0) {
+        const std::size_t want = n < 0x40000000 ? n : 0x40000000;
+        const ssize_t put = ::pwrite(fd, src, want, static_cast<off_t>(offset));
+        if (put < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            throw_system_error(errno, "pwrite", path);
+        }
+        src += put;
+        offset += static_cast<std::uint64_t>(put);
+        n -= static_cast<std::size_t>(put);
+    }
+}
+
 /// Writes all `n` bytes, looping on short writes and EINTR; throws on error.
 inline void write_all(int fd, const char* src, std::size_t n,
                       const std::filesystem::path& path = {}) {

@@ -1,0 +1,340 @@
+// The random family: the random-records article's experiment. A file of int32 records
+// (default 1 GiB, --random-size MB; the article's was 4 GiB) and 100,000 random record
+// indices; reads, and read-increment-write updates, with the article's fseek programs over
+// its grid of dials, then fastread::read_at / update_at with each method. A second column
+// (256 MiB, 100,000 indices) is dense: most pages hold a record. A sweep over 1,000 to
+// 1,000,000 indices shows where the plan changes.
+
+#include <fastread/positioned.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "families.hpp"
+
+namespace fastread_bench {
+namespace {
+
+namespace fs = std::filesystem;
+namespace baseline = fastread::positioned::baseline;
+using fastread::access_method;
+using fastread::access_options;
+
+// The value stored at record i: never zero, as in the article.
+std::int32_t stored(std::uint64_t i) {
+    return static_cast<std::int32_t>((i * 2654435761u) % 2147483647u) + 1;
+}
+
+void generate_records(const fs::path& path, std::uint64_t bytes) {
+    const fs::path tmp = path.string() + ".partial";
+    std::ofstream out(tmp, std::ios::binary);
+    std::vector<std::int32_t> block(std::size_t{1} << 18);
+    for (std::uint64_t first = 0; first < bytes / 4; first += block.size()) {
+        const std::size_t n =
+            static_cast<std::size_t>(std::min<std::uint64_t>(block.size(), bytes / 4 - first));
+        for (std::size_t k = 0; k < n; ++k) {
+            block[k] = stored(first + k);
+        }
+        out.write(reinterpret_cast<const char*>(block.data()),
+                  static_cast<std::streamsize>(n * sizeof(std::int32_t)));
+    }
+    out.close();
+    if (!out) {
+        throw std::runtime_error("cannot write " + tmp.string());
+    }
+    fs::rename(tmp, path);
+}
+
+std::int32_t plus_one(std::int32_t v) {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(v) + 1u);
+}
+
+// The records at `indices`, read one pread at a time: the reference the rows are checked
+// against (independent of the code under test).
+std::vector<std::int32_t> reference(const fs::path& path,
+                                    const std::vector<std::uint64_t>& indices) {
+    fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
+    std::vector<std::int32_t> out(indices.size());
+    for (std::size_t i = 0; i < indices.size(); ++i) {
+        fastread::detail::pread_full(fd.get(), reinterpret_cast<char*>(&out[i]), 4, indices[i] * 4,
+                                     path);
+    }
+    return out;
+}
+
+struct batch {
+    fs::path path;
+    std::vector<std::uint64_t> indices;
+};
+
+std::string read_check(const batch& b, const std::function<void(std::span<std::int32_t>)>& run) {
+    std::vector<std::int32_t> got(b.indices.size());
+    run(got);
+    const std::vector<std::int32_t> want = reference(b.path, b.indices);
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        if (got[i] != want[i]) {
+            return "wrong result: record " + std::to_string(b.indices[i]) + " read as " +
+                   std::to_string(got[i]) + ", expected " + std::to_string(want[i]);
+        }
+    }
+    return {};
+}
+
+// Runs an update of +1 at every index and checks that each record grew by the number of
+// times its index appears.
+std::string update_check(const batch& b, const std::function<void()>& run) {
+    const std::vector<std::int32_t> before = reference(b.path, b.indices);
+    run();
+    const std::vector<std::int32_t> after = reference(b.path, b.indices);
+    std::map<std::uint64_t, std::uint32_t> times;
+    for (std::uint64_t i : b.indices) {
+        ++times[i];
+    }
+    for (std::size_t i = 0; i < before.size(); ++i) {
+        const auto want =
+            static_cast<std::int32_t>(static_cast<std::uint32_t>(before[i]) + times[b.indices[i]]);
+        if (after[i] != want) {
+            return "wrong result: record " + std::to_string(b.indices[i]) + " is " +
+                   std::to_string(after[i]) + " after the update, expected " + std::to_string(want);
+        }
+    }
+    return {};
+}
+
+struct fseek_row {
+    std::string name;
+    baseline::fseek_options options;
+};
+
+const char* whence_name(baseline::whence w) {
+    return w == baseline::whence::set   ? "SEEK_SET"
+           : w == baseline::whence::cur ? "SEEK_CUR"
+                                        : "SEEK_SET+CUR";
+}
+
+// The article's reading grid: sorted x buffered x whence x mode.
+std::vector<fseek_row> fseek_read_rows() {
+    std::vector<fseek_row> rows;
+    for (bool sorted : {false, true}) {
+        for (bool buffered : {true, false}) {
+            for (baseline::whence w : {baseline::whence::set, baseline::whence::cur}) {
+                for (bool rw : {false, true}) {
+                    rows.push_back({std::string("fseek read, ") + (sorted ? "sorted" : "unsorted") +
+                                        (buffered ? ", buffered, " : ", unbuffered, ") +
+                                        whence_name(w) + (rw ? ", rb+" : ", rb"),
+                                    {sorted, buffered, w, rw}});
+                }
+            }
+        }
+    }
+    return rows;
+}
+
+// The article's updating grid: sorted x whence (both: SEEK_SET to read, SEEK_CUR back) x
+// buffered; mode rb+.
+std::vector<fseek_row> fseek_update_rows() {
+    std::vector<fseek_row> rows;
+    for (bool sorted : {false, true}) {
+        for (baseline::whence w :
+             {baseline::whence::set, baseline::whence::cur, baseline::whence::set_then_cur}) {
+            for (bool buffered : {true, false}) {
+                rows.push_back({std::string("fseek update, ") + (sorted ? "sorted" : "unsorted") +
+                                    ", " + whence_name(w) +
+                                    (buffered ? ", buffered" : ", unbuffered"),
+                                {sorted, buffered, w, true}});
+            }
+        }
+    }
+    return rows;
+}
+
+struct method_row {
+    std::string name;
+    access_method method;
+    bool sort;
+};
+
+const std::vector<method_row>& read_method_rows() {
+    static const std::vector<method_row> rows{
+        {"read_at pread, unsorted", access_method::pread, false},
+        {"read_at pread, sorted", access_method::pread, true},
+        {"read_at mmap", access_method::mmap, true},
+        {"read_at io_uring", access_method::io_uring, true},
+        {"read_at automatic", access_method::automatic, true}};
+    return rows;
+}
+
+const std::vector<method_row>& update_method_rows() {
+    static const std::vector<method_row> rows{
+        {"update_at pread, unsorted", access_method::pread, false},
+        {"update_at pread, sorted", access_method::pread, true},
+        {"update_at mmap", access_method::mmap, true},
+        {"update_at io_uring", access_method::io_uring, true},
+        {"update_at automatic", access_method::automatic, true}};
+    return rows;
+}
+
+std::vector<std::string> all_rows() {
+    std::vector<std::string> rows;
+    for (const fseek_row& r : fseek_read_rows()) {
+        rows.push_back(r.name);
+    }
+    for (const method_row& r : read_method_rows()) {
+        rows.push_back(r.name);
+    }
+    for (const fseek_row& r : fseek_update_rows()) {
+        rows.push_back(r.name);
+    }
+    for (const method_row& r : update_method_rows()) {
+        rows.push_back(r.name);
+    }
+    return rows;
+}
+
+void add_read_rows(context& ctx, const input& in, const std::shared_ptr<batch>& b, bool grid) {
+    const std::string family = "random";
+    if (grid) {
+        for (const fseek_row& r : fseek_read_rows()) {
+            auto run = [b, o = r.options](std::span<std::int32_t> out) {
+                baseline::fseek_read<std::int32_t>(b->path, b->indices, out, o);
+            };
+            auto out = std::make_shared<std::vector<std::int32_t>>(b->indices.size());
+            ctx.add(
+                family, r.name, in,
+                [run, out] {
+                    run(*out);
+                    benchmark::DoNotOptimize(out->data());
+                },
+                [b, run] { return read_check(*b, run); });
+        }
+    }
+    for (const method_row& r : read_method_rows()) {
+        if (!grid && r.method != access_method::automatic &&
+            !(r.method == access_method::pread && r.sort)) {
+            continue; // the sweep: automatic and sorted pread only
+        }
+        if (r.method == access_method::io_uring && !fastread::detail::uring_usable()) {
+            ctx.note(family, r.name, in.column, "io_uring not available");
+            continue;
+        }
+        access_options o;
+        o.method = r.method;
+        o.sort = r.sort;
+        auto run = [b, o](std::span<std::int32_t> out) {
+            fastread::read_at<std::int32_t>(b->path, b->indices, out, o);
+        };
+        auto out = std::make_shared<std::vector<std::int32_t>>(b->indices.size());
+        ctx.add(
+            family, r.name, in,
+            [run, out] {
+                run(*out);
+                benchmark::DoNotOptimize(out->data());
+            },
+            [b, run] { return read_check(*b, run); });
+    }
+}
+
+void add_update_rows(context& ctx, const input& in, const std::shared_ptr<batch>& b, bool grid) {
+    const std::string family = "random";
+    if (grid) {
+        for (const fseek_row& r : fseek_update_rows()) {
+            auto run = [b, o = r.options] {
+                baseline::fseek_update<std::int32_t>(b->path, b->indices, plus_one, o);
+            };
+            ctx.add(family, r.name, in, run, [b, run] { return update_check(*b, run); });
+        }
+    }
+    for (const method_row& r : update_method_rows()) {
+        if (!grid && r.method != access_method::automatic &&
+            !(r.method == access_method::pread && r.sort)) {
+            continue;
+        }
+        if (r.method == access_method::io_uring && !fastread::detail::uring_usable()) {
+            ctx.note(family, r.name, in.column, "io_uring not available");
+            continue;
+        }
+        access_options o;
+        o.method = r.method;
+        o.sort = r.sort;
+        auto run = [b, o] { fastread::update_at<std::int32_t>(b->path, b->indices, plus_one, o); };
+        ctx.add(family, r.name, in, run, [b, run] { return update_check(*b, run); });
+    }
+}
+
+std::vector<std::uint64_t> random_indices(std::uint64_t records, std::size_t n, unsigned seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<std::uint64_t> out(n);
+    for (auto& i : out) {
+        i = rng() % records;
+    }
+    return out;
+}
+
+fs::path record_file(const options& o, std::uint64_t megabytes) {
+    const fs::path path = o.data_dir / ("records-v1-" + std::to_string(megabytes) + "MiB.bin");
+    const std::uint64_t bytes = megabytes << 20;
+    std::error_code ec;
+    if (fs::file_size(path, ec) != bytes) {
+        std::cout << "fastread-bench: generating " << path.string() << std::endl;
+        generate_records(path, bytes);
+    }
+    return path;
+}
+
+std::string count_name(std::size_t n) {
+    std::string s = std::to_string(n);
+    for (int at = static_cast<int>(s.size()) - 3; at > 0; at -= 3) {
+        s.insert(static_cast<std::size_t>(at), ",");
+    }
+    return s;
+}
+
+} // namespace
+
+void register_random_family(context& ctx) {
+    const std::string family = "random";
+    ctx.add_family(family,
+                   "records at random positions (nanoseconds per record, records per second; "
+                   "updates: read, add 1, write back)",
+                   all_rows());
+    ctx.set_per_item(family);
+    const options& o = ctx.opts();
+    const std::uint64_t big_mb = o.random_megabytes != 0 ? o.random_megabytes : o.quick ? 32 : 1024;
+    const std::uint64_t dense_mb = o.quick ? 8 : 256;
+    const std::size_t n = o.quick ? 10000 : 100000;
+    auto column = [&](const std::string& name, const std::string& group, std::uint64_t mb,
+                      std::size_t indices, unsigned seed, bool grid) {
+        input in;
+        in.column = name;
+        in.group = group;
+        in.path = record_file(o, mb);
+        in.bytes = mb << 20;
+        in.items = indices;
+        // Cold iterations of the unsorted fseek rows take seconds each on a big file.
+        in.cold_repetitions = mb >= 512 ? 3 : 0;
+        auto b =
+            std::make_shared<batch>(batch{in.path, random_indices((mb << 20) / 4, indices, seed)});
+        ctx.add_column(family, in);
+        add_read_rows(ctx, in, b, grid);
+        add_update_rows(ctx, in, b, grid);
+    };
+    column(std::to_string(big_mb) + " MiB file, " + count_name(n) + " records",
+           "the article's grid", big_mb, n, 1, true);
+    column(std::to_string(dense_mb) + " MiB file, " + count_name(n) + " records (dense)",
+           "the article's grid", dense_mb, n, 2, true);
+    for (std::size_t k : o.quick ? std::vector<std::size_t>{1000, 10000}
+                                 : std::vector<std::size_t>{1000, 10000, 100000, 1000000}) {
+        column(count_name(k) + " records",
+               "index count sweep, " + std::to_string(big_mb) + " MiB file", big_mb, k, 3, false);
+    }
+}
+
+} // namespace fastread_bench

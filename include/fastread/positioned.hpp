@@ -1,0 +1,710 @@
+#ifndef FASTREAD_POSITIONED_HPP
+#define FASTREAD_POSITIONED_HPP
+
+/// @file
+/// Records at positions: `fastread::read_at` and `fastread::update_at` read, or read,
+/// change and write back, fixed-size records (a file as an array of T in native byte
+/// order) at many indices in one batch; `fastread::positioned_file` keeps the file open
+/// across batches.
+///
+/// A batch is planned before it runs: indices are checked against the file size, sorted
+/// (stably; the results still come back in the caller's order), and records that share a
+/// page are read with one request. Then one of the methods below runs it; `automatic`
+/// picks one from whether the records' pages are in the page cache (a `mincore` sample of
+/// up to 64 of them): cached, the records are copied from a map (no system call per
+/// record); cold, many reads are kept in flight with io_uring (when fastread was built with
+/// liburing and the kernel allows a ring: probed once at run time) or else read one request
+/// at a time with `pread` and `POSIX_FADV_RANDOM`.
+///
+/// The random-records article's `fseek` programs are kept as methods and in
+/// fastread/positioned/baseline.hpp.
+///
+/// io_uring support: define `FASTREAD_HAVE_LIBURING=1` and link liburing (Debian
+/// `liburing-dev`); the CMake target `fastread::fastread` does both when CMake finds
+/// liburing.
+
+#include <fastread/detail/posix.hpp>
+#include <fastread/detail/record_plan.hpp>
+#include <fastread/positioned/baseline.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#ifndef FASTREAD_HAVE_LIBURING
+#define FASTREAD_HAVE_LIBURING 0
+#endif
+#if FASTREAD_HAVE_LIBURING
+#include <liburing.h>
+#endif
+
+namespace fastread {
+
+/// How read_at and update_at reach the records.
+enum class access_method {
+    automatic, ///< mmap when the pages are cached, else io_uring (or pread) — see the file doc
+    fseek_set, ///< the article's stdio program, fseek(SEEK_SET) before each fread/fwrite
+    fseek_cur, ///< the same with relative seeks (SEEK_CUR)
+    pread,     ///< one pread (and for updates one pwrite of the changed bytes) per request
+    mmap,      ///< copy from (update in) a shared map of the file; see the SIGBUS caveat
+    io_uring,  ///< requests kept in flight on an io_uring (throws std::system_error with
+               ///< ENOSYS when not built with liburing or the kernel refuses a ring)
+};
+
+/// The method's name, as the bench rows print it.
+constexpr std::string_view to_string(access_method m) noexcept {
+    switch (m) {
+    case access_method::automatic:
+        return "automatic";
+    case access_method::fseek_set:
+        return "fseek_set";
+    case access_method::fseek_cur:
+        return "fseek_cur";
+    case access_method::pread:
+        return "pread";
+    case access_method::mmap:
+        return "mmap";
+    case access_method::io_uring:
+        return "io_uring";
+    }
+    return "?";
+}
+
+/// Options of read_at and update_at.
+struct access_options {
+    access_method method = access_method::automatic;
+    /// Visit the records in file order (a stable sort of the indices; results still come
+    /// back in the caller's order, and a repeated index is updated in the caller's order).
+    /// Off: visited in the caller's order.
+    bool sort = true;
+    /// fseek methods: stdio's buffer (off: `setvbuf(_IONBF)`). The other methods ignore it.
+    bool buffered = true;
+    /// update_at: the changed records are on the device before it returns (`fdatasync`,
+    /// or `msync(MS_SYNC)` for `mmap`). Updates are made in place, record by record: a
+    /// crash during the call can leave some of the batch applied.
+    bool durable = false;
+};
+
+namespace detail {
+
+/// True if this build has liburing and the kernel gives it a ring (probed once; false
+/// when io_uring is disabled, e.g. `kernel.io_uring_disabled`, or filtered by seccomp).
+inline bool uring_usable() noexcept {
+#if FASTREAD_HAVE_LIBURING
+    static const bool usable = [] {
+        io_uring ring;
+        if (io_uring_queue_init(4, &ring, 0) != 0) {
+            return false;
+        }
+        io_uring_queue_exit(&ring);
+        return true;
+    }();
+    return usable;
+#else
+    return false;
+#endif
+}
+
+// Requests for a cold batch: page-sized, joined only when adjacent (reading a gap costs
+// more than another request in flight), at most 256 KiB.
+inline constexpr block_rules cold_rules{4096, 0, 256 * 1024};
+// Requests for pread on cached pages: a page each, joined when adjacent, at most 64 KiB.
+inline constexpr block_rules pread_rules{4096, 0, 64 * 1024};
+
+/// A read-only or read-write shared map of a whole file; unmapped on destruction.
+class file_map {
+  public:
+    file_map() = default;
+    file_map(int fd, std::uint64_t size, bool writable, const std::filesystem::path& path)
+        : size_(static_cast<std::size_t>(size)) {
+        if (size_ == 0) {
+            return;
+        }
+        void* p = ::mmap(nullptr, size_, writable ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED,
+                         fd, 0);
+        if (p == MAP_FAILED) {
+            throw_system_error(errno, "mmap", path);
+        }
+        data_ = static_cast<char*>(p);
+    }
+    file_map(const file_map&) = delete;
+    file_map& operator=(const file_map&) = delete;
+    ~file_map() {
+        if (data_ != nullptr) {
+            ::munmap(data_, size_);
+        }
+    }
+    char* data() const noexcept { return data_; }
+    std::size_t size() const noexcept { return size_; }
+
+  private:
+    char* data_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+/// The fraction of a sample of up to 64 of the visited records' pages that are in the page
+/// cache (mincore on `map`); 1 for an empty batch.
+inline double sampled_residency(const file_map& map, const std::vector<record_ref>& refs,
+                                std::size_t record_size) {
+    if (refs.empty() || map.data() == nullptr) {
+        return 1.0;
+    }
+    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t samples = std::min<std::size_t>(64, refs.size());
+    std::size_t resident = 0;
+    for (std::size_t s = 0; s < samples; ++s) {
+        const record_ref& r = refs[s * refs.size() / samples];
+        const std::uint64_t at = r.index * record_size / page * page;
+        unsigned char in_core = 0;
+        if (::mincore(map.data() + at, 1, &in_core) == 0 && (in_core & 1) != 0) {
+            ++resident;
+        }
+    }
+    return static_cast<double>(resident) / static_cast<double>(samples);
+}
+
+/// Applies `fn` to the records of `request` held in `buffer` (the request's bytes), in
+/// visiting order; returns the changed byte range [lo, hi) of the buffer (lo == hi: none).
+template <class T, class F>
+std::pair<std::size_t, std::size_t> apply_in_buffer(char* buffer, const block_request& request,
+                                                    const std::vector<record_ref>& refs, F& fn) {
+    std::size_t lo = SIZE_MAX, hi = 0;
+    for (std::size_t k = request.first; k < request.last; ++k) {
+        const auto at = static_cast<std::size_t>(refs[k].index * sizeof(T) - request.offset);
+        T value;
+        std::memcpy(&value, buffer + at, sizeof(T));
+        const T updated = fn(value);
+        if (std::memcmp(&updated, buffer + at, sizeof(T)) != 0) {
+            std::memcpy(buffer + at, &updated, sizeof(T));
+            lo = std::min(lo, at);
+            hi = std::max(hi, at + sizeof(T));
+        }
+    }
+    return lo == SIZE_MAX ? std::pair<std::size_t, std::size_t>{0, 0}
+                          : std::pair<std::size_t, std::size_t>{lo, hi};
+}
+
+inline std::size_t largest_request(const std::vector<block_request>& requests) noexcept {
+    std::size_t most = 0;
+    for (const block_request& r : requests) {
+        most = std::max(most, r.length);
+    }
+    return most;
+}
+
+[[noreturn]] inline void throw_file_shrank(const std::filesystem::path& path) {
+    throw std::system_error(std::make_error_code(std::errc::io_error),
+                            path.string() + ": the file ended before a requested record "
+                                            "(truncated during the call?)");
+}
+
+#if FASTREAD_HAVE_LIBURING
+/// An io_uring of `depth` entries; torn down on destruction.
+class uring {
+  public:
+    explicit uring(unsigned depth) {
+        const int rc = io_uring_queue_init(depth, &ring_, 0);
+        if (rc != 0) {
+            throw std::system_error(-rc, std::generic_category(), "io_uring_queue_init");
+        }
+    }
+    uring(const uring&) = delete;
+    uring& operator=(const uring&) = delete;
+    ~uring() { io_uring_queue_exit(&ring_); }
+    io_uring* get() noexcept { return &ring_; }
+
+  private:
+    io_uring ring_{};
+};
+
+/// Runs `requests` on an io_uring with up to `depth` in flight. Each request is read
+/// whole into its slot's buffer (short reads and EAGAIN/EINTR resubmitted), then
+/// `on_read(request_index, buffer)` runs; it returns the byte range of the buffer to write
+/// back ([lo, hi), empty for none), which is then written; `on_written(request_index)`
+/// runs when that write is complete (or at once when there is none). Throws
+/// std::system_error (read) or calls `on_error(err, operation)` (which must throw).
+template <class OnRead, class OnWritten, class OnError>
+void run_on_uring(int fd, const std::vector<block_request>& requests, unsigned depth,
+                  OnRead on_read, OnWritten on_written, OnError on_error) {
+    if (requests.empty()) {
+        return;
+    }
+    depth = static_cast<unsigned>(std::min<std::size_t>(depth, requests.size()));
+    uring ring(depth);
+    const std::size_t slot_bytes = largest_request(requests);
+    std::unique_ptr<char[]> buffers(new char[slot_bytes * depth]);
+    struct slot {
+        std::size_t request = 0;
+        std::size_t done = 0;       // bytes read (or written) so far
+        std::size_t lo = 0, hi = 0; // the range being written back
+        bool writing = false;
+    };
+    std::vector<slot> slots(depth);
+    std::vector<unsigned> free_slots;
+    for (unsigned s = depth; s-- > 0;) {
+        free_slots.push_back(s);
+    }
+    std::size_t next = 0, in_flight = 0;
+    auto prep = [&](unsigned s) {
+        io_uring_sqe* sqe = io_uring_get_sqe(ring.get());
+        slot& sl = slots[s];
+        const block_request& r = requests[sl.request];
+        char* buf = buffers.get() + s * slot_bytes;
+        if (sl.writing) {
+            io_uring_prep_write(sqe, fd, buf + sl.lo + sl.done,
+                                static_cast<unsigned>(sl.hi - sl.lo - sl.done),
+                                r.offset + sl.lo + sl.done);
+        } else {
+            io_uring_prep_read(sqe, fd, buf + sl.done, static_cast<unsigned>(r.length - sl.done),
+                               r.offset + sl.done);
+        }
+        io_uring_sqe_set_data64(sqe, s);
+    };
+    while (next < requests.size() || in_flight > 0) {
+        while (!free_slots.empty() && next < requests.size()) {
+            const unsigned s = free_slots.back();
+            free_slots.pop_back();
+            slots[s] = slot{next++, 0, 0, 0, false};
+            prep(s);
+            ++in_flight;
+        }
+        int rc = io_uring_submit_and_wait(ring.get(), 1);
+        if (rc < 0 && rc != -EINTR && rc != -EAGAIN) {
+            on_error(-rc, "io_uring_submit_and_wait");
+        }
+        io_uring_cqe* cqe = nullptr;
+        unsigned head = 0, seen = 0;
+        io_uring_for_each_cqe(ring.get(), head, cqe) {
+            ++seen;
+            const auto s = static_cast<unsigned>(io_uring_cqe_get_data64(cqe));
+            slot& sl = slots[s];
+            const block_request& r = requests[sl.request];
+            const int res = cqe->res;
+            if (res == -EAGAIN || res == -EINTR) {
+                prep(s); // again, as it was
+                continue;
+            }
+            if (res < 0) {
+                io_uring_cq_advance(ring.get(), seen);
+                on_error(-res, sl.writing ? "write" : "read");
+            }
+            if (!sl.writing) {
+                if (res == 0) {
+                    io_uring_cq_advance(ring.get(), seen);
+                    on_error(EIO, "read (the file ended early)");
+                }
+                sl.done += static_cast<std::size_t>(res);
+                if (sl.done < r.length) {
+                    prep(s); // a short read: the rest
+                    continue;
+                }
+                char* buf = buffers.get() + s * slot_bytes;
+                const auto [lo, hi] = on_read(sl.request, buf);
+                if (lo < hi) {
+                    sl.writing = true;
+                    sl.done = 0;
+                    sl.lo = lo;
+                    sl.hi = hi;
+                    prep(s);
+                    continue;
+                }
+            } else {
+                sl.done += static_cast<std::size_t>(res);
+                if (sl.done < sl.hi - sl.lo) {
+                    prep(s);
+                    continue;
+                }
+            }
+            on_written(sl.request);
+            free_slots.push_back(s);
+            --in_flight;
+        }
+        io_uring_cq_advance(ring.get(), seen);
+    }
+}
+#endif
+
+} // namespace detail
+
+/// A file of fixed-size records kept open across batches of read_at / update_at.
+///
+/// The file is an array of T in native byte order; a partial record at its end is out of
+/// range. The size is taken again (fstat) at the start of every batch.
+class positioned_file {
+  public:
+    /// Opens `path` read-only, or read-write when `writable`. Throws std::system_error.
+    explicit positioned_file(const std::filesystem::path& path, bool writable = false)
+        : path_(path), writable_(writable),
+          fd_(writable ? open_read_write(path) : detail::open_read_only(path)) {}
+
+    /// The file's path.
+    const std::filesystem::path& path() const noexcept { return path_; }
+
+    /// Whole records of `record_size` bytes in the file now.
+    std::uint64_t record_count(std::size_t record_size) const {
+        return detail::stat_fd(fd_.get(), path_).size / record_size;
+    }
+
+    /// out[i] = the T at record index indices[i], for every i; see read_at.
+    template <class T>
+    void read_at(std::span<const std::uint64_t> indices, std::span<T> out,
+                 const access_options& options = {}) {
+        static_assert(std::is_trivially_copyable_v<T>, "records are copied as bytes");
+        if (indices.size() != out.size()) {
+            throw std::invalid_argument("read_at: indices (" + std::to_string(indices.size()) +
+                                        ") and out (" + std::to_string(out.size()) +
+                                        ") differ in length");
+        }
+        const std::uint64_t size = detail::stat_fd(fd_.get(), path_).size;
+        detail::check_indices(indices, size / sizeof(T), path_);
+        if (indices.empty()) {
+            return;
+        }
+        access_method method = options.method;
+        if (method == access_method::fseek_set || method == access_method::fseek_cur) {
+            positioned::baseline::fseek_options f;
+            f.sorted = options.sort;
+            f.buffered = options.buffered;
+            f.seek = method == access_method::fseek_set ? positioned::baseline::whence::set
+                                                        : positioned::baseline::whence::cur;
+            f.read_write_mode = writable_;
+            detail::unique_file stream = stream_of(options.buffered);
+            positioned::baseline::fseek_read<T>(stream.get(), indices, out, f, path_);
+            return;
+        }
+        const std::vector<detail::record_ref> refs = detail::visit_order(indices, options.sort);
+        std::unique_ptr<detail::file_map> map;
+        if (method == access_method::automatic || method == access_method::mmap) {
+            map = std::make_unique<detail::file_map>(fd_.get(), size, false, path_);
+        }
+        if (method == access_method::automatic) {
+            method = choose(*map, refs, sizeof(T), options.sort, false);
+        }
+        switch (method) {
+        case access_method::mmap:
+            for (const detail::record_ref& r : refs) {
+                std::memcpy(&out[r.pos], map->data() + r.index * sizeof(T), sizeof(T));
+            }
+            return;
+        case access_method::io_uring:
+            read_uring<T>(refs, out, size);
+            return;
+        case access_method::pread:
+            read_pread<T>(refs, out, size, detail::pread_rules);
+            return;
+        default: { // automatic on cold pages without io_uring
+            random_advice advice(fd_.get());
+            read_pread<T>(refs, out, size, detail::cold_rules);
+            return;
+        }
+        }
+    }
+
+    /// For each i in turn, record indices[i] = fn(record); see update_at.
+    template <class T, class F>
+    void update_at(std::span<const std::uint64_t> indices, F&& fn,
+                   const access_options& options = {}) {
+        static_assert(std::is_trivially_copyable_v<T>, "records are copied as bytes");
+        if (!writable_) {
+            throw update_error(std::make_error_code(std::errc::bad_file_descriptor),
+                               "update_at: " + path_.string() + " was opened read-only", 0);
+        }
+        const std::uint64_t size = detail::stat_fd(fd_.get(), path_).size;
+        detail::check_indices(indices, size / sizeof(T), path_);
+        if (indices.empty()) {
+            return;
+        }
+        access_method method = options.method;
+        if (method == access_method::fseek_set || method == access_method::fseek_cur) {
+            positioned::baseline::fseek_options f;
+            f.sorted = options.sort;
+            f.buffered = options.buffered;
+            f.seek = method == access_method::fseek_set ? positioned::baseline::whence::set
+                                                        : positioned::baseline::whence::cur;
+            detail::unique_file stream = stream_of(options.buffered);
+            positioned::baseline::fseek_update<T>(stream.get(), indices, fn, f, path_);
+            if (std::fclose(stream.release()) != 0) {
+                detail::throw_update_error(errno, "fclose", path_, 0);
+            }
+            sync(options, indices.size());
+            return;
+        }
+        const std::vector<detail::record_ref> refs = detail::visit_order(indices, options.sort);
+        std::unique_ptr<detail::file_map> map;
+        if (method == access_method::automatic || method == access_method::mmap) {
+            map = std::make_unique<detail::file_map>(fd_.get(), size, method == access_method::mmap,
+                                                     path_);
+        }
+        if (method == access_method::automatic) {
+            method = choose(*map, refs, sizeof(T), options.sort, true);
+            if (method == access_method::mmap) {
+                map = std::make_unique<detail::file_map>(fd_.get(), size, true, path_);
+            }
+        }
+        if (method == access_method::io_uring && !options.sort) {
+            // Requests read at once could hold stale copies of a record that an earlier
+            // request in the caller's order changes: one at a time instead.
+            method = access_method::automatic;
+        }
+        switch (method) {
+        case access_method::mmap: {
+            char* const base = map->data();
+            for (const detail::record_ref& r : refs) {
+                char* const at = base + r.index * sizeof(T);
+                T value;
+                std::memcpy(&value, at, sizeof(T));
+                const T updated = fn(value);
+                if (std::memcmp(&updated, at, sizeof(T)) != 0) {
+                    std::memcpy(at, &updated, sizeof(T)); // only changed pages get dirty
+                }
+            }
+            if (options.durable && ::msync(base, map->size(), MS_SYNC) != 0) {
+                detail::throw_update_error(errno, "msync", path_, 0);
+            }
+            return;
+        }
+        case access_method::io_uring:
+            update_uring<T>(refs, fn, size);
+            sync(options, indices.size());
+            return;
+        case access_method::pread:
+            update_pread<T>(refs, fn, size, detail::pread_rules);
+            sync(options, indices.size());
+            return;
+        default: { // automatic on cold pages without io_uring (or unsorted)
+            random_advice advice(fd_.get());
+            update_pread<T>(refs, fn, size, detail::cold_rules);
+            sync(options, indices.size());
+            return;
+        }
+        }
+    }
+
+  private:
+    static detail::unique_fd open_read_write(const std::filesystem::path& path) {
+        int fd;
+        do {
+            fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+        } while (fd < 0 && errno == EINTR);
+        if (fd < 0) {
+            detail::throw_system_error(errno, "open", path);
+        }
+        return detail::unique_fd(fd);
+    }
+
+    // A stdio stream on a duplicate of the descriptor ("rb" or "rb+"), at offset 0.
+    detail::unique_file stream_of(bool buffered) const {
+        const int copy = ::fcntl(fd_.get(), F_DUPFD_CLOEXEC, 0);
+        if (copy < 0) {
+            detail::throw_system_error(errno, "dup", path_);
+        }
+        detail::unique_file f(::fdopen(copy, writable_ ? "rb+" : "rb"));
+        if (!f) {
+            const int err = errno;
+            ::close(copy);
+            detail::throw_system_error(err, "fdopen", path_);
+        }
+        if (!buffered) {
+            std::setvbuf(f.get(), nullptr, _IONBF, 0);
+        }
+        std::rewind(f.get());
+        return f;
+    }
+
+    // automatic: mmap when the sampled pages are cached; else io_uring when usable (and,
+    // for updates, the visits are sorted); else pread with cold-batch requests.
+    access_method choose(const detail::file_map& map, const std::vector<detail::record_ref>& refs,
+                         std::size_t record_size, bool sorted, bool updating) const {
+        if (detail::sampled_residency(map, refs, record_size) >= 0.9) {
+            return access_method::mmap;
+        }
+        if (detail::uring_usable() && (sorted || !updating)) {
+            return access_method::io_uring;
+        }
+        return access_method::automatic; // pread, cold rules
+    }
+
+    // Sparse cold batches: no readahead around each request (restored afterwards).
+    struct random_advice {
+        int fd;
+        explicit random_advice(int f) : fd(f) {
+            (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+        }
+        ~random_advice() { (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_NORMAL); }
+    };
+
+    template <class T>
+    void read_pread(const std::vector<detail::record_ref>& refs, std::span<T> out,
+                    std::uint64_t size, const detail::block_rules& rules) {
+        const std::vector<detail::block_request> requests =
+            detail::plan_blocks(refs, sizeof(T), size, rules);
+        std::unique_ptr<char[]> buffer(new char[detail::largest_request(requests)]);
+        for (const detail::block_request& r : requests) {
+            if (detail::pread_full(fd_.get(), buffer.get(), r.length, r.offset, path_) !=
+                r.length) {
+                detail::throw_file_shrank(path_);
+            }
+            for (std::size_t k = r.first; k < r.last; ++k) {
+                std::memcpy(&out[refs[k].pos],
+                            buffer.get() + (refs[k].index * sizeof(T) - r.offset), sizeof(T));
+            }
+        }
+    }
+
+    template <class T, class F>
+    void update_pread(const std::vector<detail::record_ref>& refs, F& fn, std::uint64_t size,
+                      const detail::block_rules& rules) {
+        const std::vector<detail::block_request> requests =
+            detail::plan_blocks(refs, sizeof(T), size, rules);
+        std::unique_ptr<char[]> buffer(new char[detail::largest_request(requests)]);
+        std::size_t applied = 0;
+        for (const detail::block_request& r : requests) {
+            std::size_t got = 0;
+            try {
+                got = detail::pread_full(fd_.get(), buffer.get(), r.length, r.offset, path_);
+            } catch (const std::system_error& e) {
+                throw update_error(e.code(), e.what(), applied);
+            }
+            if (got != r.length) {
+                detail::throw_update_error(EIO, "pread (the file ended early)", path_, applied);
+            }
+            const auto [lo, hi] = detail::apply_in_buffer<T>(buffer.get(), r, refs, fn);
+            if (lo < hi) {
+                try {
+                    detail::pwrite_all(fd_.get(), buffer.get() + lo, hi - lo, r.offset + lo, path_);
+                } catch (const std::system_error& e) {
+                    throw update_error(e.code(), e.what(), applied);
+                }
+            }
+            applied += r.last - r.first;
+        }
+    }
+
+    template <class T>
+    void read_uring(const std::vector<detail::record_ref>& refs, std::span<T> out,
+                    std::uint64_t size) {
+#if FASTREAD_HAVE_LIBURING
+        if (!detail::uring_usable()) {
+            detail::throw_system_error(ENOSYS, "io_uring_queue_init", path_);
+        }
+        const std::vector<detail::block_request> requests =
+            detail::plan_blocks(refs, sizeof(T), size, detail::cold_rules);
+        random_advice advice(fd_.get());
+        detail::run_on_uring(
+            fd_.get(), requests, 128,
+            [&](std::size_t q, const char* buffer) {
+                const detail::block_request& r = requests[q];
+                for (std::size_t k = r.first; k < r.last; ++k) {
+                    std::memcpy(&out[refs[k].pos], buffer + (refs[k].index * sizeof(T) - r.offset),
+                                sizeof(T));
+                }
+                return std::pair<std::size_t, std::size_t>{0, 0};
+            },
+            [](std::size_t) {},
+            [&](int err, const char* operation) {
+                detail::throw_system_error(err, operation, path_);
+            });
+#else
+        (void)refs, (void)out, (void)size;
+        detail::throw_system_error(ENOSYS, "io_uring (fastread was built without liburing)", path_);
+#endif
+    }
+
+    template <class T, class F>
+    void update_uring(const std::vector<detail::record_ref>& refs, F& fn, std::uint64_t size) {
+#if FASTREAD_HAVE_LIBURING
+        if (!detail::uring_usable()) {
+            detail::throw_update_error(ENOSYS, "io_uring_queue_init", path_, 0);
+        }
+        const std::vector<detail::block_request> requests =
+            detail::plan_blocks(refs, sizeof(T), size, detail::cold_rules);
+        random_advice advice(fd_.get());
+        std::size_t applied = 0;
+        detail::run_on_uring(
+            fd_.get(), requests, 128,
+            [&](std::size_t q, char* buffer) {
+                return detail::apply_in_buffer<T>(buffer, requests[q], refs, fn);
+            },
+            [&](std::size_t q) { applied += requests[q].last - requests[q].first; },
+            [&](int err, const char* operation) {
+                detail::throw_update_error(err, operation, path_, applied);
+            });
+#else
+        (void)refs, (void)fn, (void)size;
+        detail::throw_update_error(ENOSYS, "io_uring (fastread was built without liburing)", path_,
+                                   0);
+#endif
+    }
+
+    void sync(const access_options& options, std::size_t applied) {
+        if (options.durable && ::fdatasync(fd_.get()) != 0) {
+            detail::throw_update_error(errno, "fdatasync", path_, applied);
+        }
+    }
+
+    std::filesystem::path path_;
+    bool writable_ = false;
+    detail::unique_fd fd_;
+};
+
+/// Reads records at positions: out[i] = the T at record index indices[i] of `path`, an
+/// array of T in native byte order (T trivially copyable).
+///
+/// @param indices record indices (not byte offsets), in any order, repeats allowed.
+/// @param out     one T per index; the same length as `indices`.
+/// @throws std::invalid_argument if the lengths differ; std::out_of_range if an index is
+///         at or past the last whole record (a partial record at the end is out of range),
+///         before anything is read; std::system_error (errno, path) if a call fails,
+///         ENOSYS for `io_uring` where it is not available.
+///
+/// Cost: a sort of the indices (O(n), radix), then one request per run of records in
+/// adjacent pages (pread, io_uring), none (mmap on cached pages), or one fseek + fread per
+/// record (fseek methods). `automatic` (the default) chooses as the file doc says.
+/// Caveat of `mmap` (and of `automatic` on cached pages): if another process truncates the
+/// file during the call, reading a page past the new end raises SIGBUS.
+template <class T>
+void read_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices,
+             std::span<T> out, const access_options& options = {}) {
+    positioned_file(path).read_at<T>(indices, out, options);
+}
+
+/// Updates records at positions: for each i, in visiting order, record indices[i] =
+/// fn(record); the file ends as if the updates were applied one by one in the caller's
+/// order (a repeated index is updated each time; sorting is stable). Only requests whose
+/// bytes changed are written back.
+///
+/// @param fn called once per index with the record's current value (a T), returns the new
+///           value (a T). It must not throw.
+/// @throws std::out_of_range if an index is past the last whole record (file untouched);
+///         update_error (a std::system_error) if opening for writing, a read, a write or
+///         the final sync fails, with `applied()` = updates already in the file.
+template <class T, class F>
+void update_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices, F&& fn,
+               const access_options& options = {}) {
+    std::unique_ptr<positioned_file> file;
+    try {
+        file = std::make_unique<positioned_file>(path, true);
+    } catch (const std::system_error& e) {
+        throw update_error(e.code(), e.what(), 0);
+    }
+    file->update_at<T>(indices, fn, options);
+}
+
+} // namespace fastread
+
+#endif // FASTREAD_POSITIONED_HPP

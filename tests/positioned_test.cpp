@@ -1,0 +1,376 @@
+#include <fastread/page_cache.hpp>
+#include <fastread/positioned.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <random>
+#include <span>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "test_util.hpp"
+
+using fastread::access_method;
+using fastread::access_options;
+using fastread_test::read_file;
+using fastread_test::temp_dir;
+using fastread_test::write_file;
+namespace fs = std::filesystem;
+namespace baseline = fastread::positioned::baseline;
+
+namespace {
+
+// A 12-byte record: not a divisor of the page size, so some records straddle two pages.
+struct triple {
+    std::int32_t a, b, c;
+    bool operator==(const triple&) const = default;
+};
+
+template <class T>
+T record_for(std::uint64_t i);
+template <>
+std::int32_t record_for<std::int32_t>(std::uint64_t i) {
+    return static_cast<std::int32_t>(i * 2654435761u + 7);
+}
+template <>
+triple record_for<triple>(std::uint64_t i) {
+    const auto x = static_cast<std::int32_t>(i);
+    return triple{x, -x, x ^ 0x5a5a5a};
+}
+
+// A file of `count` records (plus `tail` extra bytes that make no whole record).
+template <class T>
+std::vector<T> make_records(const fs::path& path, std::uint64_t count, std::size_t tail = 0) {
+    std::vector<T> records(count);
+    for (std::uint64_t i = 0; i < count; ++i) {
+        records[i] = record_for<T>(i);
+    }
+    std::string bytes(reinterpret_cast<const char*>(records.data()), count * sizeof(T));
+    bytes.append(tail, '\x7f');
+    write_file(path, bytes);
+    return records;
+}
+
+// Random indices in [0, count) with repeats, plus the first and the last record.
+std::vector<std::uint64_t> random_indices(std::uint64_t count, std::size_t n, unsigned seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<std::uint64_t> out{0, count - 1};
+    for (std::size_t i = 0; i < n; ++i) {
+        out.push_back(rng() % count);
+    }
+    out.push_back(out[3]); // a repeat for certain
+    std::shuffle(out.begin(), out.end(), rng);
+    return out;
+}
+
+std::vector<access_options> every_method() {
+    std::vector<access_options> out;
+    for (access_method m :
+         {access_method::automatic, access_method::fseek_set, access_method::fseek_cur,
+          access_method::pread, access_method::mmap, access_method::io_uring}) {
+        if (m == access_method::io_uring && !fastread::detail::uring_usable()) {
+            continue; // tested separately below
+        }
+        for (bool sort : {true, false}) {
+            for (bool buffered : {true, false}) {
+                if (!buffered && m != access_method::fseek_set && m != access_method::fseek_cur) {
+                    continue;
+                }
+                access_options o;
+                o.method = m;
+                o.sort = sort;
+                o.buffered = buffered;
+                out.push_back(o);
+            }
+        }
+    }
+    return out;
+}
+
+std::string describe(const access_options& o) {
+    return std::string(fastread::to_string(o.method)) + (o.sort ? " sorted" : " unsorted") +
+           (o.buffered ? "" : " unbuffered");
+}
+
+template <class T>
+T step(T v) {
+    if constexpr (std::is_same_v<T, triple>) {
+        return triple{v.a * 31 + 7, v.b + 1, v.c ^ v.a};
+    } else {
+        return static_cast<T>(static_cast<std::uint32_t>(v) * 31u + 7u);
+    }
+}
+
+} // namespace
+
+TEMPLATE_TEST_CASE("read_at: every method returns the records at the indices, in the caller's "
+                   "order",
+                   "[positioned]", std::int32_t, triple) {
+    temp_dir dir;
+    const fs::path path = dir / "records";
+    const std::uint64_t count = 50000; // 200 or 600 KB: many pages
+    const std::vector<TestType> records = make_records<TestType>(path, count, 3);
+    for (unsigned seed : {1u, 2u}) {
+        const std::vector<std::uint64_t> indices = random_indices(count, 3000, seed);
+        std::vector<TestType> want(indices.size());
+        for (std::size_t i = 0; i < indices.size(); ++i) {
+            want[i] = records[indices[i]];
+        }
+        for (const access_options& o : every_method()) {
+            CAPTURE(seed, describe(o));
+            std::vector<TestType> got(indices.size());
+            fastread::read_at<TestType>(path, indices, std::span<TestType>(got), o);
+            CHECK(got == want);
+        }
+    }
+}
+
+TEST_CASE("read_at: the automatic method on cached and on evicted pages", "[positioned]") {
+    temp_dir dir;
+    const fs::path path = dir / "records";
+    const std::vector<std::int32_t> records = make_records<std::int32_t>(path, 300000);
+    const std::vector<std::uint64_t> indices = random_indices(records.size(), 20000, 3);
+    std::vector<std::int32_t> want(indices.size());
+    for (std::size_t i = 0; i < indices.size(); ++i) {
+        want[i] = records[indices[i]];
+    }
+    for (bool evict : {false, true, false}) {
+        CAPTURE(evict);
+        if (evict) {
+            fastread::page_cache::evict(path);
+        } else {
+            fastread::page_cache::preload(path);
+        }
+        std::vector<std::int32_t> got(indices.size());
+        fastread::read_at<std::int32_t>(path, indices, std::span<std::int32_t>(got));
+        CHECK(got == want);
+    }
+}
+
+TEMPLATE_TEST_CASE("update_at: every method leaves the file as updates applied one by one",
+                   "[positioned]", std::int32_t, triple) {
+    temp_dir dir;
+    const fs::path path = dir / "records";
+    const std::uint64_t count = 40000;
+    for (const access_options& o : every_method()) {
+        for (bool durable : {false, true}) {
+            CAPTURE(describe(o), durable);
+            std::vector<TestType> want = make_records<TestType>(path, count, 5);
+            const std::vector<std::uint64_t> indices = random_indices(count, 2500, 4);
+            for (std::uint64_t i : indices) {
+                want[i] = step(want[i]); // a repeated index is updated each time
+            }
+            access_options with = o;
+            with.durable = durable;
+            fastread::update_at<TestType>(
+                path, indices, [](TestType v) { return step(v); }, with);
+            std::string expected(reinterpret_cast<const char*>(want.data()),
+                                 want.size() * sizeof(TestType));
+            expected.append(5, '\x7f');
+            CHECK(read_file(path) == expected);
+        }
+    }
+}
+
+TEST_CASE("update_at: records left unchanged are not written", "[positioned]") {
+    // The file's modification time is set a day back: any write would move it to now.
+    temp_dir dir;
+    const fs::path path = dir / "records";
+    make_records<std::int32_t>(path, 10000);
+    const std::string before = read_file(path);
+    const auto day_ago = fs::last_write_time(path) - std::chrono::hours(24);
+    for (access_method m : {access_method::pread, access_method::mmap, access_method::automatic}) {
+        CAPTURE(fastread::to_string(m));
+        fs::last_write_time(path, day_ago);
+        const std::vector<std::uint64_t> indices = random_indices(10000, 500, 5);
+        access_options o;
+        o.method = m;
+        std::size_t calls = 0;
+        fastread::update_at<std::int32_t>(
+            path, indices,
+            [&](std::int32_t v) {
+                ++calls;
+                return v;
+            },
+            o);
+        CHECK(calls == indices.size());
+        CHECK(read_file(path) == before);
+        CHECK(fs::last_write_time(path) == day_ago);
+    }
+}
+
+TEST_CASE("read_at and update_at: indices out of range, a partial last record, wrong lengths",
+          "[positioned]") {
+    temp_dir dir;
+    const fs::path path = dir / "records";
+    make_records<std::int32_t>(path, 100, 3); // 403 bytes: 100 whole records
+    const std::string before = read_file(path);
+    std::vector<std::int32_t> out(2);
+    const std::vector<std::uint64_t> last_whole{0, 99};
+    fastread::read_at<std::int32_t>(path, last_whole, std::span<std::int32_t>(out));
+    CHECK(out ==
+          std::vector<std::int32_t>{record_for<std::int32_t>(0), record_for<std::int32_t>(99)});
+    for (access_method m : {access_method::automatic, access_method::fseek_set,
+                            access_method::fseek_cur, access_method::pread, access_method::mmap}) {
+        CAPTURE(fastread::to_string(m));
+        access_options o;
+        o.method = m;
+        const std::vector<std::uint64_t> partial{5, 100}; // 100: the 3-byte tail
+        CHECK_THROWS_AS(
+            fastread::read_at<std::int32_t>(path, partial, std::span<std::int32_t>(out), o),
+            std::out_of_range);
+        const std::vector<std::uint64_t> far{1, UINT64_MAX};
+        CHECK_THROWS_AS(fastread::update_at<std::int32_t>(
+                            path, far, [](std::int32_t v) { return v + 1; }, o),
+                        std::out_of_range);
+        CHECK(read_file(path) == before); // nothing written, not even index 1
+    }
+    try {
+        const std::vector<std::uint64_t> partial{100};
+        std::vector<std::int32_t> one(1);
+        fastread::read_at<std::int32_t>(path, partial, std::span<std::int32_t>(one));
+        FAIL("no exception");
+    } catch (const std::out_of_range& e) {
+        CHECK(std::string(e.what()) ==
+              path.string() + ": record index 100 (at position 0 of the batch) is out of range: "
+                              "the file holds 100 whole records");
+    }
+    const std::vector<std::uint64_t> three{1, 2, 3};
+    CHECK_THROWS_AS(fastread::read_at<std::int32_t>(path, three, std::span<std::int32_t>(out)),
+                    std::invalid_argument);
+    // An empty file has no records; an empty batch reads nothing.
+    write_file(dir / "empty", "");
+    const std::vector<std::uint64_t> zero{0};
+    std::vector<std::int32_t> one(1);
+    CHECK_THROWS_AS(
+        fastread::read_at<std::int32_t>(dir / "empty", zero, std::span<std::int32_t>(one)),
+        std::out_of_range);
+    fastread::read_at<std::int32_t>(dir / "empty", {}, std::span<std::int32_t>());
+    // A missing file.
+    CHECK_THROWS_AS(
+        fastread::read_at<std::int32_t>(dir / "missing", zero, std::span<std::int32_t>(one)),
+        std::system_error);
+}
+
+TEST_CASE("update_at: a file that cannot be written throws update_error with 0 applied",
+          "[positioned]") {
+    temp_dir dir;
+    fs::permissions(dir.path(), fs::perms::all); // the unprivileged child must get in
+    const fs::path path = dir / "records";
+    make_records<std::int32_t>(path, 1000);
+    const std::string before = read_file(path);
+    fs::permissions(path, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+    const int status = fastread_test::as_unprivileged([&] {
+        const std::vector<std::uint64_t> indices{1, 2, 3};
+        int failures = 0;
+        for (access_method m : {access_method::automatic, access_method::fseek_set,
+                                access_method::pread, access_method::mmap}) {
+            access_options o;
+            o.method = m;
+            try {
+                fastread::update_at<std::int32_t>(
+                    path, indices, [](std::int32_t v) { return v + 1; }, o);
+                ++failures;
+            } catch (const fastread::update_error& e) {
+                failures += e.applied() != 0 || e.code() != std::errc::permission_denied;
+            }
+        }
+        return failures;
+    });
+    CHECK(status == 0);
+    CHECK(read_file(path) == before);
+    // A positioned_file opened for reading refuses updates the same way.
+    fastread::positioned_file file(path);
+    const std::vector<std::uint64_t> one{0};
+    CHECK_THROWS_AS(file.update_at<std::int32_t>(one, [](std::int32_t v) { return v; }),
+                    fastread::update_error);
+}
+
+TEST_CASE("positioned_file: batches see the updates of earlier batches", "[positioned]") {
+    temp_dir dir;
+    const fs::path path = dir / "records";
+    std::vector<std::int32_t> want = make_records<std::int32_t>(path, 5000, 2);
+    fastread::positioned_file file(path, true);
+    CHECK(file.record_count(sizeof(std::int32_t)) == 5000);
+    for (unsigned round = 0; round < 3; ++round) {
+        const std::vector<std::uint64_t> indices = random_indices(5000, 300, 10 + round);
+        access_options o;
+        o.method = round == 1 ? access_method::mmap : access_method::pread;
+        file.update_at<std::int32_t>(
+            indices, [](std::int32_t v) { return v - 3; }, o);
+        for (std::uint64_t i : indices) {
+            want[i] -= 3;
+        }
+        std::vector<std::int32_t> got(want.size());
+        std::vector<std::uint64_t> all(want.size());
+        for (std::size_t i = 0; i < all.size(); ++i) {
+            all[i] = i;
+        }
+        file.read_at<std::int32_t>(all, std::span<std::int32_t>(got));
+        CHECK(got == want);
+    }
+}
+
+TEST_CASE("io_uring: the same records when available, else ENOSYS", "[positioned]") {
+    temp_dir dir;
+    const fs::path path = dir / "records";
+    const std::vector<std::int32_t> records = make_records<std::int32_t>(path, 100000);
+    const std::vector<std::uint64_t> indices = random_indices(records.size(), 5000, 6);
+    access_options o;
+    o.method = access_method::io_uring;
+    std::vector<std::int32_t> got(indices.size());
+    if (!fastread::detail::uring_usable()) {
+        try {
+            fastread::read_at<std::int32_t>(path, indices, std::span<std::int32_t>(got), o);
+            FAIL("no exception");
+        } catch (const std::system_error& e) {
+            CHECK(e.code() == std::errc::function_not_supported);
+        }
+        return;
+    }
+    fastread::page_cache::evict(path); // cold: many reads in flight
+    fastread::read_at<std::int32_t>(path, indices, std::span<std::int32_t>(got), o);
+    for (std::size_t i = 0; i < indices.size(); ++i) {
+        REQUIRE(got[i] == records[indices[i]]);
+    }
+}
+
+TEST_CASE("baseline: the article's fseek programs, every dial", "[positioned]") {
+    temp_dir dir;
+    const fs::path path = dir / "records";
+    const std::uint64_t count = 20000;
+    for (bool sorted : {true, false}) {
+        for (bool buffered : {true, false}) {
+            for (baseline::whence w :
+                 {baseline::whence::set, baseline::whence::cur, baseline::whence::set_then_cur}) {
+                for (bool rw : {false, true}) {
+                    CAPTURE(sorted, buffered, static_cast<int>(w), rw);
+                    std::vector<std::int32_t> records = make_records<std::int32_t>(path, count);
+                    const std::vector<std::uint64_t> indices = random_indices(count, 700, 7);
+                    baseline::fseek_options o{sorted, buffered, w, rw};
+                    std::vector<std::int32_t> got(indices.size());
+                    baseline::fseek_read<std::int32_t>(path, indices, std::span<std::int32_t>(got),
+                                                       o);
+                    bool same = true;
+                    for (std::size_t i = 0; i < indices.size(); ++i) {
+                        same = same && got[i] == records[indices[i]];
+                    }
+                    CHECK(same);
+                    baseline::fseek_update<std::int32_t>(
+                        path, indices, [](std::int32_t v) { return v + 1; }, o);
+                    for (std::uint64_t i : indices) {
+                        ++records[i];
+                    }
+                    CHECK(read_file(path) ==
+                          std::string(reinterpret_cast<const char*>(records.data()),
+                                      records.size() * sizeof(std::int32_t)));
+                }
+            }
+        }
+    }
+}
