@@ -38,6 +38,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "detail/parallel.hpp"
 #include "detail/posix.hpp"
 #include "page_cache.hpp"
 #include "source/mmap_source.hpp"
@@ -420,20 +421,6 @@ class duplicate_finder {
                                ? opt_.threads
                                : 8 * std::max(1u, std::thread::hardware_concurrency());
         return std::min(n, 64u);
-    }
-
-    // Runs body(t, begin, end) for `threads` contiguous slices of [0, n), slice 0 on this
-    // thread, and waits for all.
-    template <class Body>
-    static void in_slices(std::size_t n, unsigned threads, Body body) {
-        std::vector<std::thread> pool;
-        for (unsigned t = 1; t < threads; ++t) {
-            pool.emplace_back([&, t] { body(t, n * t / threads, n * (t + 1) / threads); });
-        }
-        body(0u, std::size_t{0}, n / threads);
-        for (std::thread& th : pool) {
-            th.join();
-        }
     }
 
     // Reads the roots, then (when recursive) their subdirectories, level by level; the

@@ -23,9 +23,10 @@
 /// `liburing-dev`); the CMake target `fastread::fastread` does both when CMake finds
 /// liburing.
 
-#include <fastread/detail/posix.hpp>
-#include <fastread/detail/record_plan.hpp>
-#include <fastread/positioned/baseline.hpp>
+#include "detail/parallel.hpp"
+#include "detail/posix.hpp"
+#include "detail/record_plan.hpp"
+#include "positioned/baseline.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -34,6 +35,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -176,6 +178,25 @@ inline double sampled_residency(const file_map& map, const std::vector<record_re
         }
     }
     return static_cast<double>(resident) / static_cast<double>(samples);
+}
+
+/// True when the batch wants at least half of the pages between its first and its last
+/// record (then mapping them costs less than copying them with pread). O(n).
+inline bool touches_most_pages(const std::vector<record_ref>& refs, std::size_t record_size) {
+    constexpr std::uint64_t page = 4096;
+    std::uint64_t lo = UINT64_MAX, hi = 0, pages = 0, last_page = UINT64_MAX;
+    for (const record_ref& r : refs) { // sorted: distinct pages are counted exactly
+        const std::uint64_t first = r.index * record_size / page;
+        const std::uint64_t end = (r.index * record_size + record_size - 1) / page;
+        lo = std::min(lo, first);
+        hi = std::max(hi, end);
+        for (std::uint64_t q = std::max(first, last_page == UINT64_MAX ? first : last_page + 1);
+             q <= end; ++q) {
+            ++pages;
+        }
+        last_page = last_page == UINT64_MAX ? end : std::max(last_page, end);
+    }
+    return !refs.empty() && pages * 2 >= hi - lo + 1;
 }
 
 /// Applies `fn` to the records of `request` held in `buffer` (the request's bytes), in
@@ -360,7 +381,7 @@ class positioned_file {
         return detail::stat_fd(fd_.get(), path_).size / record_size;
     }
 
-    /// out[i] = the T at record index indices[i], for every i; see read_at.
+    /// out[i] = the T at record index indices[i], for every i; see fastread::read_at.
     template <class T>
     void read_at(std::span<const std::uint64_t> indices, std::span<T> out,
                  const access_options& options = {}) {
@@ -375,47 +396,48 @@ class positioned_file {
         if (indices.empty()) {
             return;
         }
-        access_method method = options.method;
-        if (method == access_method::fseek_set || method == access_method::fseek_cur) {
-            positioned::baseline::fseek_options f;
-            f.sorted = options.sort;
-            f.buffered = options.buffered;
-            f.seek = method == access_method::fseek_set ? positioned::baseline::whence::set
-                                                        : positioned::baseline::whence::cur;
-            f.read_write_mode = writable_;
+        if (options.method == access_method::fseek_set ||
+            options.method == access_method::fseek_cur) {
             detail::unique_file stream = stream_of(options.buffered);
-            positioned::baseline::fseek_read<T>(stream.get(), indices, out, f, path_);
+            positioned::baseline::fseek_read<T>(stream.get(), indices, out,
+                                                fseek_options_of(options, writable_), path_);
             return;
         }
         const std::vector<detail::record_ref> refs = detail::visit_order(indices, options.sort);
-        std::unique_ptr<detail::file_map> map;
-        if (method == access_method::automatic || method == access_method::mmap) {
-            map = std::make_unique<detail::file_map>(fd_.get(), size, false, path_);
-        }
-        if (method == access_method::automatic) {
-            method = choose(*map, refs, sizeof(T), options.sort, false);
-        }
-        switch (method) {
+        const plan p = make_plan(refs, sizeof(T), size, options, false);
+        auto copy_out = [&](const char* bytes, std::size_t k) {
+            std::memcpy(&out[refs[k].pos], bytes, sizeof(T));
+        };
+        switch (p.method) {
         case access_method::mmap:
-            for (const detail::record_ref& r : refs) {
-                std::memcpy(&out[r.pos], map->data() + r.index * sizeof(T), sizeof(T));
-            }
+            detail::in_slices(refs.size(), p.threads, [&](unsigned, std::size_t b, std::size_t e) {
+                for (std::size_t k = b; k < e; ++k) {
+                    copy_out(p.map->data() + refs[k].index * sizeof(T), k);
+                }
+            });
             return;
         case access_method::io_uring:
             read_uring<T>(refs, out, size);
             return;
-        case access_method::pread:
-            read_pread<T>(refs, out, size, detail::pread_rules);
-            return;
-        default: { // automatic on cold pages without io_uring
-            random_advice advice(fd_.get());
-            read_pread<T>(refs, out, size, detail::cold_rules);
+        default: {
+            std::optional<random_advice> advice;
+            if (p.cold) {
+                advice.emplace(fd_.get());
+            }
+            const std::vector<detail::block_request> requests =
+                detail::plan_blocks(refs, sizeof(T), size, p.rules);
+            for_each_request(requests, p.threads,
+                             [&](const detail::block_request& r, const char* buffer) {
+                                 for (std::size_t k = r.first; k < r.last; ++k) {
+                                     copy_out(buffer + (refs[k].index * sizeof(T) - r.offset), k);
+                                 }
+                             });
             return;
         }
         }
     }
 
-    /// For each i in turn, record indices[i] = fn(record); see update_at.
+    /// For each i, record indices[i] = fn(record); see fastread::update_at.
     template <class T, class F>
     void update_at(std::span<const std::uint64_t> indices, F&& fn,
                    const access_options& options = {}) {
@@ -429,15 +451,11 @@ class positioned_file {
         if (indices.empty()) {
             return;
         }
-        access_method method = options.method;
-        if (method == access_method::fseek_set || method == access_method::fseek_cur) {
-            positioned::baseline::fseek_options f;
-            f.sorted = options.sort;
-            f.buffered = options.buffered;
-            f.seek = method == access_method::fseek_set ? positioned::baseline::whence::set
-                                                        : positioned::baseline::whence::cur;
+        if (options.method == access_method::fseek_set ||
+            options.method == access_method::fseek_cur) {
             detail::unique_file stream = stream_of(options.buffered);
-            positioned::baseline::fseek_update<T>(stream.get(), indices, fn, f, path_);
+            positioned::baseline::fseek_update<T>(stream.get(), indices, fn,
+                                                  fseek_options_of(options, true), path_);
             if (std::fclose(stream.release()) != 0) {
                 detail::throw_update_error(errno, "fclose", path_, 0);
             }
@@ -445,57 +463,200 @@ class positioned_file {
             return;
         }
         const std::vector<detail::record_ref> refs = detail::visit_order(indices, options.sort);
-        std::unique_ptr<detail::file_map> map;
-        if (method == access_method::automatic || method == access_method::mmap) {
-            map = std::make_unique<detail::file_map>(fd_.get(), size, method == access_method::mmap,
-                                                     path_);
-        }
-        if (method == access_method::automatic) {
-            method = choose(*map, refs, sizeof(T), options.sort, true);
-            if (method == access_method::mmap) {
-                map = std::make_unique<detail::file_map>(fd_.get(), size, true, path_);
-            }
-        }
-        if (method == access_method::io_uring && !options.sort) {
-            // Requests read at once could hold stale copies of a record that an earlier
-            // request in the caller's order changes: one at a time instead.
-            method = access_method::automatic;
-        }
-        switch (method) {
-        case access_method::mmap: {
-            char* const base = map->data();
-            for (const detail::record_ref& r : refs) {
-                char* const at = base + r.index * sizeof(T);
-                T value;
-                std::memcpy(&value, at, sizeof(T));
-                const T updated = fn(value);
-                if (std::memcmp(&updated, at, sizeof(T)) != 0) {
-                    std::memcpy(at, &updated, sizeof(T)); // only changed pages get dirty
-                }
-            }
-            if (options.durable && ::msync(base, map->size(), MS_SYNC) != 0) {
-                detail::throw_update_error(errno, "msync", path_, 0);
-            }
-            return;
-        }
-        case access_method::io_uring:
+        const plan p = make_plan(refs, sizeof(T), size, options, true);
+        if (p.method == access_method::io_uring && options.sort) {
             update_uring<T>(refs, fn, size);
-            sync(options, indices.size());
-            return;
-        case access_method::pread:
-            update_pread<T>(refs, fn, size, detail::pread_rules);
-            sync(options, indices.size());
-            return;
-        default: { // automatic on cold pages without io_uring (or unsorted)
-            random_advice advice(fd_.get());
-            update_pread<T>(refs, fn, size, detail::cold_rules);
-            sync(options, indices.size());
-            return;
+        } else if (!options.sort) {
+            // In the caller's order a repeated index is not next to its earlier visit:
+            // one request at a time, each written back before the next is read.
+            std::optional<random_advice> advice;
+            if (p.cold) {
+                advice.emplace(fd_.get());
+            }
+            update_in_order<T>(refs, fn, size, p.rules);
+        } else {
+            update_in_phases<T>(refs, fn, size, p);
         }
-        }
+        sync(options, indices.size());
     }
 
   private:
+    // How a batch runs: the method (never automatic), threads, request rules, and the map
+    // when the method is mmap.
+    struct plan {
+        access_method method = access_method::pread;
+        unsigned threads = 1;
+        detail::block_rules rules = detail::pread_rules;
+        bool cold = false;
+        std::unique_ptr<detail::file_map> map;
+    };
+
+    plan make_plan(const std::vector<detail::record_ref>& refs, std::size_t record_size,
+                   std::uint64_t size, const access_options& options, bool updating) const {
+        plan p;
+        p.method = options.method;
+        if (p.method == access_method::automatic || p.method == access_method::mmap) {
+            p.map = std::make_unique<detail::file_map>(fd_.get(), size, updating, path_);
+        }
+        if (p.method == access_method::automatic) {
+            if (detail::sampled_residency(*p.map, refs, record_size) >= 0.9) {
+                // Cached: no device to wait for, only system calls and page faults. A fault
+                // maps a page for good; a pread copies what it asks for: when most pages of
+                // the span are wanted, map (measured here: at 78% of the pages mmap took
+                // half pread's time, at 53% the same, at 32% 1.6x more).
+                p.method = detail::touches_most_pages(refs, record_size) ? access_method::mmap
+                                                                         : access_method::pread;
+            } else if (detail::uring_usable() && (options.sort || !updating)) {
+                p.method = access_method::io_uring;
+            } else {
+                p.method = access_method::pread;
+                p.cold = true;
+                p.rules = detail::cold_rules;
+            }
+        }
+        if (p.method != access_method::mmap) {
+            p.map.reset();
+        } else {
+            // Only the wanted pages: no read-around of neighbours on each fault.
+            (void)::madvise(p.map->data(), p.map->size(), MADV_RANDOM);
+        }
+        // Cached work splits over the CPUs; cold pread waits on the device, so more threads
+        // keep more reads in flight.
+        p.threads = p.cold ? detail::threads_for(refs.size(), 256, 16) * 4
+                           : detail::threads_for(refs.size(), 4096, 8);
+        p.threads = std::max(1u, std::min<unsigned>(p.threads, static_cast<unsigned>(refs.size())));
+        return p;
+    }
+
+    static positioned::baseline::fseek_options fseek_options_of(const access_options& o,
+                                                                bool read_write) {
+        positioned::baseline::fseek_options f;
+        f.sorted = o.sort;
+        f.buffered = o.buffered;
+        f.seek = o.method == access_method::fseek_set ? positioned::baseline::whence::set
+                                                      : positioned::baseline::whence::cur;
+        f.read_write_mode = read_write;
+        return f;
+    }
+
+    // Reads every request (on `threads` threads, each a contiguous share) and calls
+    // on_request(request, bytes) with its bytes.
+    template <class OnRequest>
+    void for_each_request(const std::vector<detail::block_request>& requests, unsigned threads,
+                          OnRequest on_request) const {
+        const std::size_t most = detail::largest_request(requests);
+        detail::in_slices(requests.size(),
+                          std::min<unsigned>(threads, static_cast<unsigned>(requests.size())),
+                          [&](unsigned, std::size_t b, std::size_t e) {
+                              std::unique_ptr<char[]> buffer(new char[most]);
+                              for (std::size_t q = b; q < e; ++q) {
+                                  const detail::block_request& r = requests[q];
+                                  if (detail::pread_full(fd_.get(), buffer.get(), r.length,
+                                                         r.offset, path_) != r.length) {
+                                      detail::throw_file_shrank(path_);
+                                  }
+                                  on_request(r, buffer.get());
+                              }
+                          });
+    }
+
+    // Sorted updates in three phases: the records are read (on several threads, from the
+    // map or with pread), fn runs on this thread in visiting order (a repeated index, next
+    // to its earlier visits, gets the value they left), and the records that changed are
+    // written back (stores into the map on several threads, or one pwrite each).
+    template <class T, class F>
+    void update_in_phases(const std::vector<detail::record_ref>& refs, F& fn, std::uint64_t size,
+                          const plan& p) {
+        const std::size_t n = refs.size();
+        std::unique_ptr<unsigned char[]> values(new unsigned char[n * sizeof(T)]);
+        auto value_at = [&](std::size_t k) { return values.get() + k * sizeof(T); };
+        try {
+            if (p.method == access_method::mmap) {
+                detail::in_slices(n, p.threads, [&](unsigned, std::size_t b, std::size_t e) {
+                    for (std::size_t k = b; k < e; ++k) {
+                        std::memcpy(value_at(k), p.map->data() + refs[k].index * sizeof(T),
+                                    sizeof(T));
+                    }
+                });
+            } else {
+                std::optional<random_advice> advice;
+                if (p.cold) {
+                    advice.emplace(fd_.get());
+                }
+                const std::vector<detail::block_request> requests =
+                    detail::plan_blocks(refs, sizeof(T), size, p.rules);
+                for_each_request(
+                    requests, p.threads, [&](const detail::block_request& r, const char* buffer) {
+                        for (std::size_t k = r.first; k < r.last; ++k) {
+                            std::memcpy(value_at(k),
+                                        buffer + (refs[k].index * sizeof(T) - r.offset), sizeof(T));
+                        }
+                    });
+            }
+        } catch (const std::system_error& e) {
+            throw update_error(e.code(), e.what(), 0);
+        }
+        // fn, in order. `last[k]`: visit k is the last of its index and changed the record.
+        std::vector<std::size_t> writes; // visits whose value goes back to the file
+        for (std::size_t k = 0; k < n;) {
+            std::size_t e = k + 1;
+            while (e < n && refs[e].index == refs[k].index) {
+                ++e;
+            }
+            T original, value;
+            std::memcpy(&original, value_at(k), sizeof(T));
+            value = original;
+            for (std::size_t j = k; j < e; ++j) {
+                value = fn(value);
+            }
+            if (std::memcmp(&value, &original, sizeof(T)) != 0) {
+                std::memcpy(value_at(e - 1), &value, sizeof(T));
+                writes.push_back(e - 1);
+            }
+            k = e;
+        }
+        if (p.method == access_method::mmap) {
+            char* const base = p.map->data();
+            detail::in_slices(writes.size(), p.threads,
+                              [&](unsigned, std::size_t b, std::size_t e) {
+                                  for (std::size_t w = b; w < e; ++w) {
+                                      std::memcpy(base + refs[writes[w]].index * sizeof(T),
+                                                  value_at(writes[w]), sizeof(T));
+                                  }
+                              });
+            return;
+        }
+        // One pwrite per changed record, joined when records are adjacent in the file.
+        for (std::size_t w = 0; w < writes.size();) {
+            std::size_t e = w + 1;
+            while (e < writes.size() && refs[writes[e]].index == refs[writes[e - 1]].index + 1) {
+                ++e;
+            }
+            std::vector<unsigned char> bytes((e - w) * sizeof(T));
+            for (std::size_t j = w; j < e; ++j) {
+                std::memcpy(bytes.data() + (j - w) * sizeof(T), value_at(writes[j]), sizeof(T));
+            }
+            try {
+                detail::pwrite_all(fd_.get(), reinterpret_cast<const char*>(bytes.data()),
+                                   bytes.size(), refs[writes[w]].index * sizeof(T), path_);
+            } catch (const std::system_error& err) {
+                // Every visit before this write's first record is in the file.
+                throw update_error(err.code(), err.what(),
+                                   writes[w] + 1 - count_run(refs, writes[w]));
+            }
+            w = e;
+        }
+    }
+
+    // Visits of the same index up to and including visit k.
+    static std::size_t count_run(const std::vector<detail::record_ref>& refs, std::size_t k) {
+        std::size_t c = 1;
+        while (k >= c && refs[k - c].index == refs[k].index) {
+            ++c;
+        }
+        return c;
+    }
+
     static detail::unique_fd open_read_write(const std::filesystem::path& path) {
         int fd;
         do {
@@ -526,49 +687,21 @@ class positioned_file {
         return f;
     }
 
-    // automatic: mmap when the sampled pages are cached; else io_uring when usable (and,
-    // for updates, the visits are sorted); else pread with cold-batch requests.
-    access_method choose(const detail::file_map& map, const std::vector<detail::record_ref>& refs,
-                         std::size_t record_size, bool sorted, bool updating) const {
-        if (detail::sampled_residency(map, refs, record_size) >= 0.9) {
-            return access_method::mmap;
-        }
-        if (detail::uring_usable() && (sorted || !updating)) {
-            return access_method::io_uring;
-        }
-        return access_method::automatic; // pread, cold rules
-    }
-
     // Sparse cold batches: no readahead around each request (restored afterwards).
     struct random_advice {
         int fd;
         explicit random_advice(int f) : fd(f) {
             (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
         }
+        random_advice(const random_advice&) = delete;
+        random_advice& operator=(const random_advice&) = delete;
         ~random_advice() { (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_NORMAL); }
     };
 
-    template <class T>
-    void read_pread(const std::vector<detail::record_ref>& refs, std::span<T> out,
-                    std::uint64_t size, const detail::block_rules& rules) {
-        const std::vector<detail::block_request> requests =
-            detail::plan_blocks(refs, sizeof(T), size, rules);
-        std::unique_ptr<char[]> buffer(new char[detail::largest_request(requests)]);
-        for (const detail::block_request& r : requests) {
-            if (detail::pread_full(fd_.get(), buffer.get(), r.length, r.offset, path_) !=
-                r.length) {
-                detail::throw_file_shrank(path_);
-            }
-            for (std::size_t k = r.first; k < r.last; ++k) {
-                std::memcpy(&out[refs[k].pos],
-                            buffer.get() + (refs[k].index * sizeof(T) - r.offset), sizeof(T));
-            }
-        }
-    }
-
+    // Unsorted updates: one request at a time, read, fn in order, changed bytes written.
     template <class T, class F>
-    void update_pread(const std::vector<detail::record_ref>& refs, F& fn, std::uint64_t size,
-                      const detail::block_rules& rules) {
+    void update_in_order(const std::vector<detail::record_ref>& refs, F& fn, std::uint64_t size,
+                         const detail::block_rules& rules) {
         const std::vector<detail::block_request> requests =
             detail::plan_blocks(refs, sizeof(T), size, rules);
         std::unique_ptr<char[]> buffer(new char[detail::largest_request(requests)]);

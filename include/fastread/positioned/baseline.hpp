@@ -9,8 +9,8 @@
 /// and `fseek_cur` run these. The records go back to the caller in the caller's order
 /// either way, so the sorted rows pay for remembering that order, as fastread's own do.
 
-#include <fastread/detail/posix.hpp>
-#include <fastread/detail/record_plan.hpp>
+#include "../detail/posix.hpp"
+#include "../detail/record_plan.hpp"
 
 #include <cerrno>
 #include <cstdint>
