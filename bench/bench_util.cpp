@@ -431,6 +431,13 @@ std::string context::table(const std::string& family, cache_mode mode, const std
     }
     grid.push_back(head);
     for (const std::string& row : f.rows) {
+        // A row with no cell in this group (a family whose groups run different rows) is
+        // left out.
+        if (std::none_of(cols.begin(), cols.end(), [&](const input* in) {
+                return cells_.count(key{family, row, in->column, mode}) != 0;
+            })) {
+            continue;
+        }
         std::vector<std::string> line{row};
         for (const input* in : cols) {
             auto it = cells_.find(key{family, row, in->column, mode});
