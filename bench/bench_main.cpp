@@ -55,7 +55,11 @@ families:
           read and updated (+1) with the article's fseek programs over its dials (sorted
           or not, buffered or not, SEEK_SET / SEEK_CUR, rb / rb+) and with
           fastread::read_at / update_at per method; a dense 256 MiB column; a sweep of
-          1,000 to 1,000,000 indices. Figures: nanoseconds per record.
+          1,000 to 1,000,000 indices. Figures: time per batch and per record.
+  table   a million strings of 150 ± 10 bytes (--quick 100,000): the article's naive,
+          one-copy and zero-copy readers against fastread::string_table::view::open and
+          open_unchecked, each alone and with a visit of every string; the article's two
+          writers against string_table::write and string_table::writer (cached only).
 
 options:
   --family NAME[,NAME]  run only these families

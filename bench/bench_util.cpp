@@ -236,6 +236,10 @@ void context::add(const std::string& family, const std::string& row, const input
             cells_[key{family, row, in.column, mode}].note = "not run";
             continue;
         }
+        if (mode == cache_mode::cold && in.cached_only) {
+            cells_[key{family, row, in.column, mode}].note = "n/a";
+            continue;
+        }
         if (mode == cache_mode::cold && !cold_available_) {
             cells_[key{family, row, in.column, mode}].note = cold_note_;
             continue;
@@ -352,14 +356,19 @@ std::string format_cell(const cell& c, bool throughput = false, double seconds_p
         return "-";
     }
     std::ostringstream s;
-    if (items > 0) { // nanoseconds per item = cycles/byte x bytes / TSC Hz / items
-        const double ns = c.cycles_per_byte * seconds_per_cycle_byte / items * 1e9;
-        const int digits = ns < 10 ? 2 : ns < 100 ? 1 : 0;
-        s << std::fixed << std::setprecision(digits) << ns;
+    if (items > 0) { // time per run = cycles/byte x bytes / TSC Hz; per item: / items
+        const double run = c.cycles_per_byte * seconds_per_cycle_byte;
+        const double ci = c.cycles_ci * seconds_per_cycle_byte;
+        const double unit = run >= 1 ? 1 : run >= 1e-3 ? 1e-3 : 1e-6;
+        const char* name = run >= 1 ? " s" : run >= 1e-3 ? " ms" : " µs";
+        const double shown = run / unit;
+        const int digits = shown < 10 ? 2 : shown < 100 ? 1 : 0;
+        s << std::fixed << std::setprecision(digits) << shown;
         if (c.repetitions > 1) {
-            s << " ± " << c.cycles_ci * seconds_per_cycle_byte / items * 1e9;
+            s << " ± " << ci / unit;
         }
-        s << " ns (" << std::setprecision(2) << items / (ns * items * 1e-9) / 1e6 << " M/s)";
+        const double ns = run / items * 1e9;
+        s << name << " (" << std::setprecision(ns < 10 ? 2 : ns < 100 ? 1 : 0) << ns << " ns each)";
         return s.str();
     }
     if (seconds_per_cycle_byte > 0) { // seconds per run = cycles/byte x bytes / TSC Hz

@@ -59,6 +59,8 @@ struct input {
     /// At most this many repetitions in the cold mode (0: as many as asked): for columns
     /// whose cold iterations take seconds each.
     int cold_repetitions = 0;
+    /// No cold run (writes, for which evicting the output first means nothing).
+    bool cached_only = false;
 };
 
 /// A result cell: mean and 95% confidence interval of cycles/byte and bytes/second, or why

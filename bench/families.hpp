@@ -13,6 +13,7 @@ void register_lines_family(context& ctx);
 void register_compare_family(context& ctx);
 void register_dupes_family(context& ctx);
 void register_random_family(context& ctx);
+void register_table_family(context& ctx);
 
 /// The lines family's child processes (`fastread-bench --internal-lines MODE [FILE]`).
 int run_internal_lines(int argc, char* argv[]);
@@ -33,6 +34,9 @@ inline void register_families(context& ctx) {
     }
     if (ctx.wants("random")) {
         register_random_family(ctx);
+    }
+    if (ctx.wants("table")) {
+        register_table_family(ctx);
     }
 }
 

@@ -302,8 +302,8 @@ std::string count_name(std::size_t n) {
 void register_random_family(context& ctx) {
     const std::string family = "random";
     ctx.add_family(family,
-                   "records at random positions (nanoseconds per record, records per second; "
-                   "updates: read, add 1, write back)",
+                   "records at random positions (time per batch, and per record; updates: "
+                   "read, add 1, write back)",
                    all_rows());
     ctx.set_per_item(family);
     const options& o = ctx.opts();

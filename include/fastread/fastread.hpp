@@ -13,5 +13,6 @@
 #include "ppm.hpp"
 #include "sample_vector.hpp"
 #include "source.hpp"
+#include "string_table.hpp"
 
 #endif // FASTREAD_FASTREAD_HPP

@@ -62,6 +62,9 @@ class atomic_file {
 
     void write(const char* data, std::size_t n) { write_all(fd_.get(), data, n, target_); }
 
+    /// The temporary file's descriptor (open for writing, at its end).
+    int fd() const noexcept { return fd_.get(); }
+
     /// fsync, close, rename over the target, fsync the directory. Throws std::system_error.
     void commit() {
         if (::fsync(fd_.get()) != 0) {

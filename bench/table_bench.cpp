@@ -1,0 +1,207 @@
+// The table family: the zero-copy article's experiment. A million strings of 150 ± 10 bytes
+// persisted and loaded again: the article's naive reader (one allocation and one fread per
+// string), its one-copy reader (one fread of all the bytes) and its zero-copy reader (mmap
+// and an O(n) index), against string_table::view::open (validates every offset) and
+// open_unchecked (O(1)); each also "+ visit every string" (the sum of the lengths), so that
+// laziness is charged. Writes: the article's two writers and string_table's two.
+
+#include <fastread/string_table.hpp>
+#include <fastread/string_table/baseline.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "families.hpp"
+
+namespace fastread_bench {
+namespace {
+
+namespace fs = std::filesystem;
+namespace st = fastread::string_table;
+
+// 150 ± 10 bytes of printable text each, deterministic.
+std::vector<std::string> make_strings(std::size_t n) {
+    std::mt19937_64 rng(150);
+    std::vector<std::string> out(n);
+    for (std::string& s : out) {
+        s.resize(140 + rng() % 21);
+        for (char& c : s) {
+            c = static_cast<char>(' ' + rng() % 95);
+        }
+    }
+    return out;
+}
+
+template <class Strings>
+std::uint64_t sum_of_lengths(const Strings& strings) {
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0; i < strings.size(); ++i) {
+        sum += strings[i].size();
+    }
+    return sum;
+}
+
+// "" when `got` holds exactly `want`, else what differs.
+template <class Strings>
+std::string same(const Strings& got, const std::vector<std::string>& want) {
+    if (got.size() != want.size()) {
+        return "wrong result: " + std::to_string(got.size()) + " strings, expected " +
+               std::to_string(want.size());
+    }
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        if (got[i] != want[i]) {
+            return "wrong result: string " + std::to_string(i) + " differs";
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+void register_table_family(context& ctx) {
+    const std::string family = "table";
+    const std::vector<std::string> reads{
+        "naive read (malloc + fread per string)", "one-copy read (one fread, index)",
+        "zero-copy read (mmap, O(n) index)", "string_table::view::open",
+        "string_table::view::open_unchecked"};
+    std::vector<std::string> rows;
+    for (const std::string& r : reads) {
+        rows.push_back(r);
+    }
+    for (const std::string& r : reads) {
+        rows.push_back(r + " + visit every string");
+    }
+    for (const char* w : {"naive write", "flat write", "string_table::write",
+                          "string_table::writer (one add per string)"}) {
+        rows.emplace_back(w);
+    }
+    ctx.add_family(family,
+                   "a million strings of 150 ± 10 bytes, persisted and loaded (time per run, "
+                   "and per string)",
+                   rows);
+    ctx.set_per_item(family);
+    const options& o = ctx.opts();
+    const std::size_t n = o.quick ? 100000 : 1000000;
+    auto strings = std::make_shared<std::vector<std::string>>(make_strings(n));
+    auto views = std::make_shared<std::vector<std::string_view>>(strings->begin(), strings->end());
+    const std::string tag = "v1-" + std::to_string(n);
+    const fs::path naive = o.data_dir / ("strings-naive-" + tag + ".bin");
+    const fs::path flat = o.data_dir / ("strings-flat-" + tag + ".bin");
+    const fs::path table = o.data_dir / ("strings-table-" + tag + ".fst");
+    std::error_code ec;
+    if (!fs::exists(naive, ec) || !fs::exists(flat, ec) || !fs::exists(table, ec)) {
+        std::cout << "fastread-bench: generating " << table.string() << " and the article's files"
+                  << std::endl;
+        st::baseline::naive_write(naive, *views);
+        st::baseline::flat_write(flat, *views);
+        st::write(table, *views);
+    }
+    const std::string count = std::to_string(n / 1000) + ",000 strings";
+    auto column = [&](const fs::path& path, const std::string& group) {
+        input in;
+        in.column = count;
+        in.group = group;
+        in.path = path;
+        in.bytes = fs::file_size(path);
+        in.items = n;
+        return in;
+    };
+    // Each reader's own file; the columns share a name, one table per group.
+    struct reader {
+        std::string row;
+        fs::path file;
+        std::function<std::string(bool visit)> run; // returns "" or what is wrong
+    };
+    const std::vector<reader> readers{
+        {reads[0], naive,
+         [=](bool visit) {
+             auto s = st::baseline::naive_read(naive);
+             benchmark::DoNotOptimize(visit ? sum_of_lengths(s) : s.size());
+             return std::string();
+         }},
+        {reads[1], flat,
+         [=](bool visit) {
+             auto s = st::baseline::one_copy_read(flat);
+             benchmark::DoNotOptimize(visit ? sum_of_lengths(s) : s.size());
+             return std::string();
+         }},
+        {reads[2], flat,
+         [=](bool visit) {
+             auto s = st::baseline::zero_copy_read(flat);
+             benchmark::DoNotOptimize(visit ? sum_of_lengths(s) : s.size());
+             return std::string();
+         }},
+        {reads[3], table,
+         [=](bool visit) {
+             st::view v = st::view::open(table);
+             benchmark::DoNotOptimize(visit ? sum_of_lengths(v) : v.size());
+             return std::string();
+         }},
+        {reads[4], table, [=](bool visit) {
+             st::view v = st::view::open_unchecked(table);
+             benchmark::DoNotOptimize(visit ? sum_of_lengths(v) : v.size());
+             return std::string();
+         }}};
+    auto checks = std::vector<std::function<std::string()>>{
+        [=] { return same(st::baseline::naive_read(naive), *strings); },
+        [=] { return same(st::baseline::one_copy_read(flat), *strings); },
+        [=] { return same(st::baseline::zero_copy_read(flat), *strings); },
+        [=] { return same(st::view::open(table), *strings); },
+        [=] { return same(st::view::open_unchecked(table), *strings); }};
+    const input reading = column(table, "reads");
+    ctx.add_column(family, reading);
+    for (std::size_t r = 0; r < readers.size(); ++r) {
+        // The column's file is the table; each reader's own file is also warmed / evicted.
+        input in = reading;
+        in.also = {naive, flat};
+        auto run = readers[r].run;
+        ctx.add(
+            family, readers[r].row, in, [run] { run(false); }, checks[r]);
+        ctx.add(
+            family, readers[r].row + " + visit every string", in, [run] { run(true); }, checks[r]);
+    }
+    input writing = column(table, "writes");
+    writing.cached_only = true;
+    ctx.add_column(family, writing);
+    const fs::path out_naive = o.data_dir / "strings-written-naive.bin";
+    const fs::path out_flat = o.data_dir / "strings-written-flat.bin";
+    const fs::path out_table = o.data_dir / "strings-written.fst";
+    const fs::path out_writer = o.data_dir / "strings-written-by-writer.fst";
+    ctx.add(
+        family, "naive write", writing, [=] { st::baseline::naive_write(out_naive, *views); },
+        [=] {
+            st::baseline::naive_write(out_naive, *views);
+            return same(st::baseline::naive_read(out_naive), *strings);
+        });
+    ctx.add(
+        family, "flat write", writing, [=] { st::baseline::flat_write(out_flat, *views); },
+        [=] {
+            st::baseline::flat_write(out_flat, *views);
+            return same(st::baseline::zero_copy_read(out_flat), *strings);
+        });
+    ctx.add(
+        family, "string_table::write", writing, [=] { st::write(out_table, *views); },
+        [=] {
+            st::write(out_table, *views);
+            return same(st::view::open(out_table), *strings);
+        });
+    auto by_writer = [=] {
+        st::writer w(out_writer);
+        for (std::string_view s : *views) {
+            w.add(s);
+        }
+        w.finish();
+    };
+    ctx.add(family, "string_table::writer (one add per string)", writing, by_writer, [=] {
+        by_writer();
+        return same(st::view::open(out_writer), *strings);
+    });
+}
+
+} // namespace fastread_bench

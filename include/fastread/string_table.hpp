@@ -1,0 +1,593 @@
+#ifndef FASTREAD_STRING_TABLE_HPP
+#define FASTREAD_STRING_TABLE_HPP
+
+/// @file
+/// A zero-copy string table: many strings persisted flat in one file and used straight
+/// from a map of it. `string_table::write` and `string_table::writer` create tables;
+/// `string_table::view::open` maps one and checks every offset in one pass,
+/// `view::open_unchecked` checks only the header (O(1) in the number of strings). The file
+/// format is specified in docs/string-table.md: a 64-byte header, `count + 1` 64-bit
+/// little-endian offsets (8-byte aligned), the string bytes.
+///
+/// Byte order: tables are little-endian on every host. On a big-endian host `open` and
+/// `open_unchecked` throw `parse_error` (byte 12: the byte-order mark); no host fastread
+/// builds for today is big-endian.
+
+#include "detail/atomic_file.hpp"
+#include "detail/posix.hpp"
+#include "error.hpp"
+
+#include <array>
+#include <bit>
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <iterator>
+#include <memory>
+#include <ranges>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace fastread::string_table {
+
+/// The format's constants (docs/string-table.md).
+namespace format {
+/// Bytes 0-7: not ASCII first (a text-mode transfer or a 7-bit channel changes it), then
+/// CR LF and ^Z, which text-mode conversions mangle (the PNG signature's trick).
+inline constexpr std::array<unsigned char, 8> magic{0x89, 'S', 'T', 'B', '\r', '\n', 0x1a, '\n'};
+inline constexpr std::uint16_t major_version = 1; ///< readers reject another major version
+inline constexpr std::uint16_t minor_version = 0; ///< readers accept any minor version
+/// Written as a little-endian u32: bytes 04 03 02 01. Read as 01 02 03 04, the file was
+/// byte-swapped (or written by a big-endian writer).
+inline constexpr std::uint32_t byte_order_mark = 0x01020304;
+inline constexpr std::size_t header_size = 64;
+/// Header field positions (bytes).
+inline constexpr std::size_t at_version = 8, at_minor = 10, at_byte_order = 12, at_count = 16,
+                             at_offsets = 24, at_data = 32, at_data_size = 40, at_file_size = 48,
+                             at_reserved = 56;
+} // namespace format
+
+namespace detail {
+
+inline std::uint64_t load_u64(const unsigned char* p) noexcept {
+    std::uint64_t v;
+    std::memcpy(&v, p, sizeof v);
+    if constexpr (std::endian::native == std::endian::big) {
+        v = __builtin_bswap64(v);
+    }
+    return v;
+}
+
+inline void store_u64(unsigned char* p, std::uint64_t v) noexcept {
+    if constexpr (std::endian::native == std::endian::big) {
+        v = __builtin_bswap64(v);
+    }
+    std::memcpy(p, &v, sizeof v);
+}
+
+inline void store_u16(unsigned char* p, std::uint16_t v) noexcept {
+    p[0] = static_cast<unsigned char>(v);
+    p[1] = static_cast<unsigned char>(v >> 8);
+}
+
+inline void store_u32(unsigned char* p, std::uint32_t v) noexcept {
+    for (int i = 0; i < 4; ++i) {
+        p[i] = static_cast<unsigned char>(v >> (8 * i));
+    }
+}
+
+constexpr std::uint64_t align8(std::uint64_t x) noexcept {
+    return (x + 7) & ~std::uint64_t{7};
+}
+
+/// The header of a table of `count` strings holding `data_size` bytes.
+inline std::array<unsigned char, format::header_size> make_header(std::uint64_t count,
+                                                                  std::uint64_t data_size) {
+    std::array<unsigned char, format::header_size> h{};
+    std::memcpy(h.data(), format::magic.data(), format::magic.size());
+    store_u16(h.data() + format::at_version, format::major_version);
+    store_u16(h.data() + format::at_minor, format::minor_version);
+    store_u32(h.data() + format::at_byte_order, format::byte_order_mark);
+    const std::uint64_t offsets_at = format::header_size;
+    const std::uint64_t data_at = offsets_at + 8 * (count + 1);
+    store_u64(h.data() + format::at_count, count);
+    store_u64(h.data() + format::at_offsets, offsets_at);
+    store_u64(h.data() + format::at_data, data_at);
+    store_u64(h.data() + format::at_data_size, data_size);
+    store_u64(h.data() + format::at_file_size, data_at + data_size);
+    return h;
+}
+
+/// Writes through a 1 MiB buffer to an atomic_file.
+class buffered_output {
+  public:
+    explicit buffered_output(fastread::detail::atomic_file& file)
+        : file_(file), buffer_(new char[capacity]) {}
+    void put(const void* bytes, std::size_t n) {
+        const char* p = static_cast<const char*>(bytes);
+        if (n >= capacity) {
+            flush();
+            file_.write(p, n);
+            return;
+        }
+        if (used_ + n > capacity) {
+            flush();
+        }
+        std::memcpy(buffer_.get() + used_, p, n);
+        used_ += n;
+    }
+    void put_u64(std::uint64_t v) {
+        unsigned char b[8];
+        store_u64(b, v);
+        put(b, 8);
+    }
+    void flush() {
+        if (used_ != 0) {
+            file_.write(buffer_.get(), used_);
+            used_ = 0;
+        }
+    }
+
+  private:
+    static constexpr std::size_t capacity = std::size_t{1} << 20;
+    fastread::detail::atomic_file& file_;
+    std::unique_ptr<char[]> buffer_;
+    std::size_t used_ = 0;
+};
+
+} // namespace detail
+
+/// Writes `strings` (any range whose elements convert to std::string_view: bytes,
+/// including NUL, any length) as a table at `path`, atomically: a temporary file in the
+/// same directory, fsync, rename over `path`. Memory: a 1 MiB buffer; the strings are not
+/// copied. A forward range is read three times (count, offsets, bytes); a single-pass
+/// range goes through `writer`. Throws std::system_error (errno, path).
+template <std::ranges::input_range R>
+requires std::convertible_to<std::ranges::range_reference_t<R>, std::string_view>
+void write(const std::filesystem::path& path, R&& strings);
+
+/// Writes a table one string at a time, for callers that cannot hold (or walk twice) all
+/// the strings: the bytes go to an unnamed temporary file next to `path` as they come, the
+/// offsets (8 bytes per string) stay in memory; `finish()` writes the header and offsets,
+/// copies the bytes after them (copy_file_range, in the kernel), fsyncs and renames over
+/// `path`. Without `finish()` the destructor leaves `path` untouched.
+class writer {
+  public:
+    /// Throws std::system_error if the temporary files cannot be created.
+    explicit writer(const std::filesystem::path& path)
+        : path_(path), target_(path), data_(open_unnamed(path)), out_(new char[capacity]) {
+        offsets_.push_back(0);
+    }
+    writer(const writer&) = delete;
+    writer& operator=(const writer&) = delete;
+
+    /// Appends one string. Throws std::system_error if a write fails.
+    void add(std::string_view s) {
+        if (used_ + s.size() > capacity) {
+            flush();
+        }
+        if (s.size() >= capacity) {
+            fastread::detail::write_all(data_.get(), s.data(), s.size(), path_);
+        } else {
+            std::memcpy(out_.get() + used_, s.data(), s.size());
+            used_ += s.size();
+        }
+        offsets_.push_back(offsets_.back() + s.size());
+    }
+
+    /// Strings added so far.
+    std::uint64_t size() const noexcept { return offsets_.size() - 1; }
+
+    /// Writes the table and renames it over the path. Throws std::system_error.
+    void finish() {
+        flush();
+        const std::uint64_t data_size = offsets_.back();
+        const auto header = detail::make_header(size(), data_size);
+        detail::buffered_output out(target_);
+        out.put(header.data(), header.size());
+        for (std::uint64_t off : offsets_) {
+            out.put_u64(off);
+        }
+        out.flush();
+        copy_data(data_size);
+        target_.commit();
+    }
+
+  private:
+    static constexpr std::size_t capacity = std::size_t{1} << 20;
+
+    static fastread::detail::unique_fd open_unnamed(const std::filesystem::path& path) {
+        const std::filesystem::path dir = path.parent_path().empty() ? "." : path.parent_path();
+        int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+        if (fd < 0) { // no O_TMPFILE here: a named file, removed at once
+            std::filesystem::path name = dir / (".string-table-data." + std::to_string(::getpid()));
+            fd = ::open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+            if (fd < 0) {
+                fastread::detail::throw_system_error(errno, "create a temporary file for", path);
+            }
+            ::unlink(name.c_str());
+        }
+        return fastread::detail::unique_fd(fd);
+    }
+
+    void flush() {
+        if (used_ != 0) {
+            fastread::detail::write_all(data_.get(), out_.get(), used_, path_);
+            used_ = 0;
+        }
+    }
+
+    // Appends the data file to the target: copy_file_range, else read and write.
+    void copy_data(std::uint64_t size) {
+        loff_t in_at = 0;
+        std::uint64_t done = 0;
+        while (done < size) {
+            const ssize_t n = ::copy_file_range(data_.get(), &in_at, target_.fd(), nullptr,
+                                                static_cast<std::size_t>(size - done), 0);
+            if (n > 0) {
+                done += static_cast<std::uint64_t>(n);
+                continue;
+            }
+            if (n < 0 && errno == EINTR) {
+                continue;
+            }
+            break; // unsupported here (or ended early): copy the rest by hand
+        }
+        while (done < size) {
+            const std::size_t want =
+                static_cast<std::size_t>(std::min<std::uint64_t>(capacity, size - done));
+            const std::size_t got =
+                fastread::detail::pread_full(data_.get(), out_.get(), want, done, path_);
+            if (got == 0) {
+                fastread::detail::throw_system_error(EIO, "read back the strings for", path_);
+            }
+            target_.write(out_.get(), got);
+            done += got;
+        }
+    }
+
+    std::filesystem::path path_;
+    fastread::detail::atomic_file target_;
+    fastread::detail::unique_fd data_;
+    std::unique_ptr<char[]> out_;
+    std::size_t used_ = 0;
+    std::vector<std::uint64_t> offsets_;
+};
+
+template <std::ranges::input_range R>
+requires std::convertible_to<std::ranges::range_reference_t<R>, std::string_view>
+void write(const std::filesystem::path& path, R&& strings) {
+    if constexpr (!std::ranges::forward_range<R>) {
+        writer w(path);
+        for (auto&& s : strings) {
+            w.add(std::string_view(s));
+        }
+        w.finish();
+    } else {
+        std::uint64_t count = 0, data_size = 0;
+        for (auto&& s : strings) {
+            ++count;
+            data_size += std::string_view(s).size();
+        }
+        fastread::detail::atomic_file file(path);
+        detail::buffered_output out(file);
+        const auto header = detail::make_header(count, data_size);
+        out.put(header.data(), header.size());
+        std::uint64_t at = 0;
+        out.put_u64(0);
+        for (auto&& s : strings) {
+            at += std::string_view(s).size();
+            out.put_u64(at);
+        }
+        for (auto&& s : strings) {
+            const std::string_view v(s);
+            out.put(v.data(), v.size());
+        }
+        out.flush();
+        file.commit();
+    }
+}
+
+/// A table mapped read-only: string i is a std::string_view into the map, valid while the
+/// view lives. Move-only; unmaps on destruction.
+class view {
+  public:
+    class iterator;
+
+    /// An empty table (no file).
+    view() noexcept = default;
+    view(view&& other) noexcept { swap(other); }
+    view& operator=(view&& other) noexcept {
+        view(std::move(other)).swap(*this);
+        return *this;
+    }
+    view(const view&) = delete;
+    view& operator=(const view&) = delete;
+    ~view() {
+        if (map_ != nullptr) {
+            ::munmap(map_, map_size_);
+        }
+    }
+
+    /// Maps `path` and checks the header and every offset in one sequential pass
+    /// (offsets[0] = 0, never decreasing, offsets[count] = the data size). O(count) time,
+    /// no allocation. Throws parse_error with the byte offset of the first problem (see
+    /// docs/string-table.md for the rules), std::system_error if the file cannot be
+    /// opened or mapped.
+    static view open(const std::filesystem::path& path) {
+        view v = open_unchecked(path);
+        v.check_offsets(path);
+        return v;
+    }
+
+    /// Maps `path` and checks only the header: O(1) in the number of strings (open, fstat,
+    /// mmap, one page read). Offsets are not checked: `at()` checks the two it uses and
+    /// throws parse_error on bad ones, `operator[]` clamps them into the data area, so a
+    /// corrupt table gives wrong strings or errors, never a read outside the map.
+    static view open_unchecked(const std::filesystem::path& path) {
+        // O_NONBLOCK: a FIFO must not block the open; it is refused just below.
+        fastread::detail::unique_fd fd = fastread::detail::open_read_only(path, O_NONBLOCK);
+        const fastread::detail::file_info info = fastread::detail::stat_fd(fd.get(), path);
+        const std::string file = path.string();
+        if (!info.regular) {
+            throw parse_error(0, "not a regular file", file);
+        }
+        if (info.size < format::header_size) {
+            throw parse_error(info.size,
+                              "the file ends before its 64-byte header (" +
+                                  std::to_string(info.size) + " bytes)",
+                              file);
+        }
+        view v;
+        void* map = ::mmap(nullptr, static_cast<std::size_t>(info.size), PROT_READ, MAP_SHARED,
+                           fd.get(), 0);
+        if (map == MAP_FAILED) {
+            fastread::detail::throw_system_error(errno, "mmap", path);
+        }
+        v.map_ = map;
+        v.map_size_ = static_cast<std::size_t>(info.size);
+        v.check_header(info.size, file);
+        return v;
+    }
+
+    /// Strings in the table.
+    std::size_t size() const noexcept { return static_cast<std::size_t>(count_); }
+    bool empty() const noexcept { return count_ == 0; }
+
+    /// String i (i < size(), not checked). On a table from open_unchecked with corrupt
+    /// offsets, the bytes are clamped to the data area: wrong, never out of bounds.
+    std::string_view operator[](std::size_t i) const noexcept {
+        std::uint64_t b = offset(i), e = offset(i + 1);
+        e = e < data_size_ ? e : data_size_;
+        b = b < e ? b : e;
+        return {reinterpret_cast<const char*>(data_) + b, static_cast<std::size_t>(e - b)};
+    }
+
+    /// String i; throws std::out_of_range if i >= size(), parse_error (the offset entry's
+    /// byte position) if its offsets are out of order or past the data.
+    std::string_view at(std::size_t i) const {
+        if (i >= count_) {
+            throw std::out_of_range("string_table::view::at: index " + std::to_string(i) +
+                                    " >= size() " + std::to_string(count_));
+        }
+        const std::uint64_t b = offset(i), e = offset(i + 1);
+        if (b > e || e > data_size_) {
+            throw parse_error(offsets_at_ + 8 * (b > e ? i : i + 1),
+                              "offset of string " + std::to_string(b > e ? i : i + 1) +
+                                  (b > e ? " is after the next one" : " is past the data"));
+        }
+        return {reinterpret_cast<const char*>(data_) + b, static_cast<std::size_t>(e - b)};
+    }
+
+    iterator begin() const noexcept;
+    iterator end() const noexcept;
+
+    /// Bytes of string data (the sum of the lengths).
+    std::uint64_t data_size() const noexcept { return data_size_; }
+
+    void swap(view& other) noexcept {
+        std::swap(map_, other.map_);
+        std::swap(map_size_, other.map_size_);
+        std::swap(offsets_, other.offsets_);
+        std::swap(data_, other.data_);
+        std::swap(count_, other.count_);
+        std::swap(data_size_, other.data_size_);
+        std::swap(offsets_at_, other.offsets_at_);
+    }
+
+  private:
+    std::uint64_t offset(std::size_t i) const noexcept {
+        return detail::load_u64(offsets_ + 8 * i);
+    }
+
+    const unsigned char* bytes() const noexcept { return static_cast<const unsigned char*>(map_); }
+
+    void check_header(std::uint64_t file_size, const std::string& file) {
+        const unsigned char* h = bytes();
+        auto u16 = [&](std::size_t at) { return static_cast<unsigned>(h[at] | h[at + 1] << 8); };
+        auto fail = [&](std::uint64_t at, const std::string& why) {
+            throw parse_error(at, why, file);
+        };
+        if (std::memcmp(h, format::magic.data(), format::magic.size()) != 0) {
+            fail(0, "not a string table (wrong magic bytes)");
+        }
+        if (u16(format::at_version) != format::major_version) {
+            fail(format::at_version, "format version " + std::to_string(u16(format::at_version)) +
+                                         " is not supported (this reader knows version 1)");
+        }
+        const unsigned char* bom = h + format::at_byte_order;
+        if constexpr (std::endian::native == std::endian::big) {
+            fail(format::at_byte_order, "string tables are little-endian; this host is big-endian");
+        }
+        if (!(bom[0] == 4 && bom[1] == 3 && bom[2] == 2 && bom[3] == 1)) {
+            fail(format::at_byte_order,
+                 bom[0] == 1 && bom[1] == 2 && bom[2] == 3 && bom[3] == 4
+                     ? "byte-order mark says the file is big-endian (byte-swapped)"
+                     : "byte-order mark is not 04 03 02 01");
+        }
+        const std::uint64_t count = detail::load_u64(h + format::at_count);
+        const std::uint64_t offsets_at = detail::load_u64(h + format::at_offsets);
+        const std::uint64_t data_at = detail::load_u64(h + format::at_data);
+        const std::uint64_t data_size = detail::load_u64(h + format::at_data_size);
+        const std::uint64_t total = detail::load_u64(h + format::at_file_size);
+        if (detail::load_u64(h + format::at_reserved) != 0) {
+            fail(format::at_reserved, "reserved header bytes are not zero");
+        }
+        if (total != file_size) {
+            fail(format::at_file_size, "the header says the file has " + std::to_string(total) +
+                                           " bytes; it has " + std::to_string(file_size) +
+                                           (total > file_size ? " (truncated)" : ""));
+        }
+        // Every size below is checked against the file size before it is multiplied, so
+        // nothing overflows.
+        if (count >= file_size / 8) {
+            fail(format::at_count, std::to_string(count) + " strings cannot fit: their offsets "
+                                                           "alone need more than the file");
+        }
+        if (offsets_at < format::header_size || offsets_at % 8 != 0) {
+            fail(format::at_offsets, "offsets position " + std::to_string(offsets_at) +
+                                         " overlaps the header or is not 8-byte aligned");
+        }
+        const std::uint64_t offsets_bytes = 8 * (count + 1);
+        if (offsets_at > file_size || offsets_bytes > file_size - offsets_at) {
+            fail(format::at_offsets, "the offsets run past the end of the file (truncated)");
+        }
+        if (data_at < offsets_at + offsets_bytes) {
+            fail(format::at_data,
+                 "data position " + std::to_string(data_at) + " overlaps the offsets");
+        }
+        if (data_at > file_size || data_size != file_size - data_at) {
+            fail(format::at_data_size, "data size " + std::to_string(data_size) +
+                                           " does not match the file (truncated data?)");
+        }
+        offsets_ = h + offsets_at;
+        data_ = h + data_at;
+        count_ = count;
+        data_size_ = data_size;
+        offsets_at_ = offsets_at;
+    }
+
+    void check_offsets(const std::filesystem::path& path) const {
+        const std::string file = path.string();
+        // The offsets are read once, in order: ask for them ahead.
+        (void)::madvise(const_cast<unsigned char*>(offsets_) - (offsets_at_ % 4096),
+                        static_cast<std::size_t>(8 * (count_ + 1) + offsets_at_ % 4096),
+                        MADV_WILLNEED);
+        if (offset(0) != 0) {
+            throw parse_error(offsets_at_, "the first offset is not 0", file);
+        }
+        // Branch-free over the whole array, then a second look only when it failed.
+        std::uint64_t prev = 0, bad = 0;
+        for (std::uint64_t i = 1; i <= count_; ++i) {
+            const std::uint64_t cur = offset(static_cast<std::size_t>(i));
+            bad |= static_cast<std::uint64_t>(cur < prev);
+            prev = cur;
+        }
+        if (bad != 0) {
+            prev = 0;
+            for (std::uint64_t i = 1; i <= count_; ++i) {
+                const std::uint64_t cur = offset(static_cast<std::size_t>(i));
+                if (cur < prev) {
+                    throw parse_error(offsets_at_ + 8 * i,
+                                      "offset of string " + std::to_string(i) +
+                                          " is before the previous one",
+                                      file);
+                }
+                prev = cur;
+            }
+        }
+        if (prev != data_size_) {
+            throw parse_error(offsets_at_ + 8 * count_,
+                              "the last offset (" + std::to_string(prev) +
+                                  ") is not the data size (" + std::to_string(data_size_) + ")",
+                              file);
+        }
+    }
+
+    void* map_ = nullptr;
+    std::size_t map_size_ = 0;
+    const unsigned char* offsets_ = nullptr;
+    const unsigned char* data_ = nullptr;
+    std::uint64_t count_ = 0;
+    std::uint64_t data_size_ = 0;
+    std::uint64_t offsets_at_ = 0;
+};
+
+/// A random-access iterator over a view's strings (values are std::string_view).
+class view::iterator {
+  public:
+    using iterator_category = std::random_access_iterator_tag;
+    using iterator_concept = std::random_access_iterator_tag;
+    using value_type = std::string_view;
+    using difference_type = std::ptrdiff_t;
+    using reference = std::string_view;
+    using pointer = void;
+
+    iterator() noexcept = default;
+    iterator(const view* v, std::size_t i) noexcept : view_(v), i_(i) {}
+
+    std::string_view operator*() const noexcept { return (*view_)[i_]; }
+    std::string_view operator[](difference_type n) const noexcept {
+        return (*view_)[static_cast<std::size_t>(static_cast<difference_type>(i_) + n)];
+    }
+    iterator& operator++() noexcept {
+        ++i_;
+        return *this;
+    }
+    iterator operator++(int) noexcept {
+        iterator t = *this;
+        ++i_;
+        return t;
+    }
+    iterator& operator--() noexcept {
+        --i_;
+        return *this;
+    }
+    iterator operator--(int) noexcept {
+        iterator t = *this;
+        --i_;
+        return t;
+    }
+    iterator& operator+=(difference_type n) noexcept {
+        i_ = static_cast<std::size_t>(static_cast<difference_type>(i_) + n);
+        return *this;
+    }
+    iterator& operator-=(difference_type n) noexcept { return *this += -n; }
+    friend iterator operator+(iterator it, difference_type n) noexcept { return it += n; }
+    friend iterator operator+(difference_type n, iterator it) noexcept { return it += n; }
+    friend iterator operator-(iterator it, difference_type n) noexcept { return it -= n; }
+    friend difference_type operator-(const iterator& a, const iterator& b) noexcept {
+        return static_cast<difference_type>(a.i_) - static_cast<difference_type>(b.i_);
+    }
+    friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.i_ == b.i_; }
+    friend auto operator<=>(const iterator& a, const iterator& b) noexcept { return a.i_ <=> b.i_; }
+
+  private:
+    const view* view_ = nullptr;
+    std::size_t i_ = 0;
+};
+
+inline view::iterator view::begin() const noexcept {
+    return iterator(this, 0);
+}
+inline view::iterator view::end() const noexcept {
+    return iterator(this, size());
+}
+
+static_assert(std::random_access_iterator<view::iterator>);
+static_assert(std::ranges::random_access_range<const view&>);
+static_assert(std::ranges::sized_range<const view&>);
+
+} // namespace fastread::string_table
+
+#endif // FASTREAD_STRING_TABLE_HPP
