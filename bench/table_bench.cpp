@@ -105,14 +105,14 @@ void register_table_family(context& ctx) {
     const std::string count = std::to_string(n / 1000) + ",000 strings";
     auto column = [&](const fs::path& path, const std::string& group) {
         input in;
-        in.column = count;
+        in.column = group + " " + count;
         in.group = group;
         in.path = path;
         in.bytes = fs::file_size(path);
         in.items = n;
         return in;
     };
-    // Each reader's own file; the columns share a name, one table per group.
+    // Each reader and its own file.
     struct reader {
         std::string row;
         fs::path file;
@@ -154,7 +154,7 @@ void register_table_family(context& ctx) {
         [=] { return same(st::baseline::zero_copy_read(flat), *strings); },
         [=] { return same(st::view::open(table), *strings); },
         [=] { return same(st::view::open_unchecked(table), *strings); }};
-    const input reading = column(table, "reads");
+    const input reading = column(table, "reading");
     ctx.add_column(family, reading);
     for (std::size_t r = 0; r < readers.size(); ++r) {
         // The column's file is the table; each reader's own file is also warmed / evicted.
@@ -166,7 +166,7 @@ void register_table_family(context& ctx) {
         ctx.add(
             family, readers[r].row + " + visit every string", in, [run] { run(true); }, checks[r]);
     }
-    input writing = column(table, "writes");
+    input writing = column(table, "writing");
     writing.cached_only = true;
     ctx.add_column(family, writing);
     const fs::path out_naive = o.data_dir / "strings-written-naive.bin";

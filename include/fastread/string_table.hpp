@@ -331,9 +331,9 @@ class view {
     }
 
     /// Maps `path` and checks only the header: O(1) in the number of strings (open, fstat,
-    /// mmap, one page read). Offsets are not checked: `at()` checks the two it uses and
-    /// throws parse_error on bad ones, `operator[]` clamps them into the data area, so a
-    /// corrupt table gives wrong strings or errors, never a read outside the map.
+    /// a 64-byte pread, mmap; no page of the map is touched). Offsets are not checked: `at()`
+    /// checks the two it uses and throws parse_error on bad ones, `operator[]` clamps them into the
+    /// data area, so a corrupt table gives wrong strings or errors, never a read outside the map.
     static view open_unchecked(const std::filesystem::path& path) {
         // O_NONBLOCK: a FIFO must not block the open; it is refused just below.
         fastread::detail::unique_fd fd = fastread::detail::open_read_only(path, O_NONBLOCK);
@@ -348,7 +348,14 @@ class view {
                                   std::to_string(info.size) + " bytes)",
                               file);
         }
+        // The header with pread, not through the map: a first fault on a cold map reads
+        // the kernel's whole read-around window (8 MiB here), a 64-byte read only a page
+        // or a few.
+        std::array<unsigned char, format::header_size> header{};
+        fastread::detail::pread_full(fd.get(), reinterpret_cast<char*>(header.data()),
+                                     header.size(), 0, path);
         view v;
+        v.check_header(header.data(), info.size, file);
         void* map = ::mmap(nullptr, static_cast<std::size_t>(info.size), PROT_READ, MAP_SHARED,
                            fd.get(), 0);
         if (map == MAP_FAILED) {
@@ -356,7 +363,8 @@ class view {
         }
         v.map_ = map;
         v.map_size_ = static_cast<std::size_t>(info.size);
-        v.check_header(info.size, file);
+        v.offsets_ = v.bytes() + v.offsets_at_;
+        v.data_ = v.bytes() + v.data_at_;
         return v;
     }
 
@@ -403,6 +411,7 @@ class view {
         std::swap(count_, other.count_);
         std::swap(data_size_, other.data_size_);
         std::swap(offsets_at_, other.offsets_at_);
+        std::swap(data_at_, other.data_at_);
     }
 
   private:
@@ -412,8 +421,8 @@ class view {
 
     const unsigned char* bytes() const noexcept { return static_cast<const unsigned char*>(map_); }
 
-    void check_header(std::uint64_t file_size, const std::string& file) {
-        const unsigned char* h = bytes();
+    // Checks the header bytes `h` against the file's size; sets the counts and positions.
+    void check_header(const unsigned char* h, std::uint64_t file_size, const std::string& file) {
         auto u16 = [&](std::size_t at) { return static_cast<unsigned>(h[at] | h[at + 1] << 8); };
         auto fail = [&](std::uint64_t at, const std::string& why) {
             throw parse_error(at, why, file);
@@ -470,11 +479,10 @@ class view {
             fail(format::at_data_size, "data size " + std::to_string(data_size) +
                                            " does not match the file (truncated data?)");
         }
-        offsets_ = h + offsets_at;
-        data_ = h + data_at;
         count_ = count;
         data_size_ = data_size;
         offsets_at_ = offsets_at;
+        data_at_ = data_at;
     }
 
     void check_offsets(const std::filesystem::path& path) const {
@@ -521,6 +529,7 @@ class view {
     std::uint64_t count_ = 0;
     std::uint64_t data_size_ = 0;
     std::uint64_t offsets_at_ = 0;
+    std::uint64_t data_at_ = 0;
 };
 
 /// A random-access iterator over a view's strings (values are std::string_view).
