@@ -102,7 +102,11 @@ void register_table_family(context& ctx) {
         st::baseline::flat_write(flat, *views);
         st::write(table, *views);
     }
-    const std::string count = std::to_string(n / 1000) + ",000 strings";
+    std::string count = std::to_string(n);
+    for (int at = static_cast<int>(count.size()) - 3; at > 0; at -= 3) {
+        count.insert(static_cast<std::size_t>(at), ",");
+    }
+    count += " strings";
     auto column = [&](const fs::path& path, const std::string& group) {
         input in;
         in.column = group + " " + count;
