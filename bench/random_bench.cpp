@@ -162,23 +162,22 @@ struct method_row {
     bool sort;
 };
 
+// fastread's rows: `verb` is "read_at" or "update_at".
+std::vector<method_row> method_rows(const std::string& verb) {
+    return {{verb + " pread, unsorted", access_method::pread, false},
+            {verb + " pread, sorted", access_method::pread, true},
+            {verb + " mmap", access_method::mmap, true},
+            {verb + " io_uring", access_method::io_uring, true},
+            {verb + " automatic", access_method::automatic, true}};
+}
+
 const std::vector<method_row>& read_method_rows() {
-    static const std::vector<method_row> rows{
-        {"read_at pread, unsorted", access_method::pread, false},
-        {"read_at pread, sorted", access_method::pread, true},
-        {"read_at mmap", access_method::mmap, true},
-        {"read_at io_uring", access_method::io_uring, true},
-        {"read_at automatic", access_method::automatic, true}};
+    static const std::vector<method_row> rows = method_rows("read_at");
     return rows;
 }
 
 const std::vector<method_row>& update_method_rows() {
-    static const std::vector<method_row> rows{
-        {"update_at pread, unsorted", access_method::pread, false},
-        {"update_at pread, sorted", access_method::pread, true},
-        {"update_at mmap", access_method::mmap, true},
-        {"update_at io_uring", access_method::io_uring, true},
-        {"update_at automatic", access_method::automatic, true}};
+    static const std::vector<method_row> rows = method_rows("update_at");
     return rows;
 }
 

@@ -396,8 +396,7 @@ class positioned_file {
                                         ") and out (" + std::to_string(out.size()) +
                                         ") differ in length");
         }
-        const std::uint64_t size = detail::stat_fd(fd_.get(), path_).size;
-        detail::check_indices(indices, size / sizeof(T), path_);
+        const std::uint64_t size = checked_size(indices, sizeof(T));
         if (indices.empty()) {
             return;
         }
@@ -451,8 +450,7 @@ class positioned_file {
             throw update_error(std::make_error_code(std::errc::bad_file_descriptor),
                                "update_at: " + path_.string() + " was opened read-only", 0);
         }
-        const std::uint64_t size = detail::stat_fd(fd_.get(), path_).size;
-        detail::check_indices(indices, size / sizeof(T), path_);
+        const std::uint64_t size = checked_size(indices, sizeof(T));
         if (indices.empty()) {
             return;
         }
@@ -535,6 +533,15 @@ class positioned_file {
                            : detail::threads_for(refs.size(), 4096, 8);
         p.threads = std::max(1u, std::min<unsigned>(p.threads, static_cast<unsigned>(refs.size())));
         return p;
+    }
+
+    // The file's size now; throws std::out_of_range (nothing read or written) if an index
+    // is at or past the last whole record.
+    std::uint64_t checked_size(std::span<const std::uint64_t> indices,
+                               std::size_t record_size) const {
+        const std::uint64_t size = detail::stat_fd(fd_.get(), path_).size;
+        detail::check_indices(indices, size / record_size, path_);
+        return size;
     }
 
     static positioned::baseline::fseek_options fseek_options_of(const access_options& o,

@@ -91,6 +91,14 @@ struct fseek_options {
     bool read_write_mode = false; ///< reads: open "rb+" instead of "rb" (updates always "rb+")
 };
 
+/// fseek to byte `offset` as the article's dial says: SEEK_CUR by the distance from `at`
+/// (where the last read or write left the stream), else SEEK_SET. Returns fseek's result.
+inline int seek_to(std::FILE* f, std::uint64_t offset, std::uint64_t at, whence w) {
+    return w == whence::cur
+               ? std::fseek(f, static_cast<long>(offset) - static_cast<long>(at), SEEK_CUR)
+               : std::fseek(f, static_cast<long>(offset), SEEK_SET);
+}
+
 /// The article's reader on an open stream: for each visit, fseek then fread one T into
 /// out[pos]. Throws std::system_error (errno, path) if a seek or read fails.
 template <class T>
@@ -101,10 +109,7 @@ void fseek_read(std::FILE* f, std::span<const std::uint64_t> indices, std::span<
     std::uint64_t at = 0; // stream position after the last read
     for (const detail::record_ref& r : order) {
         const std::uint64_t offset = r.index * sizeof(T);
-        const int rc =
-            options.seek == whence::cur
-                ? std::fseek(f, static_cast<long>(offset) - static_cast<long>(at), SEEK_CUR)
-                : std::fseek(f, static_cast<long>(offset), SEEK_SET);
+        const int rc = seek_to(f, offset, at, options.seek);
         if (rc != 0) {
             detail::throw_system_error(errno, "fseek", path);
         }
@@ -126,10 +131,7 @@ void fseek_update(std::FILE* f, std::span<const std::uint64_t> indices, F&& fn,
     std::size_t applied = 0;
     for (const detail::record_ref& r : order) {
         const std::uint64_t offset = r.index * sizeof(T);
-        const int rc =
-            options.seek == whence::cur
-                ? std::fseek(f, static_cast<long>(offset) - static_cast<long>(at), SEEK_CUR)
-                : std::fseek(f, static_cast<long>(offset), SEEK_SET);
+        const int rc = seek_to(f, offset, at, options.seek);
         if (rc != 0) {
             detail::throw_update_error(errno, "fseek", path, applied);
         }

@@ -59,6 +59,21 @@ inline void close(unique_file f, const std::filesystem::path& path) {
     }
 }
 
+/// Reads the leading 32-bit count with fread; sets `file_size`. Throws parse_error when
+/// there is none or when the file cannot hold that many 4-byte lengths.
+inline std::uint32_t read_count(std::FILE* f, const std::filesystem::path& path,
+                                std::uint64_t& file_size) {
+    file_size = fastread::detail::stat_fd(::fileno(f), path).size;
+    std::uint32_t count = 0;
+    if (std::fread(&count, sizeof count, 1, f) != 1) {
+        throw parse_error(0, "no count", path.string());
+    }
+    if (count > (file_size - 4) / 4) {
+        throw parse_error(0, "count larger than the file can hold", path.string());
+    }
+    return count;
+}
+
 } // namespace detail
 
 /// Strings each in its own allocation (the naive reader's result).
@@ -137,14 +152,8 @@ inline void flat_write(const std::filesystem::path& path,
 /// Throws parse_error (byte offset) for a count or length the file cannot hold.
 inline owned_strings naive_read(const std::filesystem::path& path) {
     detail::unique_file f = detail::open_file(path, "rb");
-    const std::uint64_t file_size = fastread::detail::stat_fd(::fileno(f.get()), path).size;
-    std::uint32_t count = 0;
-    if (std::fread(&count, sizeof count, 1, f.get()) != 1) {
-        throw parse_error(0, "no count", path.string());
-    }
-    if (count > file_size / 4) {
-        throw parse_error(0, "count larger than the file can hold", path.string());
-    }
+    std::uint64_t file_size = 0;
+    const std::uint32_t count = detail::read_count(f.get(), path, file_size);
     owned_strings out;
     out.bytes.reserve(count);
     out.lengths.reserve(count);
@@ -173,14 +182,8 @@ inline owned_strings naive_read(const std::filesystem::path& path) {
 /// allocation and one fread for all the bytes, then the index.
 inline copied_strings one_copy_read(const std::filesystem::path& path) {
     detail::unique_file f = detail::open_file(path, "rb");
-    const std::uint64_t file_size = fastread::detail::stat_fd(::fileno(f.get()), path).size;
-    std::uint32_t count = 0;
-    if (std::fread(&count, sizeof count, 1, f.get()) != 1) {
-        throw parse_error(0, "no count", path.string());
-    }
-    if (count > (file_size - 4) / 4) {
-        throw parse_error(0, "count larger than the file can hold", path.string());
-    }
+    std::uint64_t file_size = 0;
+    const std::uint32_t count = detail::read_count(f.get(), path, file_size);
     std::vector<std::uint32_t> lengths(count);
     if (count != 0 && std::fread(lengths.data(), 4, count, f.get()) != count) {
         throw parse_error(4, "truncated lengths", path.string());
