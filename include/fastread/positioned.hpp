@@ -827,13 +827,15 @@ void read_at(const std::filesystem::path& path, std::span<const std::uint64_t> i
     positioned_file(path).read_at<T>(indices, out, options);
 }
 
-/// Updates records at positions: for each i, in visiting order, record indices[i] =
-/// fn(record); the file ends as if the updates were applied one by one in the caller's
-/// order (a repeated index is updated each time; sorting is stable). Only requests whose
-/// bytes changed are written back.
+/// Updates records at positions: for each i, record indices[i] = fn(record); the file
+/// ends as if the updates were applied one by one in the caller's order (a repeated index
+/// is updated each time, in order; sorting is stable). Only records (pread, mmap) or byte
+/// ranges of a request (io_uring, unsorted batches) that changed are written back.
 ///
-/// @param fn called once per index with the record's current value (a T), returns the new
-///           value (a T). It must not throw.
+/// @param fn called once per index, always on the calling thread, with the record's
+///           current value (a T); returns the new value (a T). Calls come in visiting
+///           order (file order when sorted), except with io_uring, where they come request
+///           by request as reads complete (in order within a request). It must not throw.
 /// @throws std::out_of_range if an index is past the last whole record (file untouched);
 ///         update_error (a std::system_error) if opening for writing, a read, a write or
 ///         the final sync fails, with `applied()` = updates already in the file.
