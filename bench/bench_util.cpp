@@ -178,6 +178,14 @@ std::string run_process(const std::vector<std::string>& argv,
     return out;
 }
 
+std::string with_commas(std::uint64_t n) {
+    std::string s = std::to_string(n);
+    for (int at = static_cast<int>(s.size()) - 3; at > 0; at -= 3) {
+        s.insert(static_cast<std::size_t>(at), ",");
+    }
+    return s;
+}
+
 std::string quote(const std::string& s) {
     std::string out = "'";
     for (char c : s) {

@@ -152,6 +152,9 @@ std::string run_shell(const std::string& command, std::initializer_list<int> ok_
 std::string run_process(const std::vector<std::string>& argv,
                         std::initializer_list<int> ok_statuses = {});
 
+/// `n` with thousands separated by commas, e.g. 1,000,000 (for column names).
+std::string with_commas(std::uint64_t n);
+
 /// `s` quoted for /bin/sh.
 std::string quote(const std::string& s);
 

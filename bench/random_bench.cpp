@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <random>
@@ -198,73 +199,74 @@ std::vector<std::string> all_rows() {
     return rows;
 }
 
-void add_read_rows(context& ctx, const input& in, const std::shared_ptr<batch>& b, bool grid) {
-    const std::string family = "random";
-    if (grid) {
-        for (const fseek_row& r : fseek_read_rows()) {
-            auto run = [b, o = r.options](std::span<std::int32_t> out) {
-                baseline::fseek_read<std::int32_t>(b->path, b->indices, out, o);
-            };
-            auto out = std::make_shared<std::vector<std::int32_t>>(b->indices.size());
-            ctx.add(
-                family, r.name, in,
-                [run, out] {
-                    run(*out);
-                    benchmark::DoNotOptimize(out->data());
-                },
-                [b, run] { return read_check(*b, run); });
-        }
-    }
-    for (const method_row& r : read_method_rows()) {
-        if (!grid && r.method != access_method::automatic &&
-            !(r.method == access_method::pread && r.sort)) {
-            continue; // the sweep: automatic and sorted pread only
+// The sweep columns run only these of fastread's rows.
+bool in_sweep(const method_row& r) {
+    return r.method == access_method::automatic || (r.method == access_method::pread && r.sort);
+}
+
+// Registers a reading row: `run` fills a span of records; checked against pread first.
+void add_read_row(context& ctx, const input& in, const std::shared_ptr<batch>& b,
+                  const std::string& row, std::function<void(std::span<std::int32_t>)> run) {
+    auto out = std::make_shared<std::vector<std::int32_t>>(b->indices.size());
+    ctx.add(
+        "random", row, in,
+        [run, out] {
+            run(*out);
+            benchmark::DoNotOptimize(out->data());
+        },
+        [b, run] { return read_check(*b, run); });
+}
+
+// fastread's rows for this column (all of them, or the sweep's), with their options;
+// io_uring is noted instead where it is not available.
+std::vector<std::pair<std::string, access_options>>
+method_options(context& ctx, const input& in, const std::vector<method_row>& rows, bool grid) {
+    std::vector<std::pair<std::string, access_options>> out;
+    for (const method_row& r : rows) {
+        if (!grid && !in_sweep(r)) {
+            continue;
         }
         if (r.method == access_method::io_uring && !fastread::detail::uring_usable()) {
-            ctx.note(family, r.name, in.column, "io_uring not available");
+            ctx.note("random", r.name, in.column, "io_uring not available");
             continue;
         }
         access_options o;
         o.method = r.method;
         o.sort = r.sort;
-        auto run = [b, o](std::span<std::int32_t> out) {
+        out.emplace_back(r.name, o);
+    }
+    return out;
+}
+
+void add_read_rows(context& ctx, const input& in, const std::shared_ptr<batch>& b, bool grid) {
+    if (grid) {
+        for (const fseek_row& r : fseek_read_rows()) {
+            add_read_row(ctx, in, b, r.name, [b, o = r.options](std::span<std::int32_t> out) {
+                baseline::fseek_read<std::int32_t>(b->path, b->indices, out, o);
+            });
+        }
+    }
+    for (const auto& [row, o] : method_options(ctx, in, read_method_rows(), grid)) {
+        add_read_row(ctx, in, b, row, [b, o = o](std::span<std::int32_t> out) {
             fastread::read_at<std::int32_t>(b->path, b->indices, out, o);
-        };
-        auto out = std::make_shared<std::vector<std::int32_t>>(b->indices.size());
-        ctx.add(
-            family, r.name, in,
-            [run, out] {
-                run(*out);
-                benchmark::DoNotOptimize(out->data());
-            },
-            [b, run] { return read_check(*b, run); });
+        });
     }
 }
 
 void add_update_rows(context& ctx, const input& in, const std::shared_ptr<batch>& b, bool grid) {
-    const std::string family = "random";
+    auto add = [&](const std::string& row, std::function<void()> run) {
+        ctx.add("random", row, in, run, [b, run] { return update_check(*b, run); });
+    };
     if (grid) {
         for (const fseek_row& r : fseek_update_rows()) {
-            auto run = [b, o = r.options] {
+            add(r.name, [b, o = r.options] {
                 baseline::fseek_update<std::int32_t>(b->path, b->indices, plus_one, o);
-            };
-            ctx.add(family, r.name, in, run, [b, run] { return update_check(*b, run); });
+            });
         }
     }
-    for (const method_row& r : update_method_rows()) {
-        if (!grid && r.method != access_method::automatic &&
-            !(r.method == access_method::pread && r.sort)) {
-            continue;
-        }
-        if (r.method == access_method::io_uring && !fastread::detail::uring_usable()) {
-            ctx.note(family, r.name, in.column, "io_uring not available");
-            continue;
-        }
-        access_options o;
-        o.method = r.method;
-        o.sort = r.sort;
-        auto run = [b, o] { fastread::update_at<std::int32_t>(b->path, b->indices, plus_one, o); };
-        ctx.add(family, r.name, in, run, [b, run] { return update_check(*b, run); });
+    for (const auto& [row, o] : method_options(ctx, in, update_method_rows(), grid)) {
+        add(row,
+            [b, o = o] { fastread::update_at<std::int32_t>(b->path, b->indices, plus_one, o); });
     }
 }
 
@@ -286,14 +288,6 @@ fs::path record_file(const options& o, std::uint64_t megabytes) {
         generate_records(path, bytes);
     }
     return path;
-}
-
-std::string count_name(std::size_t n) {
-    std::string s = std::to_string(n);
-    for (int at = static_cast<int>(s.size()) - 3; at > 0; at -= 3) {
-        s.insert(static_cast<std::size_t>(at), ",");
-    }
-    return s;
 }
 
 } // namespace
@@ -325,13 +319,13 @@ void register_random_family(context& ctx) {
         add_read_rows(ctx, in, b, grid);
         add_update_rows(ctx, in, b, grid);
     };
-    column(std::to_string(big_mb) + " MiB file, " + count_name(n) + " records",
+    column(std::to_string(big_mb) + " MiB file, " + with_commas(n) + " records",
            "the article's grid", big_mb, n, 1, true);
-    column(std::to_string(dense_mb) + " MiB file, " + count_name(n) + " records (dense)",
+    column(std::to_string(dense_mb) + " MiB file, " + with_commas(n) + " records (dense)",
            "the article's grid", dense_mb, n, 2, true);
     for (std::size_t k : o.quick ? std::vector<std::size_t>{1000, 10000}
                                  : std::vector<std::size_t>{1000, 10000, 100000, 1000000}) {
-        column(count_name(k) + " records",
+        column(with_commas(k) + " records",
                "index count sweep, " + std::to_string(big_mb) + " MiB file", big_mb, k, 3, false);
     }
 }

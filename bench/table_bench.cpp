@@ -102,11 +102,7 @@ void register_table_family(context& ctx) {
         st::baseline::flat_write(flat, *views);
         st::write(table, *views);
     }
-    std::string count = std::to_string(n);
-    for (int at = static_cast<int>(count.size()) - 3; at > 0; at -= 3) {
-        count.insert(static_cast<std::size_t>(at), ",");
-    }
-    count += " strings";
+    const std::string count = with_commas(n) + " strings";
     auto column = [&](const fs::path& path, const std::string& group) {
         input in;
         in.column = group + " " + count;

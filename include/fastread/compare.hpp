@@ -1224,8 +1224,8 @@ class duplicate_finder {
         const double cpu = process_cpu_seconds() - cpu_before;
         // Reading the small files kept every CPU busy: they came from the page cache, and
         // the rest likely will too; then threads beyond one per CPU only add switching (on
-        // fastread-bench's cached generated tree, 2 threads compared sets 15% faster than
-        // 16). Judged only on a phase long enough to measure.
+        // fastread-bench's cached generated tree, micro-runs: 2 threads compared sets 15% faster
+        // than 16). Judged only on a phase long enough to measure.
         const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
         if (opt_.threads == 0 && wall >= 0.002 && cpu >= 0.8 * wall * cpus) {
             job_threads = std::min(job_threads, cpus);

@@ -124,10 +124,10 @@ inline bool uring_usable() noexcept {
 
 // Requests for a cold batch: pages, joined across gaps of up to 16 KiB, at most 256 KiB.
 // A request costs about what moving 10-20 KiB does on an SSD with many requests in
-// flight (this VM's disk: about 150,000 random 4 KiB reads/s and 2 GB/s sequential; 100,000
-// records in 1 GiB took 0.83 s as 83,000 page requests, 0.48 s as 18,000 joined ones).
+// flight (micro-runs on this VM's disk: about 150,000 random 4 KiB reads/s and 2 GB/s sequential;
+// 100,000 records in 1 GiB took 0.83 s as 83,000 page requests, 0.48 s as 18,000 joined ones).
 inline constexpr block_rules cold_rules{4096, 16384, 256 * 1024};
-// Reads in flight on an io_uring (0.70 s at 256 against 0.83 s at 128 for the 83,000
+// Reads in flight on an io_uring (micro-runs: 0.70 s at 256 against 0.83 s at 128 for the 83,000
 // page requests above; no gain beyond 512).
 inline constexpr unsigned uring_depth = 256;
 // Requests for pread on cached pages: a page each, joined when adjacent, at most 64 KiB.
@@ -189,17 +189,17 @@ inline double sampled_residency(const file_map& map, const std::vector<record_re
 /// record (then mapping them costs less than copying them with pread). O(n).
 inline bool touches_most_pages(const std::vector<record_ref>& refs, std::size_t record_size) {
     constexpr std::uint64_t page = 4096;
-    std::uint64_t lo = UINT64_MAX, hi = 0, pages = 0, last_page = UINT64_MAX;
+    std::uint64_t lo = UINT64_MAX, hi = 0, pages = 0, next = 0; // next: first page not counted
     for (const record_ref& r : refs) { // sorted: distinct pages are counted exactly
         const std::uint64_t first = r.index * record_size / page;
-        const std::uint64_t end = (r.index * record_size + record_size - 1) / page;
+        const std::uint64_t last = (r.index * record_size + record_size - 1) / page;
         lo = std::min(lo, first);
-        hi = std::max(hi, end);
-        for (std::uint64_t q = std::max(first, last_page == UINT64_MAX ? first : last_page + 1);
-             q <= end; ++q) {
-            ++pages;
+        hi = std::max(hi, last);
+        const std::uint64_t from = std::max(first, next);
+        if (last >= from) {
+            pages += last - from + 1;
+            next = last + 1;
         }
-        last_page = last_page == UINT64_MAX ? end : std::max(last_page, end);
     }
     return !refs.empty() && pages * 2 >= hi - lo + 1;
 }
@@ -505,7 +505,7 @@ class positioned_file {
             if (detail::sampled_residency(*p.map, refs, record_size) >= 0.9) {
                 // Cached: no device to wait for, only system calls and page faults. A fault
                 // maps a page for good; a pread copies what it asks for: when most pages of
-                // the span are wanted, map (measured here: at 78% of the pages mmap took
+                // the span are wanted, map (micro-runs here: at 78% of the pages mmap took
                 // half pread's time, at 53% the same, at 32% 1.6x more).
                 // Updates always write through the map: its stores run on every thread,
                 // where buffered pwrites queue on the inode lock (fastread-bench, 1 GiB,
@@ -589,7 +589,7 @@ class positioned_file {
         try {
             // With pread even for mmap: a read fault would map the pages read-only, and
             // each later store would fault again (ext4's page_mkwrite on a mapped page cost
-            // twice as much as a first-touch write here: 110 against 60 ms for 100,000
+            // twice as much as a first-touch write in micro-runs: 110 against 60 ms for 100,000
             // updates in 256 MiB).
             std::optional<random_advice> advice;
             if (p.cold) {

@@ -7,7 +7,9 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -63,6 +65,13 @@ class unique_fd {
   private:
     int fd_ = -1;
 };
+
+/// Closes a stdio stream on destruction (errors of that close are lost: call fclose on
+/// `release()` where they matter).
+struct file_closer {
+    void operator()(std::FILE* f) const noexcept { std::fclose(f); }
+};
+using unique_file = std::unique_ptr<std::FILE, file_closer>;
 
 /// Opens `path` read-only (O_CLOEXEC), retrying EINTR; throws std::system_error on failure.
 inline unique_fd open_read_only(const std::filesystem::path& path, int extra_flags = 0) {

@@ -67,11 +67,6 @@ inline void check_indices(std::span<const std::uint64_t> indices, std::uint64_t 
                        applied);
 }
 
-struct file_closer {
-    void operator()(std::FILE* f) const noexcept { std::fclose(f); }
-};
-using unique_file = std::unique_ptr<std::FILE, file_closer>;
-
 } // namespace detail
 
 namespace positioned::baseline {

@@ -34,10 +34,7 @@ namespace fastread::string_table::baseline {
 
 namespace detail {
 
-struct file_closer {
-    void operator()(std::FILE* f) const noexcept { std::fclose(f); }
-};
-using unique_file = std::unique_ptr<std::FILE, file_closer>;
+using fastread::detail::unique_file;
 
 inline unique_file open_file(const std::filesystem::path& path, const char* mode) {
     unique_file f(std::fopen(path.c_str(), mode));
