@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "../sample_vector.hpp"
+#include "../scan/decimal_list.hpp"
 #include "../source/byte_source.hpp"
 #include "chunk_cursor.hpp"
 #include "raw_copy.hpp"
@@ -397,65 +398,35 @@ struct p3_scanner {
         return ++count == needed ? status::done : status::need_input;
     }
 
-    /// The fast path for whole tokens: while 8 bytes are readable, reads one sample of 1 to
-    /// 7 digits and the whitespace byte after it per step, without a branch on the number
-    /// of digits (SWAR: a digit mask of 8 bytes, the token length from its trailing zeros,
-    /// an 8-digit multiply-add conversion). Leaves anything else (a comment, a longer token,
-    /// an invalid byte, a sample above maxval, the last 7 bytes) to the byte-wise path,
-    /// which reports errors with exact offsets. Returns true when every sample is read.
+    /// The fast path for whole tokens: the decimal-list kernel of the chosen level takes
+    /// 64-byte windows while it can; a token it leaves (longer than it handles) or the
+    /// chunk's tail goes to the scalar SWAR kernel, one token at a time while a window
+    /// remains, then back to the block kernel. Anything else (a comment, an invalid byte,
+    /// a sample above maxval, a token cut by the chunk's end) is left to the byte-wise
+    /// path, which reports errors with exact offsets. Returns true when every sample is
+    /// read.
     template <class Sample>
-    bool scan_tokens(const char*& pos, const char* end, Sample*& out, Sample* out_end) {
-        const char* p = pos;
-        Sample* o = out;
+    bool scan_tokens(const char*& pos, const char* end, Sample*& out, Sample* out_end,
+                     scan::decimal_list_fn<Sample> kernel) {
         std::uint64_t left = needed - count;
-        if (static_cast<std::uint64_t>(out_end - o) < left) {
-            left = static_cast<std::uint64_t>(out_end - o);
+        if (static_cast<std::uint64_t>(out_end - out) < left) {
+            left = static_cast<std::uint64_t>(out_end - out);
         }
-        Sample* const o_end = o + left;
-        bool done = false;
-        while (o != o_end && end - p >= 8) {
-            std::uint64_t x;
-            std::memcpy(&x, p, 8);
-            if constexpr (std::endian::native == std::endian::big) {
-                x = __builtin_bswap64(x);
+        std::size_t got = 0;
+        for (;;) {
+            got += kernel(&pos, end, out + got, static_cast<std::size_t>(left - got), maxval);
+            const std::size_t one_or_all =
+                end - pos >= 64 + 8 ? std::min<std::uint64_t>(1, left - got) : left - got;
+            const std::size_t more =
+                scan::decimal_list_swar(&pos, end, out + got, one_or_all, maxval);
+            got += more;
+            if (more == 0 || got == left) {
+                break;
             }
-            const std::uint64_t t = x ^ 0x3030303030303030ull; // digits become 0..9
-            // A byte is a digit iff its high nibble and that of (byte + 6) are both 0. A
-            // carry out of a non-digit byte can only disturb later bytes, never the first
-            // non-digit, which is all that is used.
-            const std::uint64_t non_digit =
-                (t | (t + 0x0606060606060606ull)) & 0xF0F0F0F0F0F0F0F0ull;
-            if (non_digit == 0) {
-                break; // 8 or more digits: the byte-wise path
-            }
-            const unsigned len = static_cast<unsigned>(__builtin_ctzll(non_digit)) >> 3;
-            const unsigned sep = static_cast<unsigned>(x >> (8 * len)) & 0xFF;
-            if (len == 0) {
-                if (sep == ' ' || (sep >= '\t' && sep <= '\r')) {
-                    ++p; // a whitespace run
-                    continue;
-                }
-                break; // '#' or an invalid byte
-            }
-            if (sep != ' ' && !(sep >= '\t' && sep <= '\r')) {
-                break; // e.g. a comment glued to the sample: the byte-wise path
-            }
-            // Right-align the digits ("00000123") and convert 8 digits at once.
-            std::uint64_t v = t << (64 - 8 * len);
-            v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FFull;
-            v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFFull;
-            v = (v * 10000 + (v >> 32)) & 0xFFFFFFFFull;
-            if (v > maxval) {
-                break; // the byte-wise path reports it with its offset
-            }
-            *o++ = static_cast<Sample>(v);
-            p += len + 1;
         }
-        count += static_cast<std::uint64_t>(o - out);
-        done = count == needed;
-        out = o;
-        pos = p;
-        return done;
+        out += got;
+        count += got;
+        return count == needed;
     }
 
     /// Scans [pos, end); `end_offset` is the input offset of `end`. Stops when the input
@@ -464,12 +435,12 @@ struct p3_scanner {
     /// byte is invalid (error).
     template <class Sample>
     status scan(const char*& pos, const char* end, std::uint64_t end_offset, Sample*& out,
-                Sample* out_end, ppm_error& err) {
+                Sample* out_end, scan::decimal_list_fn<Sample> kernel, ppm_error& err) {
         const char* p = pos;
         status st = status::need_input;
         while (p != end) {
             if (!in_token && !in_comment) {
-                if (scan_tokens(p, end, out, out_end)) {
+                if (scan_tokens(p, end, out, out_end, kernel)) {
                     st = status::done;
                     break;
                 }
@@ -573,12 +544,14 @@ ppm_error read_plain_raster(chunk_cursor<Source>& cur, const ppm_header& h,
         out_end = out_begin + out.size();
     }
     Sample* o = out_begin;
+    const scan::decimal_list_fn<Sample> kernel =
+        scan::decimal_list_for<Sample>(scan::active_level());
 
     for (;;) {
         p3_scanner::status st;
         if (cur.fill()) {
-            st =
-                scanner.scan(cur.pos, cur.end, cur.offset() + (cur.end - cur.pos), o, out_end, err);
+            st = scanner.scan(cur.pos, cur.end, cur.offset() + (cur.end - cur.pos), o, out_end,
+                              kernel, err);
         } else {
             st = scanner.finish(cur.offset(), o, out_end, err);
         }

@@ -1,0 +1,605 @@
+#ifndef FASTREAD_SCAN_DECIMAL_LIST_HPP
+#define FASTREAD_SCAN_DECIMAL_LIST_HPP
+
+/// @file
+/// Scanning kernel: a list of unsigned decimal numbers separated by whitespace, such as the
+/// raster of a plain PPM (P3, Netpbm ppm(5) "plain PPM"). A kernel converts the whole
+/// tokens it can take in one call and stops, without judging, at anything else: a comment
+/// or an invalid byte, a token longer than it handles, a value above the limit, a token
+/// whose terminating whitespace is not in the buffer yet. The caller's byte-wise code
+/// takes it from there, so that errors carry exact offsets and tokens may straddle chunks.
+///
+/// Levels (simd_level, chosen at run time, no `-march` flag needed):
+/// - scalar: SWAR, 8 bytes per step: one token of 1 to 7 digits and its separator,
+///   converted with three multiply-adds. Portable; also finishes the tail of every level.
+/// - sse2 / avx2: a 64-byte window is classified into digit and whitespace bitmaps (16- or
+///   32-byte compares); token ends and starts come from bit operations, so each token is
+///   converted with 4 or 8 bytes of SWAR and no branch on its length.
+/// - avx512 (AVX-512 F, BW, VBMI and VBMI2): the same bitmaps from one 64-byte compare;
+///   the token ends are compressed into a vector of byte indices (vpcompressb), every digit
+///   of up to 32 tokens is gathered into 16-bit lanes with vpermb from tables that hold a
+///   digit only where it belongs to a long enough token, and converted with vpmaddubsw;
+///   the limit is checked with vector compares. A CPU with AVX-512BW but without VBMI2
+///   uses the avx2 kernel at this level.
+///
+/// No kernel reads outside [*pos, end) or needs padding, and none uses a lookup table.
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "simd_level.hpp"
+
+namespace fastread::scan {
+
+/// A decimal-list kernel for values of type `Value` (std::uint8_t or std::uint16_t).
+///
+/// Reads from `*pos`, which must be at a whitespace byte or at the first digit of a token,
+/// whole tokens: a run of ASCII digits followed by a whitespace byte (SP, TAB, LF, VT, FF,
+/// CR, as C's isspace() in the "C" locale). For each token whose value is at most
+/// `max_value` it stores the value in `out[0..)`, in input order, and skips the whitespace
+/// between tokens. It stops before the first byte or token it does not take (see the file
+/// comment), after `max_values` values, or when too few bytes remain for a step, and sets
+/// `*pos` past the last whitespace byte it consumed: again at whitespace or at the first
+/// digit of a token.
+///
+/// @returns the number of values stored (0 ... `max_values`).
+/// Reads only [*pos, end); writes only out[0, max_values). Time: O(bytes consumed).
+template <class Value>
+using decimal_list_fn = std::size_t (*)(const char** pos, const char* end, Value* out,
+                                        std::size_t max_values, std::uint32_t max_value) noexcept;
+
+/// The kernel of `level` (capped at best_level()) for `Value` = std::uint8_t (tokens of up
+/// to 3 digits at the SIMD levels) or std::uint16_t (up to 5 digits). Longer tokens, as
+/// with leading zeros, are left to the caller.
+template <class Value>
+decimal_list_fn<Value> decimal_list_for(simd_level level) noexcept;
+
+/// The scalar kernel (a decimal_list_fn): tokens of 1 to 7 digits, 8 bytes per step; it
+/// stops when fewer than 8 bytes remain. Portable; used for the tail of every level.
+template <class Value>
+std::size_t decimal_list_swar(const char** pos, const char* end, Value* out, std::size_t max_values,
+                              std::uint32_t max_value) noexcept;
+
+// ---------------------------------------------------------------------------------------
+// Implementation
+
+namespace detail {
+
+/// Bytes a bitmap kernel needs from its position for one step: a 64-byte window, plus
+/// the 8-byte SWAR load of a token that starts near the window's end.
+inline constexpr std::ptrdiff_t decimal_window = 64 + 8;
+
+template <class Value>
+inline constexpr int decimal_max_digits = sizeof(Value) == 1 ? 3 : 5;
+
+/// Whitespace as ppm(5) defines it: what C's isspace() accepts in the "C" locale.
+constexpr bool is_space_byte(unsigned c) noexcept {
+    return c == ' ' || (c - '\t') < 5u; // TAB LF VT FF CR
+}
+
+/// Token ends in a window with digit bitmap `digit` and whitespace bitmap `space`: the
+/// last digit of each token whose separator is in the window, before any byte that is
+/// neither, and before the first token longer than `max_digits`. `stop` is set when the
+/// window holds something the caller must see (an invalid byte or a long token).
+template <int MaxDigits>
+[[gnu::always_inline]] inline std::uint64_t token_ends(std::uint64_t digit, std::uint64_t space,
+                                                       bool& stop) noexcept {
+    std::uint64_t ends = digit & (space >> 1);
+    const std::uint64_t bad = ~(digit | space);
+    if (bad != 0) {
+        const int first_bad = std::countr_zero(bad);
+        ends &= (std::uint64_t{1} << first_bad) - 1; // first_bad < 64
+        stop = true;
+    }
+    std::uint64_t run = ends; // bit e set: bytes e-k..e are all digits
+    for (int k = 1; k <= MaxDigits; ++k) {
+        run &= digit << k;
+    }
+    if (run != 0) {
+        ends &= (run & (0 - run)) - 1; // the tokens before the first long one
+        stop = true;
+    }
+    return ends;
+}
+
+/// Keeps the lowest `keep` set bits of `mask`.
+[[gnu::always_inline]] inline std::uint64_t lowest_bits(std::uint64_t mask,
+                                                        unsigned keep) noexcept {
+    std::uint64_t out = 0;
+    for (unsigned i = 0; i < keep && mask != 0; ++i) {
+        out |= mask & (0 - mask);
+        mask &= mask - 1;
+    }
+    return out;
+}
+
+/// Where the next window starts when this one ended with the token ends in `ends` (not
+/// all taken when `stop`): after the last token's separator, else past a whitespace run.
+/// Returns 0 when no progress is possible.
+[[gnu::always_inline]] inline unsigned window_advance(std::uint64_t ends, std::uint64_t space,
+                                                      bool stop) noexcept {
+    if (ends != 0) {
+        return static_cast<unsigned>(65 - std::countl_zero(ends)); // last end + 2
+    }
+    if (stop) {
+        return 0;
+    }
+    return static_cast<unsigned>(std::countr_one(space)); // 64 if all whitespace
+}
+
+/// Converts one token of `len` digits (1..MaxDigits) starting at `s` with SWAR. Reads 4
+/// bytes (MaxDigits <= 4) or 8 from `s`.
+template <int MaxDigits>
+[[gnu::always_inline]] inline std::uint32_t swar_token(const char* s, unsigned len) noexcept {
+    if constexpr (MaxDigits <= 4) {
+        std::uint32_t x;
+        std::memcpy(&x, s, 4);
+        if constexpr (std::endian::native == std::endian::big) {
+            x = __builtin_bswap32(x);
+        }
+        // Digits to 0..9 and right-aligned ("0123"); the bytes after the token shift out.
+        std::uint32_t v = (x ^ 0x30303030u) << (32 - 8 * len);
+        v = (v * 10 + (v >> 8)) & 0x00FF00FFu;
+        return (v * 100 + (v >> 16)) & 0xFFFFu;
+    } else {
+        std::uint64_t x;
+        std::memcpy(&x, s, 8);
+        if constexpr (std::endian::native == std::endian::big) {
+            x = __builtin_bswap64(x);
+        }
+        std::uint64_t v = (x ^ 0x3030303030303030ull) << (64 - 8 * len);
+        v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FFull;
+        v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFFull;
+        return static_cast<std::uint32_t>((v * 10000 + (v >> 32)) & 0xFFFFFFFFull);
+    }
+}
+
+/// The sse2 and avx2 kernels (inlined into each): `Classify::run(p, digit, space)` fills the
+/// bitmaps of the 64-byte window at p; tokens are converted one by one from their bit positions.
+template <class Classify, class Value>
+[[gnu::always_inline]] inline std::size_t decimal_list_bitmap(const char** pos, const char* end,
+                                                              Value* out, std::size_t max_values,
+                                                              std::uint32_t max_value) noexcept {
+    constexpr int max_digits = decimal_max_digits<Value>;
+    const char* p = *pos;
+    std::size_t n = 0;
+    // 8-bit values: the limit as (hundreds, tens and ones) for Classify::values.
+    const int high_limit = static_cast<int>(max_value / 100);
+    const int low_limit = static_cast<int>(max_value % 100);
+    alignas(16) unsigned char values[64];
+    while (end - p >= decimal_window && n < max_values) {
+        std::uint64_t digit, space, exceed = 0;
+        if constexpr (sizeof(Value) == 1) {
+            Classify::values(p, digit, space, exceed, values, high_limit, low_limit);
+        } else {
+            Classify::run(p, digit, space);
+        }
+        bool stop = false;
+        std::uint64_t ends = token_ends<max_digits>(digit, space, stop);
+        unsigned count = static_cast<unsigned>(std::popcount(ends));
+        if (count > max_values - n) {
+            count = static_cast<unsigned>(max_values - n);
+            ends = lowest_bits(ends, count);
+            stop = true;
+        }
+        Value* o = out + n;
+        if constexpr (sizeof(Value) == 1) {
+            // Every position's value was computed with the bitmaps: copy those at the ends.
+            if (const std::uint64_t over = exceed & ends; over != 0) {
+                // Take the tokens before the first value above the limit, then stop there.
+                ends &= (over & (0 - over)) - 1;
+                count = static_cast<unsigned>(std::popcount(ends));
+                stop = true;
+            }
+            std::uint64_t e = ends;
+            for (unsigned i = 0; i < count; ++i) {
+                o[i] = values[std::countr_zero(e)];
+                e &= e - 1;
+            }
+        } else {
+            // Token i starts at the i-th start bit: the window begins outside a token.
+            std::uint64_t starts = digit & ~(digit << 1);
+            std::uint64_t e = ends;
+            for (unsigned i = 0; i < count; ++i) {
+                const unsigned last = static_cast<unsigned>(std::countr_zero(e));
+                const unsigned first = static_cast<unsigned>(std::countr_zero(starts));
+                e &= e - 1;
+                starts &= starts - 1;
+                const std::uint32_t v = swar_token<max_digits>(p + first, last - first + 1);
+                if (v > max_value) [[unlikely]] {
+                    // Take the tokens before it, then stop there.
+                    count = i;
+                    ends = lowest_bits(ends, i);
+                    stop = true;
+                    break;
+                }
+                o[i] = static_cast<Value>(v);
+            }
+        }
+        n += count;
+        const unsigned advance = window_advance(ends, space, stop);
+        p += advance;
+        if (stop || advance == 0) {
+            break;
+        }
+    }
+    *pos = p;
+    return n;
+}
+
+#if FASTREAD_SCAN_X86
+struct classify_sse2 {
+    [[gnu::always_inline]] static void run(const char* p, std::uint64_t& digit,
+                                           std::uint64_t& space) noexcept {
+        // SSE2 has signed byte compares only: shift the ranges to start at -128.
+        const __m128i to_digit = _mm_set1_epi8(static_cast<char>(0x80 - '0'));
+        const __m128i to_tab = _mm_set1_epi8(static_cast<char>(0x80 - '\t'));
+        const __m128i below_10 = _mm_set1_epi8(static_cast<char>(0x80 + 10));
+        const __m128i below_5 = _mm_set1_epi8(static_cast<char>(0x80 + 5));
+        const __m128i blank = _mm_set1_epi8(' ');
+        digit = 0;
+        space = 0;
+        for (int k = 0; k < 4; ++k) {
+            const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+            const __m128i d = _mm_cmplt_epi8(_mm_add_epi8(x, to_digit), below_10);
+            const __m128i s = _mm_or_si128(_mm_cmpeq_epi8(x, blank),
+                                           _mm_cmplt_epi8(_mm_add_epi8(x, to_tab), below_5));
+            digit |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(d))} << (16 * k);
+            space |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(s))} << (16 * k);
+        }
+    }
+    /// The bitmaps, and for each position i of the window the value of a token of at most
+    /// three digits ending there, modulo 256 (exact when at most 255), and whether that
+    /// value exceeds the limit (bit i of `exceed`): hundreds > high_limit, or hundreds ==
+    /// high_limit and 10 * tens + ones > low_limit.
+    [[gnu::always_inline]] static void values(const char* p, std::uint64_t& digit,
+                                              std::uint64_t& space, std::uint64_t& exceed,
+                                              unsigned char* out, int high_limit,
+                                              int low_limit) noexcept {
+        const __m128i to_digit = _mm_set1_epi8(static_cast<char>(0x80 - '0'));
+        const __m128i to_tab = _mm_set1_epi8(static_cast<char>(0x80 - '\t'));
+        const __m128i below_10 = _mm_set1_epi8(static_cast<char>(0x80 + 10));
+        const __m128i below_5 = _mm_set1_epi8(static_cast<char>(0x80 + 5));
+        const __m128i blank = _mm_set1_epi8(' ');
+        const __m128i zero_char = _mm_set1_epi8('0');
+        const __m128i high = _mm_set1_epi8(static_cast<char>(high_limit));
+        const __m128i low = _mm_set1_epi8(static_cast<char>(low_limit));
+        const __m128i three = _mm_set1_epi8(3);
+        __m128i prev_value = _mm_setzero_si128(); // the window starts outside a token
+        __m128i prev_digit = _mm_setzero_si128();
+        digit = 0;
+        space = 0;
+        exceed = 0;
+        for (int k = 0; k < 4; ++k) {
+            const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+            const __m128i is_digit = _mm_cmplt_epi8(_mm_add_epi8(x, to_digit), below_10);
+            const __m128i is_space = _mm_or_si128(_mm_cmpeq_epi8(x, blank),
+                                                  _mm_cmplt_epi8(_mm_add_epi8(x, to_tab), below_5));
+            const __m128i ones = _mm_and_si128(_mm_sub_epi8(x, zero_char), is_digit);
+            // The byte before (tens) and two before (hundreds, when the byte between is a
+            // digit too); 0 where that byte is no digit.
+            const __m128i tens =
+                _mm_or_si128(_mm_slli_si128(ones, 1), _mm_srli_si128(prev_value, 15));
+            const __m128i hundreds = _mm_and_si128(
+                _mm_or_si128(_mm_slli_si128(ones, 2), _mm_srli_si128(prev_value, 14)),
+                _mm_or_si128(_mm_slli_si128(is_digit, 1), _mm_srli_si128(prev_digit, 15)));
+            // Bytes hold at most 99 here, so 16-bit shifts do not carry across bytes.
+            const __m128i pair =
+                _mm_add_epi8(ones, _mm_add_epi8(_mm_slli_epi16(tens, 3), _mm_slli_epi16(tens, 1)));
+            const __m128i over = _mm_or_si128(
+                _mm_cmpgt_epi8(hundreds, high),
+                _mm_and_si128(_mm_cmpeq_epi8(hundreds, high), _mm_cmpgt_epi8(pair, low)));
+            const __m128i h = _mm_min_epu8(hundreds, three); // 100 * h mod 256, h <= 3
+            const __m128i value = _mm_add_epi8(
+                pair, _mm_add_epi8(_mm_slli_epi16(h, 6),
+                                   _mm_add_epi8(_mm_slli_epi16(h, 5), _mm_slli_epi16(h, 2))));
+            _mm_store_si128(reinterpret_cast<__m128i*>(out + 16 * k), value);
+            digit |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(is_digit))}
+                     << (16 * k);
+            space |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(is_space))}
+                     << (16 * k);
+            exceed |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(over))}
+                      << (16 * k);
+            prev_value = ones;
+            prev_digit = is_digit;
+        }
+    }
+};
+
+// flatten: the shared loop and the classifier are inlined into each kernel, so that the
+// classifier's target instructions may be used there.
+template <class Value>
+[[gnu::flatten]] std::size_t decimal_list_sse2(const char** pos, const char* end, Value* out,
+                                               std::size_t max_values,
+                                               std::uint32_t max_value) noexcept {
+    return decimal_list_bitmap<classify_sse2>(pos, end, out, max_values, max_value);
+}
+
+struct classify_avx2 {
+    [[gnu::target("avx2")]] static void run(const char* p, std::uint64_t& digit,
+                                            std::uint64_t& space) noexcept {
+        const __m256i to_digit = _mm256_set1_epi8(static_cast<char>(0x80 - '0'));
+        const __m256i to_tab = _mm256_set1_epi8(static_cast<char>(0x80 - '\t'));
+        const __m256i below_10 = _mm256_set1_epi8(static_cast<char>(0x80 + 10));
+        const __m256i below_5 = _mm256_set1_epi8(static_cast<char>(0x80 + 5));
+        const __m256i blank = _mm256_set1_epi8(' ');
+        digit = 0;
+        space = 0;
+        for (int k = 0; k < 2; ++k) {
+            const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32 * k));
+            const __m256i d = _mm256_cmpgt_epi8(below_10, _mm256_add_epi8(x, to_digit));
+            const __m256i s =
+                _mm256_or_si256(_mm256_cmpeq_epi8(x, blank),
+                                _mm256_cmpgt_epi8(below_5, _mm256_add_epi8(x, to_tab)));
+            digit |= std::uint64_t{static_cast<std::uint32_t>(_mm256_movemask_epi8(d))} << (32 * k);
+            space |= std::uint64_t{static_cast<std::uint32_t>(_mm256_movemask_epi8(s))} << (32 * k);
+        }
+    }
+    /// v shifted up by J bytes across all 32 bytes, prev's last J bytes shifted in.
+    template <int J>
+    [[gnu::target("avx2"), gnu::always_inline]] static __m256i shift_in(__m256i v,
+                                                                        __m256i prev) noexcept {
+        const __m256i carry = _mm256_permute2x128_si256(prev, v, 0x21); // prev.hi, v.lo
+        return _mm256_alignr_epi8(v, carry, 16 - J);
+    }
+
+    /// As classify_sse2::values, 32 bytes per step.
+    [[gnu::target("avx2")]] static void values(const char* p, std::uint64_t& digit,
+                                               std::uint64_t& space, std::uint64_t& exceed,
+                                               unsigned char* out, int high_limit,
+                                               int low_limit) noexcept {
+        const __m256i to_digit = _mm256_set1_epi8(static_cast<char>(0x80 - '0'));
+        const __m256i to_tab = _mm256_set1_epi8(static_cast<char>(0x80 - '\t'));
+        const __m256i below_10 = _mm256_set1_epi8(static_cast<char>(0x80 + 10));
+        const __m256i below_5 = _mm256_set1_epi8(static_cast<char>(0x80 + 5));
+        const __m256i blank = _mm256_set1_epi8(' ');
+        const __m256i zero_char = _mm256_set1_epi8('0');
+        const __m256i high = _mm256_set1_epi8(static_cast<char>(high_limit));
+        const __m256i low = _mm256_set1_epi8(static_cast<char>(low_limit));
+        const __m256i three = _mm256_set1_epi8(3);
+        __m256i prev_value = _mm256_setzero_si256();
+        __m256i prev_digit = _mm256_setzero_si256();
+        digit = 0;
+        space = 0;
+        exceed = 0;
+        for (int k = 0; k < 2; ++k) {
+            const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32 * k));
+            const __m256i is_digit = _mm256_cmpgt_epi8(below_10, _mm256_add_epi8(x, to_digit));
+            const __m256i is_space =
+                _mm256_or_si256(_mm256_cmpeq_epi8(x, blank),
+                                _mm256_cmpgt_epi8(below_5, _mm256_add_epi8(x, to_tab)));
+            const __m256i ones = _mm256_and_si256(_mm256_sub_epi8(x, zero_char), is_digit);
+            const __m256i tens = shift_in<1>(ones, prev_value);
+            const __m256i hundreds =
+                _mm256_and_si256(shift_in<2>(ones, prev_value), shift_in<1>(is_digit, prev_digit));
+            const __m256i pair = _mm256_add_epi8(
+                ones, _mm256_add_epi8(_mm256_slli_epi16(tens, 3), _mm256_slli_epi16(tens, 1)));
+            const __m256i over = _mm256_or_si256(
+                _mm256_cmpgt_epi8(hundreds, high),
+                _mm256_and_si256(_mm256_cmpeq_epi8(hundreds, high), _mm256_cmpgt_epi8(pair, low)));
+            const __m256i h = _mm256_min_epu8(hundreds, three);
+            const __m256i value = _mm256_add_epi8(
+                pair,
+                _mm256_add_epi8(_mm256_slli_epi16(h, 6),
+                                _mm256_add_epi8(_mm256_slli_epi16(h, 5), _mm256_slli_epi16(h, 2))));
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * k), value);
+            digit |= std::uint64_t{static_cast<std::uint32_t>(_mm256_movemask_epi8(is_digit))}
+                     << (32 * k);
+            space |= std::uint64_t{static_cast<std::uint32_t>(_mm256_movemask_epi8(is_space))}
+                     << (32 * k);
+            exceed |= std::uint64_t{static_cast<std::uint32_t>(_mm256_movemask_epi8(over))}
+                      << (32 * k);
+            prev_value = ones;
+            prev_digit = is_digit;
+        }
+    }
+};
+
+template <class Value>
+[[gnu::target("avx2,bmi,popcnt"), gnu::flatten]] std::size_t
+decimal_list_avx2(const char** pos, const char* end, Value* out, std::size_t max_values,
+                  std::uint32_t max_value) noexcept {
+    return decimal_list_bitmap<classify_avx2>(pos, end, out, max_values, max_value);
+}
+
+inline bool has_avx512_vbmi2() noexcept {
+    static const bool has = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2") &&
+               __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("lzcnt");
+    }();
+    return has;
+}
+
+// GCC 12's AVX-512 intrinsics initialise their placeholder operands from themselves, which
+// -Wmaybe-uninitialized reports once they are inlined here.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+template <class Value>
+[[gnu::target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi,bmi2,lzcnt,popcnt")]] std::size_t
+decimal_list_avx512(const char** pos, const char* end, Value* out, std::size_t max_values,
+                    std::uint32_t max_value) noexcept {
+    constexpr int max_digits = decimal_max_digits<Value>;
+    alignas(64) static constexpr unsigned char iota_bytes[64] = {
+        0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+        22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43,
+        44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63};
+    const __m512i iota = _mm512_load_si512(iota_bytes);
+    const __m512i zero_char = _mm512_set1_epi8('0');
+    const __m512i tab = _mm512_set1_epi8('\t');
+    const __m512i blank = _mm512_set1_epi8(' ');
+    const __m512i ten = _mm512_set1_epi8(10);
+    const __m512i five = _mm512_set1_epi8(5);
+    const __m512i pair_weights = _mm512_set1_epi16(0x010A); // low byte x10, high byte x1
+    const __m512i hundred = _mm512_set1_epi16(100);
+    // value = 100 * high + low with low <= 99, so value > max_value exactly when
+    // high > max_value / 100, or high == max_value / 100 and low > max_value % 100.
+    const __m512i high_limit = _mm512_set1_epi16(static_cast<short>(max_value / 100));
+    const __m512i low_limit = _mm512_set1_epi16(static_cast<short>(max_value % 100));
+    constexpr std::uint64_t even_bytes = 0x5555555555555555ull;
+
+    const char* p = *pos;
+    std::size_t n = 0;
+    while (end - p >= 64 && n < max_values) {
+        const __m512i x = _mm512_loadu_si512(p);
+        const __m512i d = _mm512_sub_epi8(x, zero_char);
+        const std::uint64_t digit = _mm512_cmplt_epu8_mask(d, ten);
+        const std::uint64_t space = _mm512_cmpeq_epi8_mask(x, blank) |
+                                    _mm512_cmplt_epu8_mask(_mm512_sub_epi8(x, tab), five);
+        bool stop = false;
+        std::uint64_t ends = token_ends<max_digits>(digit, space, stop);
+        std::size_t room = max_values - n;
+        unsigned count = static_cast<unsigned>(std::popcount(ends)); // <= 32
+        if (count > room) {
+            count = static_cast<unsigned>(room);
+            ends = lowest_bits(ends, count);
+            stop = true;
+        }
+        if (count != 0) {
+            // Lane i (16 bits) of each vector below belongs to token i. vpermb uses the low
+            // 6 bits of each index byte, so "e - k" is written "e + 64 - k". Each table holds
+            // a digit only where the digits up to the token's end are all there, which makes a
+            // digit position before the token's start read 0, wrapped indices included.
+            const __m512i e8 = _mm512_maskz_compress_epi8(ends, iota);
+            const __m512i e16 = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(e8));
+            const __m512i e257 = _mm512_mullo_epi16(e16, _mm512_set1_epi16(257)); // e in both bytes
+            // Tens (e - 1) and ones (e): digits, position 63 cleared (a wrapped e - 1).
+            const __m512i ones_tens_table =
+                _mm512_maskz_mov_epi8(digit & ~(std::uint64_t{1} << 63), d);
+            const __m512i to = _mm512_permutexvar_epi8(
+                _mm512_add_epi16(e257, _mm512_set1_epi16(63)), ones_tens_table);
+            const __m512i low = _mm512_maddubs_epi16(to, pair_weights); // 10 * tens + ones
+            const std::uint64_t three = digit & (digit >> 1) & (digit >> 2);
+            __m512i high;
+            if constexpr (max_digits == 3) {
+                // Hundreds (e - 2): a digit followed by two digits.
+                high = _mm512_maskz_permutexvar_epi8(even_bytes,
+                                                     _mm512_add_epi16(e16, _mm512_set1_epi16(62)),
+                                                     _mm512_maskz_mov_epi8(three, d));
+            } else {
+                // Thousands (e - 3) and hundreds (e - 2) from one table (positions 61..63,
+                // reached only by wrapped indices, cleared); ten thousands (e - 4) from a
+                // digit followed by three digits (position 60 cleared).
+                const __m512i th = _mm512_permutexvar_epi8(
+                    _mm512_add_epi16(e257, _mm512_set1_epi16(0x3E3D)),
+                    _mm512_maskz_mov_epi8(three & ((std::uint64_t{1} << 61) - 1), d));
+                const std::uint64_t four = three & (digit >> 3) & ((std::uint64_t{1} << 60) - 1);
+                const __m512i tt = _mm512_maskz_permutexvar_epi8(
+                    even_bytes, _mm512_add_epi16(e16, _mm512_set1_epi16(60)),
+                    _mm512_maskz_mov_epi8(four, d));
+                high = _mm512_add_epi16(_mm512_maddubs_epi16(th, pair_weights),
+                                        _mm512_mullo_epi16(tt, hundred));
+            }
+            std::uint32_t lanes = static_cast<std::uint32_t>(_bzhi_u64(~0ull, count));
+            const std::uint32_t over = (_mm512_cmpgt_epu16_mask(high, high_limit) |
+                                        (_mm512_cmpeq_epu16_mask(high, high_limit) &
+                                         _mm512_cmpgt_epu16_mask(low, low_limit))) &
+                                       lanes;
+            if (over != 0) {
+                count = static_cast<unsigned>(std::countr_zero(over));
+                lanes = static_cast<std::uint32_t>(_bzhi_u64(~0ull, count));
+                ends = lowest_bits(ends, count);
+                stop = true;
+            }
+            const __m512i value = _mm512_add_epi16(_mm512_mullo_epi16(high, hundred), low);
+            if constexpr (sizeof(Value) == 1) {
+                const __m256i bytes = _mm512_cvtepi16_epi8(value);
+                if (room >= 32) {
+                    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + n), bytes);
+                } else {
+                    _mm512_mask_storeu_epi8(out + n, lanes, _mm512_castsi256_si512(bytes));
+                }
+            } else {
+                if (room >= 32) {
+                    _mm512_storeu_si512(out + n, value);
+                } else {
+                    _mm512_mask_storeu_epi16(out + n, lanes, value);
+                }
+            }
+            n += count;
+        }
+        const unsigned advance = window_advance(ends, space, stop);
+        p += advance;
+        if (stop || advance == 0) {
+            break;
+        }
+    }
+    *pos = p;
+    return n;
+}
+#pragma GCC diagnostic pop
+#endif
+
+} // namespace detail
+
+template <class Value>
+std::size_t decimal_list_swar(const char** pos, const char* end, Value* out, std::size_t max_values,
+                              std::uint32_t max_value) noexcept {
+    const char* p = *pos;
+    std::size_t n = 0;
+    while (n < max_values && end - p >= 8) {
+        std::uint64_t x;
+        std::memcpy(&x, p, 8);
+        if constexpr (std::endian::native == std::endian::big) {
+            x = __builtin_bswap64(x);
+        }
+        const std::uint64_t t = x ^ 0x3030303030303030ull; // digits become 0..9
+        // A byte is a digit iff its high nibble and that of (byte + 6) are both 0. A carry
+        // out of a non-digit byte can only disturb later bytes, never the first non-digit,
+        // which is all that is used.
+        const std::uint64_t non_digit = (t | (t + 0x0606060606060606ull)) & 0xF0F0F0F0F0F0F0F0ull;
+        if (non_digit == 0) {
+            break; // 8 or more digits
+        }
+        const unsigned len = static_cast<unsigned>(std::countr_zero(non_digit)) >> 3;
+        const unsigned sep = static_cast<unsigned>(x >> (8 * len)) & 0xFF;
+        if (!detail::is_space_byte(sep)) {
+            break; // a comment, an invalid byte, or a token glued to one
+        }
+        if (len == 0) {
+            ++p; // a whitespace run
+            continue;
+        }
+        // Right-align the digits ("00000123") and convert 8 digits at once.
+        std::uint64_t v = t << (64 - 8 * len);
+        v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FFull;
+        v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFFull;
+        v = (v * 10000 + (v >> 32)) & 0xFFFFFFFFull;
+        if (v > max_value) {
+            break;
+        }
+        out[n++] = static_cast<Value>(v);
+        p += len + 1;
+    }
+    *pos = p;
+    return n;
+}
+
+template <class Value>
+decimal_list_fn<Value> decimal_list_for(simd_level level) noexcept {
+    static_assert(std::is_same_v<Value, std::uint8_t> || std::is_same_v<Value, std::uint16_t>,
+                  "decimal_list values are std::uint8_t or std::uint16_t");
+    switch (detail::cap(level)) {
+#if FASTREAD_SCAN_X86
+    case simd_level::avx512:
+        if (detail::has_avx512_vbmi2()) {
+            return &detail::decimal_list_avx512<Value>;
+        }
+        [[fallthrough]];
+    case simd_level::avx2:
+        return &detail::decimal_list_avx2<Value>;
+    case simd_level::sse2:
+        return &detail::decimal_list_sse2<Value>;
+#endif
+    default:
+        return &decimal_list_swar<Value>;
+    }
+}
+
+} // namespace fastread::scan
+
+#endif // FASTREAD_SCAN_DECIMAL_LIST_HPP
