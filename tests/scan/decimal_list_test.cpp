@@ -154,9 +154,8 @@ TEST_CASE("decimal_list: every level takes exactly the whole tokens it may", "[s
 }
 
 TEST_CASE("decimal_list: the kernels convert all but a short tail of clean text", "[scan]") {
-    // Every value 0..255 and 0..65535 in a row with single separators: the block kernels
-    // must take every token but those within one window (72 bytes) of the end, and the
-    // SWAR kernel all but those in the last 8 bytes.
+    // Every value 0..255 and 0..65535 in a row with single separators: each kernel must
+    // take every token but those within its lookahead of the end.
     std::string text8, text16;
     for (unsigned v = 0; v < 256 * 8; ++v) {
         text8 += std::to_string(v % 256) + (v % 17 == 0 ? "\n" : " ");
@@ -166,7 +165,7 @@ TEST_CASE("decimal_list: the kernels convert all but a short tail of clean text"
     }
     for (simd_level level : supported_levels()) {
         CAPTURE(fastread::scan::to_string(level));
-        const std::size_t tail = level == simd_level::scalar ? 8 : 72;
+        const std::size_t tail = fastread::scan::decimal_list_lookahead(level);
         const std::size_t all8 = naive_values(text8.data(), text8.data() + text8.size()).size();
         const std::size_t short8 =
             naive_values(text8.data() + text8.size() - tail, text8.data() + text8.size()).size();
@@ -191,7 +190,7 @@ TEST_CASE("decimal_list: values at the limit are taken, one above stops the kern
                 text += std::to_string(max) + " ";
             }
             const std::size_t at = text.size();
-            text += std::to_string(max + 1) + " " + std::string(100, ' ');
+            text += std::to_string(max + 1) + " " + std::string(200, ' ');
             std::vector<std::uint8_t> out(64);
             const char* p = text.data();
             const auto kernel = fastread::scan::decimal_list_for<std::uint8_t>(level);
@@ -209,7 +208,7 @@ TEST_CASE("decimal_list: values at the limit are taken, one above stops the kern
             for (int i = 0; i < 30; ++i) {
                 text += "0" + std::to_string(max) + "\t"; // a leading zero, 4 to 6 digits
             }
-            text += std::to_string(max + 1) + "\n" + std::string(100, '\n');
+            text += std::to_string(max + 1) + "\n" + std::string(200, '\n');
             std::vector<std::uint16_t> out(64);
             const char* p = text.data();
             std::size_t n = 0;

@@ -412,11 +412,14 @@ struct p3_scanner {
         if (static_cast<std::uint64_t>(out_end - out) < left) {
             left = static_cast<std::uint64_t>(out_end - out);
         }
+        // While any block kernel could still take a step, the SWAR kernel takes one token.
+        constexpr std::ptrdiff_t block_lookahead =
+            scan::decimal_list_lookahead(scan::simd_level::avx512);
         std::size_t got = 0;
         for (;;) {
             got += kernel(&pos, end, out + got, static_cast<std::size_t>(left - got), maxval);
             const std::size_t one_or_all =
-                end - pos >= 64 + 8 ? std::min<std::uint64_t>(1, left - got) : left - got;
+                end - pos >= block_lookahead ? std::min<std::uint64_t>(1, left - got) : left - got;
             const std::size_t more =
                 scan::decimal_list_swar(&pos, end, out + got, one_or_all, maxval);
             got += more;

@@ -58,6 +58,11 @@ using decimal_list_fn = std::size_t (*)(const char** pos, const char* end, Value
 template <class Value>
 decimal_list_fn<Value> decimal_list_for(simd_level level) noexcept;
 
+/// Bytes the kernel of `level` needs from its position to take a step: 8 (scalar), 72 (sse2, avx2:
+/// a 64-byte window and an 8-byte load near its end) or 128 (avx512: a block and the block after
+/// it). With fewer it returns at once.
+constexpr std::size_t decimal_list_lookahead(simd_level level) noexcept;
+
 /// The scalar kernel (a decimal_list_fn): tokens of 1 to 7 digits, 8 bytes per step; it
 /// stops when fewer than 8 bytes remain. Portable; used for the tail of every level.
 template <class Value>
@@ -419,6 +424,25 @@ inline bool has_avx512_vbmi2() noexcept {
 // -Wmaybe-uninitialized reports once they are inlined here.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+/// One 64-byte block: digit and whitespace bitmaps, and each byte minus '0'.
+struct avx512_block {
+    std::uint64_t digit;
+    std::uint64_t space;
+    __m512i d;
+};
+
+[[gnu::target("avx512f,avx512bw"), gnu::always_inline]] inline avx512_block
+classify_avx512(const char* q) noexcept {
+    const __m512i x = _mm512_loadu_si512(q);
+    avx512_block b;
+    b.d = _mm512_sub_epi8(x, _mm512_set1_epi8('0'));
+    b.digit = _mm512_cmplt_epu8_mask(b.d, _mm512_set1_epi8(10));
+    b.space =
+        _mm512_cmpeq_epi8_mask(x, _mm512_set1_epi8(' ')) |
+        _mm512_cmplt_epu8_mask(_mm512_sub_epi8(x, _mm512_set1_epi8('\t')), _mm512_set1_epi8(5));
+    return b;
+}
+
 template <class Value>
 [[gnu::target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi,bmi2,lzcnt,popcnt")]] std::size_t
 decimal_list_avx512(const char** pos, const char* end, Value* out, std::size_t max_values,
@@ -429,11 +453,6 @@ decimal_list_avx512(const char** pos, const char* end, Value* out, std::size_t m
         22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43,
         44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63};
     const __m512i iota = _mm512_load_si512(iota_bytes);
-    const __m512i zero_char = _mm512_set1_epi8('0');
-    const __m512i tab = _mm512_set1_epi8('\t');
-    const __m512i blank = _mm512_set1_epi8(' ');
-    const __m512i ten = _mm512_set1_epi8(10);
-    const __m512i five = _mm512_set1_epi8(5);
     const __m512i pair_weights = _mm512_set1_epi16(0x010A); // low byte x10, high byte x1
     const __m512i hundred = _mm512_set1_epi16(100);
     // value = 100 * high + low with low <= 99, so value > max_value exactly when
@@ -442,17 +461,50 @@ decimal_list_avx512(const char** pos, const char* end, Value* out, std::size_t m
     const __m512i low_limit = _mm512_set1_epi16(static_cast<short>(max_value % 100));
     constexpr std::uint64_t even_bytes = 0x5555555555555555ull;
 
-    const char* p = *pos;
+    // Fixed 64-byte blocks, so that no step waits for the previous one: a token belongs to
+    // the block of its last digit and may start up to 4 bytes into the block before, whose
+    // digit tables are kept; the block after is classified one step ahead for the separator
+    // of a token ending at byte 63. Tables: the digits of a block (0 elsewhere), and the
+    // digits followed by at least two (three) more digits, so that a position before a
+    // token's start reads 0 and every digit lands in its place with one vpermt2b over the
+    // 128 bytes of the two blocks.
+    const char* q = *pos;
+    const char* taken = q; // after the separator of the last token taken
     std::size_t n = 0;
-    while (end - p >= 64 && n < max_values) {
-        const __m512i x = _mm512_loadu_si512(p);
-        const __m512i d = _mm512_sub_epi8(x, zero_char);
-        const std::uint64_t digit = _mm512_cmplt_epu8_mask(d, ten);
-        const std::uint64_t space = _mm512_cmpeq_epi8_mask(x, blank) |
-                                    _mm512_cmplt_epu8_mask(_mm512_sub_epi8(x, tab), five);
+    if (end - q < 128 || max_values == 0) {
+        return 0;
+    }
+    std::uint64_t prev_digit = 0;
+    __m512i prev_ones = _mm512_setzero_si512(), prev_three = prev_ones, prev_four = prev_ones;
+    avx512_block cur = classify_avx512(q);
+    while (end - q >= 128) {
+        const avx512_block next = classify_avx512(q + 64);
+        // Digit runs across the block boundary: bit i of run_k is set when bytes i..i+k are
+        // digits (k = 2, 3), bytes of the next block included.
+        const std::uint64_t run2 = cur.digit & ((cur.digit >> 1) | (next.digit << 63));
+        const std::uint64_t run3 = run2 & ((cur.digit >> 2) | (next.digit << 62));
+        const __m512i ones = _mm512_maskz_mov_epi8(cur.digit, cur.d);
+        const __m512i three = _mm512_maskz_mov_epi8(run3, cur.d);
+        __m512i four = _mm512_setzero_si512();
+        if constexpr (max_digits > 3) {
+            four = _mm512_maskz_mov_epi8(run3 & ((cur.digit >> 3) | (next.digit << 61)), cur.d);
+        }
+
+        std::uint64_t ends = cur.digit & ((cur.space >> 1) | (next.space << 63));
         bool stop = false;
-        std::uint64_t ends = token_ends<max_digits>(digit, space, stop);
-        std::size_t room = max_values - n;
+        if (const std::uint64_t bad = ~(cur.digit | cur.space); bad != 0) {
+            ends &= (bad & (0 - bad)) - 1;
+            stop = true;
+        }
+        std::uint64_t run = ends; // bit e: bytes e-k..e are all digits, k up to max_digits
+        for (int k = 1; k <= max_digits; ++k) {
+            run &= (cur.digit << k) | (prev_digit >> (64 - k));
+        }
+        if (run != 0) {
+            ends &= (run & (0 - run)) - 1; // the tokens before the first long one
+            stop = true;
+        }
+        const std::size_t room = max_values - n;
         unsigned count = static_cast<unsigned>(std::popcount(ends)); // <= 32
         if (count > room) {
             count = static_cast<unsigned>(room);
@@ -460,37 +512,25 @@ decimal_list_avx512(const char** pos, const char* end, Value* out, std::size_t m
             stop = true;
         }
         if (count != 0) {
-            // Lane i (16 bits) of each vector below belongs to token i. vpermb uses the low
-            // 6 bits of each index byte, so "e - k" is written "e + 64 - k". Each table holds
-            // a digit only where the digits up to the token's end are all there, which makes a
-            // digit position before the token's start read 0, wrapped indices included.
+            // Lane i (16 bits) belongs to token i, ending at byte e of this block, i.e. at
+            // index 64 + e of the two blocks' 128 bytes; its digit k sits at 64 + e - k.
             const __m512i e8 = _mm512_maskz_compress_epi8(ends, iota);
             const __m512i e16 = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(e8));
-            const __m512i e257 = _mm512_mullo_epi16(e16, _mm512_set1_epi16(257)); // e in both bytes
-            // Tens (e - 1) and ones (e): digits, position 63 cleared (a wrapped e - 1).
-            const __m512i ones_tens_table =
-                _mm512_maskz_mov_epi8(digit & ~(std::uint64_t{1} << 63), d);
-            const __m512i to = _mm512_permutexvar_epi8(
-                _mm512_add_epi16(e257, _mm512_set1_epi16(63)), ones_tens_table);
+            const __m512i e257 = _mm512_mullo_epi16(e16, _mm512_set1_epi16(257)); // e, e
+            // Tens (index 63 + e) in the low byte, ones (64 + e) in the high byte.
+            const __m512i to = _mm512_permutex2var_epi8(
+                prev_ones, _mm512_add_epi16(e257, _mm512_set1_epi16(0x403F)), ones);
             const __m512i low = _mm512_maddubs_epi16(to, pair_weights); // 10 * tens + ones
-            const std::uint64_t three = digit & (digit >> 1) & (digit >> 2);
             __m512i high;
             if constexpr (max_digits == 3) {
-                // Hundreds (e - 2): a digit followed by two digits.
-                high = _mm512_maskz_permutexvar_epi8(even_bytes,
-                                                     _mm512_add_epi16(e16, _mm512_set1_epi16(62)),
-                                                     _mm512_maskz_mov_epi8(three, d));
+                high = _mm512_maskz_permutex2var_epi8(
+                    even_bytes, prev_three, _mm512_add_epi16(e16, _mm512_set1_epi16(62)), three);
             } else {
-                // Thousands (e - 3) and hundreds (e - 2) from one table (positions 61..63,
-                // reached only by wrapped indices, cleared); ten thousands (e - 4) from a
-                // digit followed by three digits (position 60 cleared).
-                const __m512i th = _mm512_permutexvar_epi8(
-                    _mm512_add_epi16(e257, _mm512_set1_epi16(0x3E3D)),
-                    _mm512_maskz_mov_epi8(three & ((std::uint64_t{1} << 61) - 1), d));
-                const std::uint64_t four = three & (digit >> 3) & ((std::uint64_t{1} << 60) - 1);
-                const __m512i tt = _mm512_maskz_permutexvar_epi8(
-                    even_bytes, _mm512_add_epi16(e16, _mm512_set1_epi16(60)),
-                    _mm512_maskz_mov_epi8(four, d));
+                // Thousands (61 + e) and hundreds (62 + e); ten thousands (60 + e).
+                const __m512i th = _mm512_permutex2var_epi8(
+                    prev_three, _mm512_add_epi16(e257, _mm512_set1_epi16(0x3E3D)), three);
+                const __m512i tt = _mm512_maskz_permutex2var_epi8(
+                    even_bytes, prev_four, _mm512_add_epi16(e16, _mm512_set1_epi16(60)), four);
                 high = _mm512_add_epi16(_mm512_maddubs_epi16(th, pair_weights),
                                         _mm512_mullo_epi16(tt, hundred));
             }
@@ -522,13 +562,20 @@ decimal_list_avx512(const char** pos, const char* end, Value* out, std::size_t m
             }
             n += count;
         }
-        const unsigned advance = window_advance(ends, space, stop);
-        p += advance;
-        if (stop || advance == 0) {
+        if (ends != 0) {
+            taken = q + (65 - std::countl_zero(ends)); // last end + 2
+        }
+        if (stop) {
             break;
         }
+        prev_digit = cur.digit;
+        prev_ones = ones;
+        prev_three = three;
+        prev_four = four;
+        cur = next;
+        q += 64;
     }
-    *pos = p;
+    *pos = taken;
     return n;
 }
 #pragma GCC diagnostic pop
@@ -577,6 +624,19 @@ std::size_t decimal_list_swar(const char** pos, const char* end, Value* out, std
     }
     *pos = p;
     return n;
+}
+
+constexpr std::size_t decimal_list_lookahead(simd_level level) noexcept {
+    switch (level) {
+    case simd_level::scalar:
+        return 8;
+    case simd_level::sse2:
+    case simd_level::avx2:
+        return detail::decimal_window;
+    case simd_level::avx512:
+        return 128;
+    }
+    return 8;
 }
 
 template <class Value>
