@@ -50,7 +50,7 @@ outcome run(Load load) {
         o.samples.assign(img.samples.begin(), img.samples.end());
     } catch (const parse_error& e) {
         o.error_offset = e.offset();
-        o.message = e.what();
+        o.message = e.reason(); // what() adds the file name, when there is one
     }
     return o;
 }
@@ -180,5 +180,70 @@ TEST_CASE("every SIMD level reports bad samples at the scalar path's offset",
                 }
             }
         }
+    }
+}
+
+TEST_CASE("big plain rasters parsed in slices decode as one sequential scan does", "[ppm]") {
+    // Inputs over 8 MiB: a contiguous source (memory, a file by path) is cut into slices
+    // parsed on threads (on a machine with more than one CPU); chunks of 64 KiB are scanned
+    // in order. Both must agree exactly, errors included.
+    std::mt19937 rng(21);
+    auto sequential = [](const std::string& bytes) {
+        return run<std::uint8_t>([&] {
+            chunked_source s(bytes, 65536);
+            return ppm::load<std::uint8_t>(s);
+        });
+    };
+    auto sliced = [](const std::string& bytes) {
+        return run<std::uint8_t>([&] {
+            memory_source m(std::span<const char>(bytes.data(), bytes.size()));
+            return ppm::load<std::uint8_t>(m);
+        });
+    };
+    fastread_test::temp_dir dir;
+    const auto path = dir / "big.ppm";
+    auto by_path = [&](const std::string& bytes) {
+        fastread_test::write_file(path, bytes);
+        return run<std::uint8_t>([&] { return ppm::load<std::uint8_t>(path); });
+    };
+    for (int comments : {0, 1000}) { // 1000: a comment after every sample
+        CAPTURE(comments);
+        const plain_image img = random_plain(rng, 255, 1024, 800, comments);
+        REQUIRE(img.bytes.size() > (std::size_t{9} << 20));
+        const outcome want{img.samples, std::nullopt, ""};
+        CHECK(sequential(img.bytes) == want);
+        CHECK(sliced(img.bytes) == want);
+        CHECK(by_path(img.bytes) == want);
+
+        // A bad sample in the last quarter, then also one in the first quarter.
+        std::string bad = img.bytes;
+        const std::size_t late = img.sample_offsets[img.samples.size() * 3 / 4];
+        bad.insert(late, "256 ");
+        const outcome late_error = sequential(bad);
+        REQUIRE(late_error.error_offset == late);
+        CHECK(sliced(bad) == late_error);
+        CHECK(by_path(bad) == late_error);
+        const std::size_t early = img.sample_offsets[img.samples.size() / 4];
+        bad.insert(early, "x");
+        const outcome early_error = sequential(bad);
+        REQUIRE(early_error.error_offset == early);
+        CHECK(sliced(bad) == early_error);
+
+        // Truncated: the header declares one more row than the raster holds.
+        std::string truncated = img.bytes;
+        truncated.replace(truncated.find(" 800\n"), 5, " 801\n");
+        const outcome short_raster = sequential(truncated);
+        REQUIRE(short_raster.error_offset == truncated.size());
+        CHECK(sliced(truncated) == short_raster);
+
+        // The header declares half the rows: the raster ends in the first half, and what
+        // follows (here with garbage in it) is not read.
+        std::string half = img.bytes;
+        half.replace(half.find(" 800\n"), 5, " 400\n");
+        half.insert(img.sample_offsets[img.samples.size() * 3 / 4], "garbage ");
+        const outcome first_half = sequential(half);
+        REQUIRE_FALSE(first_half.error_offset);
+        REQUIRE(first_half.samples.size() == img.samples.size() / 2);
+        CHECK(sliced(half) == first_half);
     }
 }

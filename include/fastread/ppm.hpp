@@ -146,7 +146,7 @@ ppm::image<Sample> load_first_ppm(Source& source, const std::string& name) {
     chunk_cursor<Source> cursor(source);
     ppm_header header;
     ppm::image<Sample> img;
-    ppm_error err = read_ppm(cursor, header, img.samples);
+    ppm_error err = read_ppm(cursor, header, img.samples, true);
     if (err) {
         throw parse_error(err.offset, ppm_error_message(err), name);
     }
@@ -181,7 +181,14 @@ image<Sample> load(const std::filesystem::path& path) {
             const std::span<const char> bytes = source.bytes();
             if (plain || fastread::detail::mapping_resident(bytes.data(), bytes.size(), 95)) {
                 fd.reset();
-                return fastread::detail::load_first_ppm<Sample>(source, path.string());
+                image<Sample> img = fastread::detail::load_first_ppm<Sample>(source, path.string());
+                // Tearing down a big map is a serial cost munmap would add; share it.
+                const unsigned threads = fastread::detail::threads_for(
+                    bytes.size(), fastread::detail::plain_bytes_per_thread, 8);
+                if (threads > 1) {
+                    fastread::detail::drop_map_entries(bytes.data(), bytes.size(), threads);
+                }
+                return img;
             }
         }
         // Only the header goes through the chunk buffer. A whole-file read(2) from offset 0

@@ -20,6 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "parallel.hpp"
+
 namespace fastread::detail {
 
 /// Throws std::system_error(err) whose message names the operation and the path.
@@ -229,6 +231,26 @@ inline bool mapping_resident(const void* map, std::size_t size, unsigned percent
         done += len;
     }
     return true;
+}
+
+/// Removes the page-table entries of `[map, map + size)`, a page-aligned read-only map of
+/// a file about to be unmapped, on `threads` threads (madvise MADV_DONTNEED; the file and
+/// its page cache are untouched). munmap then has nothing left to tear down: on a big map
+/// that teardown, done by one thread, costs about a third of a fast parse (measured).
+/// Only for maps the caller owns: on anonymous memory MADV_DONTNEED discards the data.
+inline void drop_map_entries(const void* map, std::size_t size, unsigned threads) noexcept {
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t pages = (size + page - 1) / page;
+    auto* base = static_cast<unsigned char*>(const_cast<void*>(map));
+    try {
+        in_slices(pages, threads, [&](unsigned, std::size_t first, std::size_t last) {
+            if (last > first) {
+                (void)::madvise(base + first * page, (last - first) * page, MADV_DONTNEED);
+            }
+        });
+    } catch (...) {
+        // No thread could be started: munmap does it all.
+    }
 }
 
 } // namespace fastread::detail

@@ -22,6 +22,7 @@
 #include "../scan/decimal_list.hpp"
 #include "../source/byte_source.hpp"
 #include "chunk_cursor.hpp"
+#include "parallel.hpp"
 #include "raw_copy.hpp"
 
 namespace fastread::detail {
@@ -513,9 +514,151 @@ struct p3_scanner {
     }
 };
 
+/// Where a slice of a plain raster may start near `at`: a whitespace byte outside any
+/// comment, found within a few KiB (a comment runs from '#' to the next CR or LF, so `at`
+/// is inside one when a '#' follows the last line break before it). nullptr if none.
+inline const char* plain_split_point(const char* begin, const char* at, const char* end) {
+    constexpr std::ptrdiff_t reach = 4096;
+    const char* line = at;
+    while (line > begin && line[-1] != '\n' && line[-1] != '\r') {
+        if (at - line >= reach) {
+            return nullptr;
+        }
+        --line;
+    }
+    if (std::find(line, at, '#') != at) {
+        // Inside a comment: go past its end.
+        const char* stop = end - at > reach ? at + reach : end;
+        at = std::find_if(at, stop, [](char c) { return c == '\n' || c == '\r'; });
+        if (at == stop) {
+            return nullptr;
+        }
+    }
+    // Out of a token: the next whitespace byte (a long token or another byte: give up).
+    const char* stop = end - at > 64 ? at + 64 : end;
+    while (at != stop && !is_ppm_space(static_cast<unsigned char>(*at))) {
+        if (*at == '#' || static_cast<unsigned>(*at - '0') >= 10) {
+            return nullptr;
+        }
+        ++at;
+    }
+    return at == stop ? nullptr : at;
+}
+
+/// Parses a plain raster held whole in memory, [begin, end) at input offset `begin_offset`,
+/// on `threads` threads: the bytes are cut into slices at whitespace outside comments,
+/// each slice is scanned on its own (the first into `out`, the others into buffers copied
+/// after it), and the slices' counts and errors are joined as one sequential scan would
+/// see them: the first error before the last sample wins; anything after the last sample
+/// is ignored. Used by ppm::load, which reads one image and leaves nothing after it.
+/// Returns false (nothing done) when no good cut is found.
+template <class Sample>
+bool parse_plain_in_slices(const char* begin, const char* end, std::uint64_t begin_offset,
+                           const ppm_header& h, unsigned threads,
+                           scan::decimal_list_fn<Sample> kernel, sample_vector<Sample>& out,
+                           ppm_error& err) {
+    std::vector<const char*> cuts{begin};
+    for (unsigned t = 1; t < threads; ++t) {
+        const char* at = plain_split_point(
+            cuts.back(), begin + (end - begin) * static_cast<std::ptrdiff_t>(t) / threads, end);
+        if (at == nullptr || at <= cuts.back()) {
+            return false;
+        }
+        cuts.push_back(at);
+    }
+    cuts.push_back(end);
+
+    struct slice_result {
+        sample_vector<Sample> buffer; // slices after the first
+        std::uint64_t count = 0;
+        ppm_error err;
+        bool done = false; // reached h.samples on its own (only the first can)
+    };
+    std::vector<slice_result> results(threads);
+    out.resize(static_cast<std::size_t>(h.samples));
+    in_slices(threads, threads, [&](unsigned, std::size_t first, std::size_t last) {
+        for (std::size_t t = first; t < last; ++t) {
+            slice_result& r = results[t];
+            // A slice but the last ends with the whitespace byte the next one starts at, so
+            // its last token is complete and its scan ends outside tokens and comments.
+            const char* from = cuts[t];
+            const char* to = t + 1 < threads ? cuts[t + 1] + 1 : end;
+            Sample* o = nullptr;
+            Sample* o_end = nullptr;
+            if (t == 0) {
+                o = out.data();
+                o_end = o + out.size();
+            } else {
+                const std::uint64_t most = std::min<std::uint64_t>(
+                    h.samples, static_cast<std::uint64_t>(to - from) / 2 + 1);
+                r.buffer.resize(static_cast<std::size_t>(most));
+                o = r.buffer.data();
+                o_end = o + r.buffer.size();
+            }
+            Sample* const o_begin = o;
+            p3_scanner scanner;
+            scanner.maxval = h.maxval;
+            scanner.needed = h.samples;
+            r.err.plain = true;
+            r.err.width = h.width;
+            r.err.height = h.height;
+            const char* pos = from;
+            p3_scanner::status st =
+                scanner.scan(pos, to, begin_offset + static_cast<std::uint64_t>(to - begin), o,
+                             o_end, kernel, r.err);
+            if (st == p3_scanner::status::need_input && to == end) {
+                st = scanner.finish(begin_offset + static_cast<std::uint64_t>(end - begin), o,
+                                    o_end, r.err);
+            }
+            r.count = static_cast<std::uint64_t>(o - o_begin);
+            r.done = st == p3_scanner::status::done;
+            if (st != p3_scanner::status::error) {
+                r.err = {};
+            }
+        }
+    });
+
+    std::uint64_t total = 0;
+    for (unsigned t = 0; t < threads; ++t) {
+        slice_result& r = results[t];
+        const std::uint64_t take = std::min(r.count, h.samples - total);
+        if (t > 0 && take > 0) {
+            std::memcpy(out.data() + total, r.buffer.data(),
+                        static_cast<std::size_t>(take) * sizeof(Sample));
+        }
+        total += take;
+        if (total == h.samples) {
+            return true;
+        }
+        if (r.err) {
+            err = r.err;
+            if (err.code == ppm_errc::truncated_raster) {
+                err.value = total;
+            } else {
+                err.index += total - take;
+            }
+            out.clear();
+            return true;
+        }
+    }
+    // Every slice ended without an error yet too few samples: cannot happen, as the last
+    // slice's finish() reports a short raster.
+    err.code = ppm_errc::truncated_raster;
+    err.offset = begin_offset + static_cast<std::uint64_t>(end - begin);
+    err.value = total;
+    err.limit = h.samples;
+    out.clear();
+    return true;
+}
+
+/// Plain rasters held whole in memory are cut into slices parsed on several threads when
+/// each slice would get at least this many bytes.
+inline constexpr std::uint64_t plain_bytes_per_thread = std::uint64_t{4} << 20;
+
+/// `last_image`: nothing after this image is read, so the raster may be parsed in slices.
 template <class Sample, class Source>
 ppm_error read_plain_raster(chunk_cursor<Source>& cur, const ppm_header& h,
-                            sample_vector<Sample>& out) {
+                            sample_vector<Sample>& out, bool last_image) {
     ppm_error err;
     err.plain = true;
     err.width = h.width;
@@ -533,6 +676,19 @@ ppm_error read_plain_raster(chunk_cursor<Source>& cur, const ppm_header& h,
     if constexpr (contiguous_source<Source>) {
         discard = h.samples > (*remaining + 1) / 2;
     }
+    const scan::decimal_list_fn<Sample> kernel =
+        scan::decimal_list_for<Sample>(scan::active_level());
+    if constexpr (contiguous_source<Source>) {
+        const unsigned threads = threads_for(*remaining, plain_bytes_per_thread, 8);
+        if (last_image && !discard && threads > 1 && cur.fill()) {
+            const char* begin = cur.pos;
+            const char* end = cur.end; // the whole rest of the input
+            if (parse_plain_in_slices(begin, end, cur.offset(), h, threads, kernel, out, err)) {
+                cur.pos = end;
+                return err;
+            }
+        }
+    }
     std::vector<Sample> scratch;
     Sample* out_begin = nullptr;
     Sample* out_end = nullptr;
@@ -547,8 +703,6 @@ ppm_error read_plain_raster(chunk_cursor<Source>& cur, const ppm_header& h,
         out_end = out_begin + out.size();
     }
     Sample* o = out_begin;
-    const scan::decimal_list_fn<Sample> kernel =
-        scan::decimal_list_for<Sample>(scan::active_level());
 
     for (;;) {
         p3_scanner::status st;
@@ -583,12 +737,14 @@ ppm_error read_plain_raster(chunk_cursor<Source>& cur, const ppm_header& h,
 
 /// Reads one image (header and raster) at the cursor.
 template <class Sample, class Source>
-ppm_error read_ppm(chunk_cursor<Source>& cur, ppm_header& h, sample_vector<Sample>& samples) {
+ppm_error read_ppm(chunk_cursor<Source>& cur, ppm_header& h, sample_vector<Sample>& samples,
+                   bool last_image = false) {
     ppm_error err = parse_ppm_header(cur, sizeof(Sample), h);
     if (err) {
         return err;
     }
-    return h.plain ? read_plain_raster(cur, h, samples) : read_raw_raster(cur, h, samples);
+    return h.plain ? read_plain_raster(cur, h, samples, last_image)
+                   : read_raw_raster(cur, h, samples);
 }
 
 // ---------------------------------------------------------------------------------------
