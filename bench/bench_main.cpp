@@ -33,9 +33,10 @@ TSC reference cycles (wall time x TSC frequency); the output says which.
 families:
   ppm     decode PPM images, P3 (ASCII) and P6 (binary): the article's stages 1-5
           (iostream >>, fscanf, fread + atoi, own parser, mmap), RAW (read only),
-          fastread::ppm::load over each source, libnetpbm and stb_image when built in.
-          Columns: generated photo-like images (big ~16 MB, medium ~2 MB, small ~8 KB as P6;
-          the same pixels as P3), a 16-bit big P6, and the files under data/.
+          fastread::ppm::load (by path, at each SIMD level of its P3 kernel, and over each
+          source), libnetpbm and stb_image when built in. Columns: generated photo-like
+          images (big ~16 MB, medium ~2 MB, small ~8 KB as P6; the same pixels as P3), a
+          16-bit big image as P3 and P6, and the files under data/.
   lines   read every line of a text file: std::getline (ifstream, std::cin from a pipe,
           with and without sync_with_stdio(false)), fgets, getline(3), the article's
           istream/file/mmap line readers, fastread::lines over each source and from a

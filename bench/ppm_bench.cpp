@@ -4,6 +4,7 @@
 
 #include <fastread/ppm.hpp>
 #include <fastread/ppm/baseline.hpp>
+#include <fastread/scan/simd_level.hpp>
 #include <fastread/source.hpp>
 
 #include <cmath>
@@ -96,6 +97,10 @@ const std::vector<std::string> rows = {"stage 1 iostream >>",
                                        "stage 5 mmap",
                                        "RAW (read only)",
                                        "ppm::load",
+                                       "ppm::load scalar",
+                                       "ppm::load sse2",
+                                       "ppm::load avx2",
+                                       "ppm::load avx512",
                                        "ppm::load mmap_source",
                                        "ppm::load read_source",
                                        "ppm::load fread_source",
@@ -258,6 +263,22 @@ void add_rows(context& ctx, const input& in) {
             }));
     };
     add_load("ppm::load", [path](auto s) { return ppm::load<decltype(s)>(path); });
+    // One row per SIMD level of the plain-raster kernel (the row above uses the best).
+    for (fastread::scan::simd_level level : fastread::scan::all_levels) {
+        const std::string row = "ppm::load " + std::string(fastread::scan::to_string(level));
+        if (!plain) {
+            ctx.note(family, row, in.column, "n/a (no plain raster)");
+        } else if (level > fastread::scan::best_level()) {
+            ctx.note(family, row, in.column, "n/a (CPU)");
+        } else {
+            add_load(row.c_str(), [path, level](auto s) {
+                fastread::scan::force_level(level);
+                auto img = ppm::load<decltype(s)>(path);
+                fastread::scan::reset_level();
+                return img;
+            });
+        }
+    }
     add_load("ppm::load mmap_source", [path](auto s) {
         fastread::mmap_source src(path);
         return ppm::load<decltype(s)>(src);
@@ -343,11 +364,13 @@ void register_ppm_family(context& ctx) {
         }
     }
     if (!o.quick) {
-        input in;
-        in.column = "P6 16-bit big";
-        in.group = article;
-        in.path = generated(o.data_dir, "big-16bit", 2560, 2048, true, false);
-        inputs.push_back(in);
+        for (bool plain : {true, false}) {
+            input in;
+            in.column = plain ? "P3 16-bit big" : "P6 16-bit big";
+            in.group = article;
+            in.path = generated(o.data_dir, "big-16bit", 2560, 2048, true, plain);
+            inputs.push_back(in);
+        }
     }
     const std::filesystem::path data = FASTREAD_BENCH_DATA_DIR;
     if (std::filesystem::is_directory(data)) {
