@@ -412,18 +412,22 @@ decimal_list_avx2(const char** pos, const char* end, Value* out, std::size_t max
 }
 
 inline bool has_avx512_vbmi2() noexcept {
+    // Every CPU with AVX-512 VBMI2 (Ice Lake, Zen 4 and later) also has LZCNT, which the
+    // kernel's target uses; clang's __builtin_cpu_supports does not know "lzcnt".
     static const bool has = [] {
         __builtin_cpu_init();
         return __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2") &&
-               __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("lzcnt");
+               __builtin_cpu_supports("bmi2");
     }();
     return has;
 }
 
 // GCC 12's AVX-512 intrinsics initialise their placeholder operands from themselves, which
 // -Wmaybe-uninitialized reports once they are inlined here.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 /// One 64-byte block: digit and whitespace bitmaps, and each byte minus '0'.
 struct avx512_block {
     std::uint64_t digit;
@@ -578,7 +582,9 @@ decimal_list_avx512(const char** pos, const char* end, Value* out, std::size_t m
     *pos = taken;
     return n;
 }
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 #endif
 
 } // namespace detail

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus in fuzz/corpus/: the Netpbm-made images in data/ and the malformed
+inputs of tests/ppm_bad_input_test.cpp for the PPM targets, texts with every line ending for
+lines, and small string tables (valid and damaged) for string_table. Each seed starts with
+the parameter byte the targets read first. Run from anywhere; rewrites the directory."""
+
+import hashlib
+import pathlib
+import struct
+
+root = pathlib.Path(__file__).resolve().parent.parent
+corpus = root / "fuzz" / "corpus"
+
+malformed_ppm = [
+    b"", b"P", b"P7\nWIDTH 1\n", b"P5 1 1 255\n\x01", b"p6 1 1 255\n...", b"P0",
+    b"\xef\xbb\xbfP6 1 1 255\n...", b"P6 0 2 255\n", b"P6 2 0 255\n", b"P6 -1 2 255\n",
+    b"P6 +1 2 255\n", b"P6 12345678901234567890 1 255\n", b"P3 1 4294967296 255\n",
+    b"P6 2 2 0\n", b"P6 2 2 65536\n", b"P3 2 2 70000\n",
+    b"P6 1 1 1000000000000000000000000000000000000000\n", b"P6 12abc 1 255\n",
+    b"P6 0x10 1 255\n", b"P6 1 1 255X", b"P6 2 ", b"P6 2 2 255", b"P6 2 # a comment",
+    b"P6 1 1 255#x", b"P6 65536 65536 255\n\x01\x02\x03\x04",
+    b"P6 37838 37838 255\n\x01\x02\x03\x04", b"P3 100000 100000 255\n1 ",
+    b"P6 4294967295 4294967295 255\n\x01\x02\x03\x04", b"P3 2 1 255\n1 2 3 4 5\n",
+    b"P3 1 1 255\n", b"P3 1 1 255", b"P3 1 1 255 1 2 #3\n", b"P3 2 1 255\n1 300 3\n",
+    b"P3 1 2 255\n0 0 0\n0 0 256\n", b"P3 1 1 255 99999999999999999999 1 1",
+    b"P6 2 1 100\n\x01\x02\x03\x04\xc8\x06", b"P3 1 1 255\n1 -2 3\n", b"P3 1 1 255\n1 2x 3\n",
+    b"P3 1 1 255\n1\x00 2 3", b"P3 1 1 65535 65536 1 1", b"P3 1 1 1000\n1 1001 1\n",
+    b"P6 1 1 65535\n\x00\x00\x00\x00\x00\x00", b"P3 1 1 256\n0 0 0\n",
+    b"P62 1\n255\n\x01\x02\x03\x04\x05\x06", b"P6#c\n1 1 255\n\x01\x02\x03",
+    b"P3\n2#c\n1 255\r\n0 1 2\t3\x0b4\x0c5\n", b"P3 1 1 255\n0000255 007 0\n",
+    b"P6 1 1 255\n\x01\x02\x03P6 1 1 255\n\x04\x05\x06 garbage",
+    b"P3 1 1 255 1 2 3\n\nP3 1 1 255 4 5 6\n",
+]
+
+
+def seed(target, data, param):
+    d = corpus / target
+    d.mkdir(parents=True, exist_ok=True)
+    blob = bytes([param]) + data
+    (d / hashlib.sha1(blob).hexdigest()[:16]).write_bytes(blob)
+
+
+def string_table(strings):
+    data = b"".join(strings)
+    offsets = [0]
+    for s in strings:
+        offsets.append(offsets[-1] + len(s))
+    count = len(strings)
+    offsets_pos = 64
+    data_pos = offsets_pos + 8 * (count + 1)
+    header = b"\x89STB\r\n\x1a\n" + struct.pack("<HH", 1, 0) + b"\x04\x03\x02\x01"
+    header += struct.pack("<QQQQQ", count, offsets_pos, data_pos, len(data),
+                          data_pos + len(data))
+    header += b"\0" * (64 - len(header))
+    return header + b"".join(struct.pack("<Q", o) for o in offsets) + data
+
+
+def main():
+    if corpus.exists():
+        for f in corpus.rglob("*"):
+            if f.is_file():
+                f.unlink()
+    images = [p.read_bytes() for p in sorted((root / "data").glob("*.ppm"))]
+    for i, data in enumerate(images + malformed_ppm):
+        seed("ppm_load", data, (i * 37) & 0xFF)
+        seed("ppm_reader", data, (i * 11) & 0xFF)
+        seed("ppm_levels", data, (i * 2) & 0xFE)  # even: the input's own header
+    for digits in (b"0 1 22 255 007\n" * 40, b"65535 1 00000 9\r\n" * 40):
+        for param in (1, 3, 5, 7):
+            seed("ppm_levels", digits, param)
+    texts = [b"", b"a", b"a\nb\n", b"a\r\nb\r\n\r\n", b"\n\n\n", b"no newline at the end",
+             b"x" * 100 + b"\n" + b"y" * 3 + b"\r", b"a\0b\0c\0", b"\r\n" * 50]
+    for i, text in enumerate(texts):
+        for param in (1, 3, 7, 0x20, 0x41, 0xFE):
+            seed("lines", text, (param + i) & 0xFF)
+    tables = [string_table([]), string_table([b""]),
+              string_table([b"alpha", b"", b"gamma\0delta", b"x" * 300])]
+    damaged = bytearray(tables[2])
+    damaged[64 + 16] = 0xFF  # an offset past the end
+    for t in tables + [bytes(damaged), tables[2][:70], tables[2][:64]]:
+        seed("string_table", t[1:], t[0]) if t else seed("string_table", b"", 0)
+
+
+main()
