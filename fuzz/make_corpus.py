@@ -73,12 +73,36 @@ def main():
     for i, text in enumerate(texts):
         for param in (1, 3, 7, 0x20, 0x41, 0xFE):
             seed("lines", text, (param + i) & 0xFF)
-    tables = [string_table([]), string_table([b""]),
-              string_table([b"alpha", b"", b"gamma\0delta", b"x" * 300])]
-    damaged = bytearray(tables[2])
-    damaged[64 + 16] = 0xFF  # an offset past the end
-    for t in tables + [bytes(damaged), tables[2][:70], tables[2][:64]]:
-        seed("string_table", t[1:], t[0]) if t else seed("string_table", b"", 0)
+    good = string_table([b"alpha", b"", b"gamma\0delta", b"x" * 300])
+    tables = [string_table([]), string_table([b""]), good]
+
+    def patched(at, data):
+        t = bytearray(good)
+        t[at:at + len(data)] = data
+        return bytes(t)
+
+    count = 4
+    tables += [  # one seed per rule of docs/string-table.md, as in tests/string_table_test.cpp
+        b"", good[:10], good[:63],                                  # shorter than the header
+        patched(0, b"\x89STB\n\x1a\n\0"),                         # magic (CRLF damage)
+        patched(8, struct.pack("<H", 2)),                            # future major version
+        patched(12, b"\x01\x02\x03\x04"),                           # byte-swapped mark
+        patched(56, b"\x01"),                                        # reserved bytes
+        good[:-1], good + b"\0",                                     # file size field
+        patched(16, struct.pack("<Q", 1 << 60)),                     # count too large
+        patched(24, struct.pack("<Q", 8)),                           # offsets in the header
+        patched(24, struct.pack("<Q", 68)),                          # unaligned offsets
+        patched(32, struct.pack("<Q", 72)),                          # data inside the offsets
+        patched(40, struct.pack("<Q", 1)),                           # data size
+        patched(64, struct.pack("<Q", 1)),                           # first offset not 0
+        patched(64 + 16, struct.pack("<Q", 0)),                      # decreasing offsets
+        patched(64 + 8 * count, struct.pack("<Q", 1 << 40)),         # last offset past the end
+    ]
+    for t in tables:
+        if t:
+            seed("string_table", t[1:], t[0])
+        else:
+            seed("string_table", b"", 0)
 
 
 main()
