@@ -9,7 +9,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <span>
+#include <string>
+#include <vector>
 
 namespace fastread_fuzz {
 
@@ -30,6 +33,14 @@ class chunked_source {
     std::span<const char> bytes_;
     std::size_t chunk_;
     std::size_t at_ = 0;
+};
+
+/// What a decode gave: the samples, or a parse_error's offset and reason.
+struct outcome {
+    std::vector<unsigned> samples;
+    std::optional<std::uint64_t> offset;
+    std::string reason;
+    bool operator==(const outcome&) const = default;
 };
 
 /// Reports a broken invariant and aborts, which libFuzzer records as a crash.

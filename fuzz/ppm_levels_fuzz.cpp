@@ -15,12 +15,7 @@
 
 namespace {
 
-struct outcome {
-    std::vector<unsigned> samples;
-    std::optional<std::uint64_t> offset;
-    std::string reason;
-    bool operator==(const outcome&) const = default;
-};
+using fastread_fuzz::outcome;
 
 template <class Sample>
 outcome decode(std::span<const char> bytes, std::size_t chunk) {
@@ -51,7 +46,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if ((in.param & 1) != 0) {
         // A header that fits the input: 1 row, as many pixels as the data could hold.
         const unsigned maxval = (in.param & 2) != 0 ? 255u : 65535u;
-        bytes = "P3 " + std::to_string(in.data.size() / 6 + 1) + " 1 " + std::to_string(maxval) + "\n";
+        bytes =
+            "P3 " + std::to_string(in.data.size() / 6 + 1) + " 1 " + std::to_string(maxval) + "\n";
     }
     bytes.append(in.data.data(), in.data.size());
     const std::size_t chunk = (in.param & 4) != 0 ? 0 : 61 + (in.param >> 3);

@@ -14,12 +14,7 @@
 
 namespace {
 
-struct outcome {
-    std::vector<unsigned> samples;
-    std::optional<std::uint64_t> offset;
-    std::string reason;
-    bool operator==(const outcome&) const = default;
-};
+using fastread_fuzz::outcome;
 
 template <class Sample, class Source>
 outcome decode(Source& source, std::size_t input_size) {

@@ -13,14 +13,6 @@
 
 #include "fuzz_util.hpp"
 
-namespace {
-
-bool inside(std::string_view s, const char* begin, const char* end) {
-    return s.empty() || (s.data() >= begin && s.data() + s.size() <= end);
-}
-
-} // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     static const int fd = ::memfd_create("fastread-fuzz-table", 0);
     fastread_fuzz::check(fd >= 0, "memfd_create");

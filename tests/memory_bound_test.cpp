@@ -85,8 +85,7 @@ TEST_CASE("the address-space cap is in force (positive control)", "[memory]") {
           }) == 2);
 }
 
-TEST_CASE("tiny files declaring huge images are rejected without a huge allocation",
-          "[memory]") {
+TEST_CASE("tiny files declaring huge images are rejected without a huge allocation", "[memory]") {
     const std::string raw = std::string("P6 65536 65536 255\n") + "\x01\x02\x03\x04";
     REQUIRE(raw.size() < 40);
     std::string plain = "P3 100000 100000 255\n1 2 3 4 5 ";

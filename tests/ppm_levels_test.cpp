@@ -20,18 +20,9 @@ using fastread::scan::simd_level;
 using fastread_test::chunked_source;
 using fastread_test::data_path;
 using fastread_test::read_file;
+using fastread_test::supported_levels;
 
 namespace {
-
-std::vector<simd_level> supported_levels() {
-    std::vector<simd_level> levels;
-    for (simd_level level : scan::all_levels) {
-        if (level <= scan::best_level()) {
-            levels.push_back(level);
-        }
-    }
-    return levels;
-}
 
 // What a load gave: the samples, or the error's offset and message.
 struct outcome {

@@ -1,8 +1,9 @@
 #ifndef FASTREAD_TESTS_TEST_UTIL_HPP
 #define FASTREAD_TESTS_TEST_UTIL_HPP
 
-// Helpers shared by the tests: temporary directories, files, pipes fed by a thread, a
-// chunking memory source, and an independent (deliberately naive) plain-PPM reference reader.
+// Helpers shared by the tests: the SIMD levels to test, temporary directories, files, pipes fed by
+// a thread, a chunking memory source, and an independent (deliberately naive) plain-PPM reference
+// reader.
 
 #include <cerrno>
 #include <cstdio>
@@ -21,7 +22,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fastread/scan/simd_level.hpp>
+
 namespace fastread_test {
+
+/// Every SIMD level this CPU can run, lowest first.
+inline std::vector<fastread::scan::simd_level> supported_levels() {
+    std::vector<fastread::scan::simd_level> levels;
+    for (fastread::scan::simd_level level : fastread::scan::all_levels) {
+        if (level <= fastread::scan::best_level()) {
+            levels.push_back(level);
+        }
+    }
+    return levels;
+}
 
 inline std::filesystem::path data_path(const std::string& name) {
     return std::filesystem::path(FASTREAD_TEST_DATA_DIR) / name;

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "../test_util.hpp"
+
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -10,6 +12,7 @@
 #include <vector>
 
 using fastread::scan::simd_level;
+using fastread_test::supported_levels;
 
 namespace {
 
@@ -35,16 +38,6 @@ std::vector<std::uint32_t> kernel_positions(simd_level level, const std::string&
         fastread::scan::byte_positions_for(level)(exact.get(), blocks, c, out.data());
     out.resize(n);
     return out;
-}
-
-std::vector<simd_level> supported_levels() {
-    std::vector<simd_level> levels;
-    for (simd_level level : fastread::scan::all_levels) {
-        if (level <= fastread::scan::best_level()) {
-            levels.push_back(level);
-        }
-    }
-    return levels;
 }
 
 } // namespace

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "../test_util.hpp"
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -12,18 +14,9 @@
 #include <vector>
 
 using fastread::scan::simd_level;
+using fastread_test::supported_levels;
 
 namespace {
-
-std::vector<simd_level> supported_levels() {
-    std::vector<simd_level> levels;
-    for (simd_level level : fastread::scan::all_levels) {
-        if (level <= fastread::scan::best_level()) {
-            levels.push_back(level);
-        }
-    }
-    return levels;
-}
 
 bool is_space(char c) {
     return c == ' ' || (c >= '\t' && c <= '\r');
