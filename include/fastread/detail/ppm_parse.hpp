@@ -70,9 +70,10 @@ struct ppm_header {
     std::uint64_t raster_offset = 0; // input offset of the first raster byte
 };
 
-/// Netpbm whitespace: what C's isspace() calls white space in the "C" locale.
+/// Netpbm whitespace: what C's isspace() calls white space in the "C" locale (the rule the
+/// P3 kernels in scan/decimal_list.hpp apply too).
 constexpr bool is_ppm_space(unsigned c) noexcept {
-    return c == ' ' || (c >= '\t' && c <= '\r'); // TAB LF VT FF CR
+    return scan::detail::is_space_byte(c);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -373,6 +374,14 @@ struct p3_scanner {
     // enough that value * 10 + 9 cannot overflow.
     static constexpr std::uint32_t saturation = 1'000'000;
 
+    /// A scanner for the raster of the image `h` describes.
+    static p3_scanner for_header(const ppm_header& h) noexcept {
+        p3_scanner scanner;
+        scanner.maxval = h.maxval;
+        scanner.needed = h.samples;
+        return scanner;
+    }
+
     std::uint32_t maxval = 0;
     std::uint64_t needed = 0;       // samples the header declares
     std::uint64_t count = 0;        // samples committed so far
@@ -514,6 +523,15 @@ struct p3_scanner {
     }
 };
 
+/// An empty error that carries what a plain-raster message needs from the header.
+inline ppm_error plain_raster_error(const ppm_header& h) noexcept {
+    ppm_error err;
+    err.plain = true;
+    err.width = h.width;
+    err.height = h.height;
+    return err;
+}
+
 /// Where a slice of a plain raster may start near `at`: a whitespace byte outside any
 /// comment, found within a few KiB (a comment runs from '#' to the next CR or LF, so `at`
 /// is inside one when a '#' follows the last line break before it). nullptr if none.
@@ -596,12 +614,8 @@ bool parse_plain_in_slices(const char* begin, const char* end, std::uint64_t beg
                 o_end = o + r.buffer.size();
             }
             Sample* const o_begin = o;
-            p3_scanner scanner;
-            scanner.maxval = h.maxval;
-            scanner.needed = h.samples;
-            r.err.plain = true;
-            r.err.width = h.width;
-            r.err.height = h.height;
+            p3_scanner scanner = p3_scanner::for_header(h);
+            r.err = plain_raster_error(h);
             const char* pos = from;
             p3_scanner::status st =
                 scanner.scan(pos, to, begin_offset + static_cast<std::uint64_t>(to - begin), o,
@@ -663,13 +677,8 @@ inline constexpr std::uint64_t plain_bytes_per_thread = std::uint64_t{4} << 20;
 template <class Sample, class Source>
 ppm_error read_plain_raster(chunk_cursor<Source>& cur, const ppm_header& h,
                             sample_vector<Sample>& out, bool last_image) {
-    ppm_error err;
-    err.plain = true;
-    err.width = h.width;
-    err.height = h.height;
-    p3_scanner scanner;
-    scanner.maxval = h.maxval;
-    scanner.needed = h.samples;
+    ppm_error err = plain_raster_error(h);
+    p3_scanner scanner = p3_scanner::for_header(h);
 
     // Every sample but the last needs a digit and a whitespace byte, so n samples need at
     // least 2n - 1 bytes. When the input is known to be shorter, parse into a small scratch
