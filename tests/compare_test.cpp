@@ -9,6 +9,7 @@
 #include <system_error>
 #include <vector>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,6 +21,7 @@ using fastread::compare_options;
 using fastread::duplicate_options;
 using fastread::files_equal;
 using fastread_test::as_unprivileged;
+using fastread_test::on_memory_file_system;
 using fastread_test::temp_dir;
 using fastread_test::write_file;
 namespace fs = std::filesystem;
@@ -311,15 +313,15 @@ TEST_CASE("find_duplicates: unreadable files and directories are reported and sk
 
 TEST_CASE("find_duplicates: the same groups with one or several reading threads",
           "[compare][duplicates]") {
-    // 600 small files in 30 directories, each equal to exactly one other: enough for the
-    // small-file pass to split its work between threads.
+    // 600 small files in 30 directories, each equal to exactly one other, of 37 sizes:
+    // enough sets for the comparing threads to share.
     temp_dir dir;
     groups want;
     for (int i = 0; i < 600; ++i) {
         const fs::path d = dir / ("d" + std::to_string(i % 30));
         fs::create_directories(d);
         std::string content = "file " + std::to_string(i % 300);
-        content.resize(12, '.');
+        content.resize(12 + static_cast<std::size_t>(i % 300 % 37), '.');
         write_file(d / ("f" + std::to_string(i)), content);
     }
     for (int i = 0; i < 300; ++i) {
@@ -330,7 +332,7 @@ TEST_CASE("find_duplicates: the same groups with one or several reading threads"
         want.push_back(g);
     }
     std::sort(want.begin(), want.end());
-    for (unsigned threads : {1u, 2u, 3u}) {
+    for (unsigned threads : {0u, 1u, 2u, 3u}) { // 0: one per CPU, growing when reads wait
         CAPTURE(threads);
         duplicate_options o;
         o.recursive = true;
@@ -339,19 +341,34 @@ TEST_CASE("find_duplicates: the same groups with one or several reading threads"
     }
 }
 
-TEST_CASE("find_duplicates: a group of small files too big to hold at once stays one group",
+TEST_CASE("find_duplicates: small files of one size too many to hold at once",
           "[compare][duplicates]") {
-    // 150 copies of 61 440 bytes: 9.2 MB, over the 8 MiB that the small-file pass holds in
-    // memory per thread, so it compares file by file; one group either way.
+    // 61 440 bytes each: 150 copies of s, 20 of t (s with its middle byte changed) and 10
+    // files that differ from s in the last byte only, 11 MB in all, over the 8 MiB that
+    // the small-file pass holds in memory per thread. With xxHash they are split by a hash
+    // of each file first, then the 150 (still too many) compared file by file and the 20
+    // in memory; without, all file by file. The same groups either way.
     temp_dir dir;
     const std::string s = bytes_of(61440);
-    std::vector<fs::path> want;
+    std::string t = s;
+    t[30720] = static_cast<char>(t[30720] ^ 1);
+    std::vector<fs::path> copies_of_s, copies_of_t;
     for (int i = 0; i < 150; ++i) {
-        want.push_back(dir / ("c" + std::to_string(i)));
-        write_file(want.back(), s);
+        copies_of_s.push_back(dir / ("s" + std::to_string(i)));
+        write_file(copies_of_s.back(), s);
     }
-    std::sort(want.begin(), want.end());
-    CHECK(scan(dir.path()) == groups{want});
+    for (int i = 0; i < 20; ++i) {
+        copies_of_t.push_back(dir / ("t" + std::to_string(i)));
+        write_file(copies_of_t.back(), t);
+    }
+    for (int i = 0; i < 10; ++i) {
+        std::string near = s;
+        near.back() = static_cast<char>(near.back() ^ (i + 1));
+        write_file(dir / ("near" + std::to_string(i)), near);
+    }
+    std::sort(copies_of_s.begin(), copies_of_s.end());
+    std::sort(copies_of_t.begin(), copies_of_t.end());
+    CHECK(scan(dir.path()) == groups{copies_of_s, copies_of_t});
 }
 
 TEST_CASE("find_duplicates: one size, several groups, split while all are read at once",
@@ -405,4 +422,45 @@ TEST_CASE("find_duplicates: more files of one size than are compared at once",
     }
     std::sort(want.begin(), want.end());
     CHECK(scan(dir.path()) == want);
+}
+
+TEST_CASE("find_duplicates' reads tell the thread team when they wait for the device",
+          "[compare][duplicates]") {
+    temp_dir dir;
+    const std::string s = bytes_of(256 * 1024);
+    write_file(dir / "f", s);
+    const int fd = ::open((dir / "f").c_str(), O_RDONLY | O_CLOEXEC);
+    REQUIRE(fd >= 0);
+    fastread::detail::unique_fd guard(fd);
+    int waits = 0;
+    fastread::detail::read_gauge gauge;
+    gauge.on_wait = [&] { ++waits; };
+    gauge.probing = true;
+    std::string got(s.size() + 10, '\0');
+    // Just written: in the page cache, so the RWF_NOWAIT read takes it all.
+    CHECK(fastread::detail::pread_full_gauged(fd, got.data(), got.size(), 0, "f", &gauge) ==
+          s.size());
+    CHECK(got.substr(0, s.size()) == s);
+    CHECK(waits == 0);
+    CHECK(gauge.probing);
+    if (on_memory_file_system(dir.path())) {
+        WARN("skipped the evicted half: " << dir.path() << " is on tmpfs/ramfs");
+        return;
+    }
+    fastread::page_cache::evict(dir / "f");
+    if (fastread::page_cache::resident_fraction(dir / "f") > 0.5) {
+        WARN("skipped the evicted half: this file system ignores POSIX_FADV_DONTNEED");
+        return;
+    }
+    // Evicted: the first read would wait, so the gauge hears of it once, stops probing, and
+    // the bytes still arrive, from any offset.
+    std::fill(got.begin(), got.end(), '\0');
+    CHECK(fastread::detail::pread_full_gauged(fd, got.data(), 5000, 100000, "f", &gauge) == 5000);
+    CHECK(got.substr(0, 5000) == s.substr(100000, 5000));
+    CHECK(waits == 1);
+    CHECK_FALSE(gauge.probing);
+    CHECK(fastread::detail::pread_full_gauged(fd, got.data(), got.size(), 0, "f", &gauge) ==
+          s.size());
+    CHECK(got.substr(0, s.size()) == s);
+    CHECK(waits == 1);
 }

@@ -5,23 +5,9 @@
 #include <string>
 #include <system_error>
 
-#include <sys/vfs.h>
-
 #include "test_util.hpp"
 
-namespace {
-
-// tmpfs and ramfs keep files only in the page cache: eviction cannot drop them.
-bool on_memory_file_system(const std::filesystem::path& p) {
-    struct statfs fs {};
-    if (::statfs(p.c_str(), &fs) != 0) {
-        return false;
-    }
-    constexpr long tmpfs_magic = 0x01021994, ramfs_magic = static_cast<long>(0x858458f6);
-    return fs.f_type == tmpfs_magic || fs.f_type == ramfs_magic;
-}
-
-} // namespace
+using fastread_test::on_memory_file_system;
 
 TEST_CASE("evict drops a file's pages and preload brings all of them back", "[page_cache]") {
     fastread_test::temp_dir dir;

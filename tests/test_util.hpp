@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -70,6 +71,17 @@ inline void write_file(const std::filesystem::path& path, const std::string& byt
     if (!out) {
         throw std::runtime_error("cannot write " + path.string());
     }
+}
+
+/// True if `p` is on tmpfs or ramfs, which keep files only in the page cache: eviction
+/// cannot drop them.
+inline bool on_memory_file_system(const std::filesystem::path& p) {
+    struct statfs fs {};
+    if (::statfs(p.c_str(), &fs) != 0) {
+        return false;
+    }
+    constexpr long tmpfs_magic = 0x01021994, ramfs_magic = static_cast<long>(0x858458f6);
+    return fs.f_type == tmpfs_magic || fs.f_type == ramfs_magic;
 }
 
 inline std::string read_file(const std::filesystem::path& path) {

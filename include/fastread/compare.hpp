@@ -36,6 +36,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "detail/parallel.hpp"
@@ -107,13 +108,12 @@ struct scan_error {
 
 /// Where find_duplicates is, for progress displays and tests.
 struct scan_progress {
-    /// "walk"; "hash" (small files of a shared size, 64 KiB or less, read and hashed
-    /// whole; `done` and `total` count files); "compare" (sets of candidates of one size:
-    /// probe hashes of the first and last 4 KiB, whole-file hashes and the byte comparison;
-    /// `done` and `total` count sets).
+    /// "walk" (`done` and `total` count the files found, when it ends); "compare" (sets of
+    /// candidates of one size read, hashed when needed and compared byte for byte; `done`
+    /// and `total` count sets). Files are first read in "compare".
     std::string_view stage;
-    std::uint64_t done = 0;  ///< files finished in this stage
-    std::uint64_t total = 0; ///< files this stage will look at (0 while walking)
+    std::uint64_t done = 0;  ///< files or sets finished in this stage
+    std::uint64_t total = 0; ///< files or sets this stage looks at
 };
 
 /// Options of find_duplicates. Names and defaults follow FDUPES.
@@ -127,10 +127,13 @@ struct duplicate_options {
     bool include_hidden = true;          ///< look at names starting with '.' (off: -A)
     std::uint64_t min_size = 0;          ///< ignore files smaller than this many bytes (-G)
     std::uint64_t max_size = UINT64_MAX; ///< ignore files larger than this (-L)
-    /// Threads that walk wide directory levels, read small files (64 KiB or less) and
-    /// compare sets of candidates at once; 0: 8 per CPU (`std::thread::hardware_concurrency`), at
-    /// most 64. They mostly wait on the device: on SSDs and network or virtual disks more reads in
-    /// flight go faster; on a rotating disk 1 avoids seeking between files.
+    /// Threads that walk wide directory levels and compare sets of candidates at once.
+    /// 0: 8 per CPU (`std::thread::hardware_concurrency`, at most 64) for walking; for
+    /// comparing, one per CPU, joined by the rest as soon as a read has to wait for the
+    /// device (`preadv2` with `RWF_NOWAIT` tells), since from the page cache more threads
+    /// than CPUs only add switching. Threads waiting on the device help on SSDs and
+    /// network or virtual disks (more reads in flight); on a rotating disk 1 avoids seeking
+    /// between files.
     unsigned threads = 0;
     /// Called for every file or directory that could not be read (then skipped), and for
     /// every file that changed during the scan (then left out of the groups). May be empty.
@@ -145,13 +148,18 @@ struct duplicate_options {
 ///
 /// A root may be a directory or a file; a root given twice, or reached twice through
 /// symbolic links, is counted once, and directory loops terminate. Non-regular files
-/// (FIFOs, sockets, devices) are skipped. Pipeline: walk; group by size; drop groups of
-/// one; split by an XXH3-128 hash of the first and last 4 KiB; for groups of more than two
-/// files, split by an XXH3-128 hash of the whole file; confirm every group by comparing
-/// bytes, so that a hash collision never reports different files as equal. A file whose
-/// size, modification time or inode changes during the scan, or that vanishes, is
+/// (FIFOs, sockets, devices) are skipped. Pipeline: walk; group by size; drop sizes with
+/// one file. Small files (64 KiB or less) of one size are each read whole once and compared
+/// in memory (more than 8 MiB of them are first split by an XXH3-128 hash of each file).
+/// Larger files of one size, up to 64, are open at once and read block by block (the last
+/// 4 KiB first), the set splitting as blocks differ, so that each file is read once; more
+/// are first split by an XXH3-128 hash of their first and last 4 KiB, then of the whole
+/// file. Every group is confirmed by comparing bytes, so that a hash collision never
+/// reports different files as equal. A file whose size, modification time or inode
+/// changes during the scan, or that vanishes, or that reads differently from its size, is
 /// reported to `on_error` and left out.
-/// Time O(total size of same-size candidates); memory O(number of files) plus 2 MiB.
+/// Time O(total size of same-size candidates); memory O(number of files) plus, per
+/// comparing thread, 1 MiB and up to 8 MiB of small files' contents.
 /// @throws std::bad_alloc only; I/O problems go to `options.on_error`.
 std::vector<std::vector<std::filesystem::path>>
 find_duplicates(std::span<const std::filesystem::path> roots, duplicate_options options = {});
@@ -279,6 +287,63 @@ inline bool files_equal(const std::filesystem::path& a, const std::filesystem::p
 }
 
 namespace detail {
+
+// Lets the reading threads tell their team when a read had to wait for the device, so that
+// the team adds threads only for data that is not in the page cache (cached, threads beyond
+// one per CPU only add switching). While `probing`, reads try RWF_NOWAIT first.
+struct read_gauge {
+    std::atomic<bool> probing{false};
+    std::function<void()> on_wait; // called once, by the first read that had to wait
+
+    void waited() {
+        if (probing.exchange(false)) {
+            on_wait();
+        }
+    }
+};
+
+// One pread(2), retried on EINTR; -1 with errno set on error. While `gauge` probes, tries
+// preadv2(RWF_NOWAIT) first: when the bytes are not in the page cache (EAGAIN), or the file
+// system cannot say (EOPNOTSUPP), the gauge hears of it and the read waits as usual. A
+// short result is possible either way (a partly cached range, or the end of the file).
+inline ssize_t pread_gauged(int fd, char* dst, std::size_t n, std::uint64_t offset,
+                            read_gauge* gauge) {
+    for (;;) {
+        ssize_t got = 0;
+        if (gauge != nullptr && gauge->probing.load(std::memory_order_relaxed)) {
+            iovec part{dst, n};
+            got = ::preadv2(fd, &part, 1, static_cast<off_t>(offset), RWF_NOWAIT);
+            if (got < 0 && errno != EINTR) {
+                gauge->waited();
+                continue;
+            }
+        } else {
+            got = ::pread(fd, dst, n, static_cast<off_t>(offset));
+        }
+        if (got >= 0 || errno != EINTR) {
+            return got;
+        }
+    }
+}
+
+// pread_gauged until `n` bytes arrived or the file ended; returns the count.
+// @throws std::system_error naming `path` on a read error.
+inline std::size_t pread_full_gauged(int fd, char* dst, std::size_t n, std::uint64_t offset,
+                                     const std::string& path, read_gauge* gauge) {
+    std::size_t done = 0;
+    while (done < n) {
+        const std::size_t want = std::min<std::size_t>(n - done, 0x40000000);
+        const ssize_t got = pread_gauged(fd, dst + done, want, offset + done, gauge);
+        if (got < 0) {
+            throw_system_error(errno, "pread", path);
+        }
+        if (got == 0) {
+            break;
+        }
+        done += static_cast<std::size_t>(got);
+    }
+    return done;
+}
 
 struct dup_file {
     std::string path;
@@ -589,6 +654,7 @@ class duplicate_finder {
     struct worker {
         std::vector<scan_error>* errors = nullptr;
         std::vector<std::vector<std::size_t>>* groups = nullptr;
+        read_gauge* gauge = nullptr;
         std::unique_ptr<char[]> buffers; // set_bytes, allocated when first needed
 
         bool fail(const std::string& path, int err, const char* operation) {
@@ -603,6 +669,17 @@ class duplicate_finder {
             return buffers.get();
         }
         char* buffer_b() { return buffer_a() + block_bytes; }
+
+        // Room for `n` bytes of small files' contents, kept between jobs.
+        char* contents(std::size_t n) {
+            if (n > contents_size) {
+                contents_buffer.reset(new char[n]);
+                contents_size = n;
+            }
+            return contents_buffer.get();
+        }
+        std::unique_ptr<char[]> contents_buffer;
+        std::size_t contents_size = 0;
     };
 
     // Opens a candidate and checks that it is still the file the walk saw; else reports it.
@@ -630,46 +707,33 @@ class duplicate_finder {
         return true;
     }
 
-    // Reads a small file whole into `out` with one open (relative to `dir_fd`, or by its
-    // full path with AT_FDCWD) and, in the usual case, one pread of size + 1 bytes: a
-    // regular file that returns exactly its size is at its end, so neither a second read
-    // nor an fstat is needed (the bytes compared are the bytes read; a file that grew or
-    // shrank since the walk is reported as changed). False, with the reason added to
-    // `errors`, if it cannot be read or changed size.
-    bool load_whole(const dup_file& f, int dir_fd, std::string& out,
-                    std::vector<scan_error>& errors) const {
-        auto fail = [&](int err, const char* operation) {
-            errors.push_back(
-                scan_error{f.path, std::error_code(err, std::generic_category()), operation});
-            return false;
-        };
-        const char* name = dir_fd == AT_FDCWD ? f.path.c_str() : f.path.c_str() + f.name_at;
-        const int fd = ::openat(dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    // Reads a small file whole into `dst` (room for size + 1 bytes) with one open and, in
+    // the usual case, one pread of size + 1 bytes: a regular file that returns exactly its
+    // size is at its end, so neither a second read nor an fstat is needed (the bytes
+    // compared are the bytes read; a file that grew or shrank since the walk is reported as
+    // changed). False, with the reason reported, if it cannot be read or changed size.
+    bool load_whole(const dup_file& f, char* dst, worker& w) const {
+        const int fd = ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0) {
-            return fail(errno, "open");
+            return w.fail(f.path, errno, "open");
         }
         unique_fd guard(fd);
         const auto size = static_cast<std::size_t>(f.info.size);
-        out.resize(size + 1); // +1: see a file that grew
-        ssize_t first = 0;
-        do {
-            first = ::pread(fd, out.data(), out.size(), 0);
-        } while (first < 0 && errno == EINTR);
+        const ssize_t first = pread_gauged(fd, dst, size + 1, 0, w.gauge); // +1: see growth
         if (first < 0) {
-            return fail(errno, "read");
+            return w.fail(f.path, errno, "read");
         }
         auto got = static_cast<std::size_t>(first);
         if (got != 0 && got < size) { // a short read before the expected end: keep reading
             try {
-                got += pread_full(fd, out.data() + got, out.size() - got, got, f.path);
+                got += pread_full_gauged(fd, dst + got, size + 1 - got, got, f.path, w.gauge);
             } catch (const std::system_error& e) {
-                return fail(e.code().value(), "read");
+                return w.fail(f.path, e.code().value(), "read");
             }
         }
         if (got != size) {
-            return fail(ESTALE, "changed");
+            return w.fail(f.path, ESTALE, "changed");
         }
-        out.resize(got);
         return true;
     }
 
@@ -687,15 +751,28 @@ class duplicate_finder {
         std::size_t n = 0;
         try {
             if (size <= 2 * probe_bytes) {
-                n = pread_full(fd.get(), buf, static_cast<std::size_t>(size), 0, f.path);
+                n = pread_full_gauged(fd.get(), buf, static_cast<std::size_t>(size), 0, f.path,
+                                      w.gauge);
             } else {
-                n = pread_full(fd.get(), buf, probe_bytes, 0, f.path);
-                n += pread_full(fd.get(), buf + n, probe_bytes, size - probe_bytes, f.path);
+                n = pread_full_gauged(fd.get(), buf, probe_bytes, 0, f.path, w.gauge);
+                n += pread_full_gauged(fd.get(), buf + n, probe_bytes, size - probe_bytes, f.path,
+                                       w.gauge);
             }
         } catch (const std::system_error& e) {
             return w.fail(f.path, e.code().value(), "read");
         }
         const XXH128_hash_t h = XXH3_128bits(buf, n);
+        out = {h.low64, h.high64};
+        return true;
+    }
+
+    // XXH3-128 of a small file, read whole.
+    bool small_hash(const dup_file& f, digest& out, worker& w) const {
+        char* const dst = w.contents(static_cast<std::size_t>(f.info.size) + 1);
+        if (!load_whole(f, dst, w)) {
+            return false;
+        }
+        const XXH128_hash_t h = XXH3_128bits(dst, static_cast<std::size_t>(f.info.size));
         out = {h.low64, h.high64};
         return true;
     }
@@ -710,8 +787,9 @@ class duplicate_finder {
         XXH3_state_t state;
         XXH3_128bits_reset(&state);
         try {
-            for (;;) {
-                const std::size_t n = read_full(fd.get(), w.buffer_a(), block_bytes, f.path);
+            for (std::uint64_t offset = 0;; offset += block_bytes) {
+                const std::size_t n =
+                    pread_full_gauged(fd.get(), w.buffer_a(), block_bytes, offset, f.path, w.gauge);
                 XXH3_128bits_update(&state, w.buffer_a(), n);
                 if (n < block_bytes) {
                     break;
@@ -762,7 +840,7 @@ class duplicate_finder {
     static bool read_part(const dup_file& f, int fd, char* dst, std::size_t n, std::uint64_t offset,
                           std::size_t& got, worker& w) {
         try {
-            got = pread_full(fd, dst, n, offset, f.path);
+            got = pread_full_gauged(fd, dst, n, offset, f.path, w.gauge);
             return true;
         } catch (const std::system_error& e) {
             return w.fail(f.path, e.code().value(), "read");
@@ -952,21 +1030,35 @@ class duplicate_finder {
         }
     }
 
-    // Splits small files of one size into sets of equal files: each read whole once, and
-    // the contents sorted, which puts equal files next to each other.
+    // Splits small files of one size into sets of equal files: each read whole once (in
+    // directory and inode order, near disk order when they come from the disk) into the
+    // worker's memory, and the contents sorted, which puts equal files next to each other.
+    // Memory: (size + 1) * files bytes.
     void group_by_content(const std::vector<std::size_t>& group, worker& w) const {
-        std::vector<std::string> contents(group.size());
+        const auto size = static_cast<std::size_t>(files_[group[0]].info.size);
+        const std::size_t stride = size + 1;
+        char* const base = w.contents(stride * group.size());
+        std::vector<std::size_t> order(group.size()); // positions in `group`, in reading order
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            order[k] = k;
+        }
+        std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+            const dup_file& a = files_[group[x]];
+            const dup_file& b = files_[group[y]];
+            return std::tie(a.dir, a.info.inode) < std::tie(b.dir, b.info.inode);
+        });
         std::vector<std::size_t> read; // positions in `group` read successfully
-        for (std::size_t k = 0; k < group.size(); ++k) {
-            if (load_whole(files_[group[k]], AT_FDCWD, contents[k], *w.errors)) {
+        for (std::size_t k : order) {
+            if (load_whole(files_[group[k]], base + k * stride, w)) {
                 read.push_back(k);
             }
         }
+        auto content = [&](std::size_t k) { return std::string_view(base + k * stride, size); };
         std::sort(read.begin(), read.end(),
-                  [&](std::size_t x, std::size_t y) { return contents[x] < contents[y]; });
+                  [&](std::size_t x, std::size_t y) { return content(x) < content(y); });
         for (std::size_t k = 0; k < read.size();) {
             std::size_t e = k + 1;
-            while (e < read.size() && contents[read[e]] == contents[read[k]]) {
+            while (e < read.size() && content(read[e]) == content(read[k])) {
                 ++e;
             }
             if (e - k >= 2) {
@@ -983,7 +1075,7 @@ class duplicate_finder {
     // A set of candidates (indices into files_, all of one size) and what to do with it.
     enum class job_kind {
         empty,      // empty files: equal to each other while they stay empty
-        small,      // small files (hashed equal, when hashing): read whole and compared
+        small,      // small files: read whole and compared in memory
         candidates, // probe hash, whole-file hash, then compare bytes
     };
     struct job {
@@ -1009,15 +1101,29 @@ class duplicate_finder {
             }
             return;
         }
-        case job_kind::small:
-            // All at once in memory when that is small, else file by file against a
-            // representative (several threads hold a batch at once).
-            if (files_[j.files[0]].info.size * j.files.size() <= batch_bytes) {
+        case job_kind::small: {
+            // All at once in memory when that is small (each file read once). Else split by
+            // a whole-file hash first, then each set of equal hashes the same way (or file by
+            // file against a representative when even that set is big).
+            const std::uint64_t size = files_[j.files[0]].info.size;
+            if ((size + 1) * j.files.size() <= batch_bytes) {
                 group_by_content(j.files, w);
-            } else {
-                confirm(j.files, w);
+                return;
             }
+#if FASTREAD_HAVE_XXHASH
+            for (auto& same : split_by(
+                     j.files, [&](const dup_file&f, digest&d) { return small_hash(f, d, w); })) {
+                if ((size + 1) * same.size() <= batch_bytes) {
+                    group_by_content(same, w);
+                } else {
+                    confirm(std::move(same), w);
+                }
+            }
+#else
+            confirm(j.files, w);
+#endif
             return;
+        }
         case job_kind::candidates:
             // Up to max_set files: compared all at once, each read once (hashing first would
             // read them all and then compare anyway).
@@ -1046,17 +1152,33 @@ class duplicate_finder {
         }
     }
 
-    // Runs the jobs on up to thread_count() threads, each taking the next job when done
-    // with one; this thread is one of them and reports progress between its jobs. Errors
-    // and groups are reported in job order, so the result does not depend on timing.
-    void run_jobs(const std::vector<job>& jobs, unsigned max_threads) {
-        std::vector<job_out> outs(jobs.size());
-        std::atomic<std::size_t> next{0}, done{0};
+    // Runs the jobs on several threads, each taking the next job when done with one,
+    // biggest jobs first (so that no big one is left for the end); this thread is one of
+    // them and reports progress between its jobs. Errors and groups are reported in job
+    // order, so the result does not depend on timing. With the default thread count the
+    // team starts with one thread per CPU and grows to thread_count() when a read has to
+    // wait for the device.
+    void run_jobs(const std::vector<job>& jobs) {
         const std::size_t total = jobs.size();
+        std::vector<job_out> outs(total);
+        std::vector<std::size_t> order(total);
+        std::vector<std::uint64_t> cost(total);
+        for (std::size_t k = 0; k < total; ++k) {
+            order[k] = k;
+            // Bytes to read, plus the open and close of each file (worth about 16 KiB of
+            // copying from the page cache).
+            cost[k] = (files_[jobs[k].files[0]].info.size + 16384) * jobs[k].files.size();
+        }
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t x, std::size_t y) { return cost[x] > cost[y]; });
+        std::atomic<std::size_t> next{0}, done{0};
+        read_gauge gauge;
         progress("compare", 0, total);
-        auto body = [&](unsigned t, std::size_t, std::size_t) {
+        auto body = [&](unsigned t) {
             worker w;
-            for (std::size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < total;) {
+            w.gauge = &gauge;
+            for (std::size_t n; (n = next.fetch_add(1, std::memory_order_relaxed)) < total;) {
+                const std::size_t k = order[n];
                 w.errors = &outs[k].errors;
                 w.groups = &outs[k].groups;
                 run_job(jobs[k], w);
@@ -1066,8 +1188,16 @@ class duplicate_finder {
                 }
             }
         };
-        const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(max_threads, total));
-        in_slices(total, std::max(threads, 1u), body);
+        const auto most = static_cast<unsigned>(
+            std::max<std::size_t>(1, std::min<std::size_t>(thread_count(), total)));
+        const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+        const bool adaptive = opt_.threads == 0 && most > cpus;
+        growing_team team(adaptive ? cpus : most, most, body);
+        if (adaptive) {
+            gauge.on_wait = [&team] { team.grow(); };
+            gauge.probing = true;
+        }
+        team.run();
         progress("compare", total, total);
         for (job_out& out : outs) {
             report(out.errors);
@@ -1076,96 +1206,6 @@ class duplicate_finder {
             }
         }
     }
-
-#if FASTREAD_HAVE_XXHASH
-    struct small_result {
-        digest hash{};
-        bool ok = false;
-    };
-
-    // Hashes the small candidates `todo` (indices into files_, sorted by directory) from
-    // `begin` to `end`: each opened relative to its directory (one path lookup) and read
-    // whole. Runs on several threads at once: touches only its part of `out` and its own
-    // `errors`.
-    void hash_small(const std::vector<std::size_t>& todo, std::size_t begin, std::size_t end,
-                    std::vector<small_result>& out, std::vector<scan_error>& errors) const {
-        unique_fd dir_fd;
-        std::uint32_t dir = UINT32_MAX;
-        std::string buffer;
-        auto fail = [&](const dup_file& f, int err) {
-            errors.push_back(
-                scan_error{f.path, std::error_code(err, std::generic_category()), "opendir"});
-        };
-        for (std::size_t k = begin; k < end; ++k) {
-            const dup_file& f = files_[todo[k]];
-            if (f.dir != dir) {
-                dir = f.dir;
-                const int d = ::open(dirs_[dir].c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-                dir_fd = unique_fd(d);
-                if (d < 0) {
-                    fail(f, errno);
-                    continue;
-                }
-            }
-            if (!dir_fd) {
-                fail(f, ENOENT);
-                continue;
-            }
-            if (!load_whole(f, dir_fd.get(), buffer, errors)) {
-                continue;
-            }
-            const XXH128_hash_t h = XXH3_128bits(buffer.data(), buffer.size());
-            out[k] = small_result{{h.low64, h.high64}, true};
-        }
-    }
-
-    // Hashes every small candidate whole (on several threads, in directory order) and
-    // adds a `small` job for each set of two or more with the same size and hash.
-    void hash_small_files(std::vector<std::size_t> todo, std::vector<job>& jobs) {
-        std::sort(todo.begin(), todo.end(), [&](std::size_t x, std::size_t y) {
-            // Within a directory in inode order, often near disk order.
-            const dup_file& a = files_[x];
-            const dup_file& b = files_[y];
-            return a.dir != b.dir ? a.dir < b.dir : a.info.inode < b.info.inode;
-        });
-        progress("hash", 0, todo.size());
-        std::vector<small_result> results(todo.size());
-        const unsigned threads = todo.size() >= 512 ? thread_count() : 1;
-        std::vector<std::vector<scan_error>> errors(threads);
-        in_slices(todo.size(), threads, [&](unsigned t, std::size_t begin, std::size_t end) {
-            hash_small(todo, begin, end, results, errors[t]);
-        });
-        for (const auto& list : errors) {
-            report(list);
-        }
-        progress("hash", todo.size(), todo.size());
-        std::vector<std::size_t> order;
-        for (std::size_t k = 0; k < todo.size(); ++k) {
-            if (results[k].ok) {
-                order.push_back(k);
-            }
-        }
-        auto key = [&](std::size_t k) {
-            return std::make_pair(files_[todo[k]].info.size, results[k].hash);
-        };
-        std::sort(order.begin(), order.end(),
-                  [&](std::size_t x, std::size_t y) { return key(x) < key(y); });
-        for (std::size_t k = 0; k < order.size();) {
-            std::size_t e = k + 1;
-            while (e < order.size() && key(order[e]) == key(order[k])) {
-                ++e;
-            }
-            if (e - k >= 2) {
-                job j{job_kind::small, {}};
-                for (std::size_t i = k; i < e; ++i) {
-                    j.files.push_back(todo[order[i]]);
-                }
-                jobs.push_back(std::move(j));
-            }
-            k = e;
-        }
-    }
-#endif
 
     void emit(const std::vector<std::size_t>& group) {
         std::vector<std::filesystem::path> paths;
@@ -1190,7 +1230,6 @@ class duplicate_finder {
                        : x < y;
         });
         std::vector<job> jobs;
-        [[maybe_unused]] std::vector<std::size_t> small; // small candidates, hashed together
         for (std::size_t k = 0; k < order.size();) {
             std::size_t e = k + 1;
             const std::uint64_t size = files_[order[k]].info.size;
@@ -1203,35 +1242,14 @@ class duplicate_finder {
                 if (size == 0) {
                     jobs.push_back(job{job_kind::empty, {first, last}});
                 } else if (size <= small_bytes) {
-#if FASTREAD_HAVE_XXHASH
-                    small.insert(small.end(), first, last);
-#else
                     jobs.push_back(job{job_kind::small, {first, last}});
-#endif
                 } else {
                     jobs.push_back(job{job_kind::candidates, {first, last}});
                 }
             }
             k = e;
         }
-        unsigned job_threads = thread_count();
-#if FASTREAD_HAVE_XXHASH
-        const double cpu_before = process_cpu_seconds();
-        const auto wall_before = std::chrono::steady_clock::now();
-        hash_small_files(std::move(small), jobs);
-        const double wall =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_before).count();
-        const double cpu = process_cpu_seconds() - cpu_before;
-        // Reading the small files kept every CPU busy: they came from the page cache, and
-        // the rest likely will too; then threads beyond one per CPU only add switching (on
-        // fastread-bench's cached generated tree, micro-runs: 2 threads compared sets 15% faster
-        // than 16). Judged only on a phase long enough to measure.
-        const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
-        if (opt_.threads == 0 && wall >= 0.002 && cpu >= 0.8 * wall * cpus) {
-            job_threads = std::min(job_threads, cpus);
-        }
-#endif
-        run_jobs(jobs, job_threads);
+        run_jobs(jobs);
         std::sort(groups_.begin(), groups_.end());
         return std::move(groups_);
     }
