@@ -464,3 +464,33 @@ TEST_CASE("find_duplicates' reads tell the thread team when they wait for the de
     CHECK(got.substr(0, s.size()) == s);
     CHECK(waits == 1);
 }
+
+TEST_CASE("find_duplicates: a directory big enough to be stat'ed by several threads",
+          "[compare][duplicates]") {
+    // 1300 files in one directory (stat'ed in parts of 512 names, shared between threads):
+    // file i equals file i + 650, a pair that crosses parts; "zsub" (the last name, so in
+    // the last part) holds a third copy of f0000.
+    temp_dir dir;
+    auto name = [](int i) {
+        std::string n = std::to_string(i);
+        return "f" + std::string(4 - n.size(), '0') + n;
+    };
+    groups want;
+    for (int i = 0; i < 1300; ++i) {
+        write_file(dir / name(i), "content " + std::to_string(i % 650));
+    }
+    fs::create_directories(dir / "zsub");
+    write_file(dir / "zsub" / "copy", "content 0");
+    for (int i = 0; i < 650; ++i) {
+        want.push_back({dir / name(i), dir / name(i + 650)});
+    }
+    want[0].push_back(dir / "zsub" / "copy");
+    std::sort(want.begin(), want.end());
+    for (unsigned threads : {0u, 1u, 3u}) {
+        CAPTURE(threads);
+        duplicate_options o;
+        o.recursive = true;
+        o.threads = threads;
+        CHECK(scan(dir.path(), o) == want);
+    }
+}

@@ -13,7 +13,8 @@
 using fastread::detail::growing_team;
 using fastread::detail::in_slices;
 
-TEST_CASE("in_slices: contiguous slices cover [0, n) once, slice 0 on this thread", "[parallel]") {
+TEST_CASE("in_slices: contiguous slices cover every index once, slice 0 on this thread",
+          "[parallel]") {
     for (unsigned threads : {1u, 2u, 3u, 7u}) {
         for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{10}, std::size_t{1001}}) {
             CAPTURE(threads, n);
@@ -70,4 +71,27 @@ TEST_CASE("growing_team: an exception is rethrown after every thread has finishe
     team_ptr = &team;
     CHECK_THROWS_WITH(team.run(), "thread 3");
     CHECK(finished == 4);
+}
+
+TEST_CASE("growing_team: grow_to adds threads up to a count, never past `most`", "[parallel]") {
+    std::mutex m;
+    std::vector<unsigned> ran;
+    growing_team<std::function<void(unsigned)>>* team_ptr = nullptr;
+    growing_team<std::function<void(unsigned)>> team(1, 4, [&](unsigned t) {
+        if (t == 0) {
+            team_ptr->grow_to(2); // thread 1
+        } else if (t == 1) {
+            team_ptr->grow_to(3); // thread 2, added by an added thread
+            team_ptr->grow_to(2); // nothing: already 3
+        } else if (t == 2) {
+            team_ptr->grow_to(9); // thread 3: at most 4 in all
+        }
+        const std::lock_guard<std::mutex> lock(m);
+        ran.push_back(t);
+    });
+    team_ptr = &team;
+    team.run();
+    std::sort(ran.begin(), ran.end());
+    CHECK(ran == std::vector<unsigned>{0, 1, 2, 3});
+    CHECK(team.grown());
 }

@@ -5,14 +5,126 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstddef>
 #include <exception>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
+#include <pthread.h>
+#include <sched.h>
+
 namespace fastread::detail {
+
+/// Where new worker threads start: on the CPUs other than the one the creating thread runs
+/// on, in turn. On some virtual machines (this project's 2-vCPU VM among them) the
+/// scheduler puts a new thread on its creator's CPU and leaves it waiting there while the
+/// creator keeps working and the other CPU idles: a thread created by a busy thread
+/// started 2 ms later (median of 50), and 0.1 ms when created with its affinity set to
+/// the other CPU (micro-runs). Each thread widens its affinity back to the creator's whole
+/// set as soon as it runs, so it is not pinned.
+class cpu_spread {
+  public:
+    cpu_spread() noexcept {
+        if (::sched_getaffinity(0, sizeof allowed_, &allowed_) != 0) {
+            return;
+        }
+        known_ = true;
+        const int here = ::sched_getcpu();
+        for (int cpu = 0; cpu < CPU_SETSIZE && others_ < max_cpus; ++cpu) {
+            if (CPU_ISSET(cpu, &allowed_) && cpu != here) {
+                other_[others_++] = cpu;
+            }
+        }
+    }
+
+    /// The CPU the k-th thread started (k = 0, 1, ...) should start on, or -1: anywhere.
+    int cpu_for(unsigned k) const noexcept { return others_ == 0 ? -1 : other_[k % others_]; }
+
+    /// The CPUs every thread may run on once started, or null if unknown.
+    const cpu_set_t* allowed() const noexcept { return known_ ? &allowed_ : nullptr; }
+
+  private:
+    static constexpr unsigned max_cpus = 256;
+    cpu_set_t allowed_{};
+    bool known_ = false;
+    int other_[max_cpus]{};
+    unsigned others_ = 0;
+};
+
+/// A joinable thread started by pthread_create on the CPU that a cpu_spread chose, then
+/// free to run on any CPU its creator may use (see cpu_spread). `fn` must not throw.
+/// Unlike std::thread, the destructor joins.
+class spread_thread {
+  public:
+    /// @throws std::system_error if no thread can be created.
+    spread_thread(std::function<void()> fn, const cpu_spread& spread, unsigned k) {
+        auto start = std::make_unique<state>();
+        start->fn = std::move(fn);
+        if (const cpu_set_t* all = spread.allowed()) {
+            start->widen = *all;
+            start->has_widen = true;
+        }
+        pthread_attr_t attr;
+        if (int err = ::pthread_attr_init(&attr); err != 0) {
+            throw std::system_error(err, std::generic_category(), "pthread_attr_init");
+        }
+        const int cpu = spread.cpu_for(k);
+        if (cpu >= 0) {
+            cpu_set_t one;
+            CPU_ZERO(&one);
+            CPU_SET(cpu, &one);
+            (void)::pthread_attr_setaffinity_np(&attr, sizeof one, &one);
+        }
+        int err = ::pthread_create(&id_, &attr, &run, start.get());
+        if (err == EINVAL && cpu >= 0) { // that CPU went away meanwhile: start anywhere
+            err = ::pthread_create(&id_, nullptr, &run, start.get());
+        }
+        ::pthread_attr_destroy(&attr);
+        if (err != 0) {
+            throw std::system_error(err, std::generic_category(), "pthread_create");
+        }
+        start.release(); // now owned by the thread
+        joinable_ = true;
+    }
+    spread_thread(spread_thread&& other) noexcept
+        : id_(other.id_), joinable_(std::exchange(other.joinable_, false)) {}
+    spread_thread& operator=(spread_thread&&) = delete;
+    spread_thread(const spread_thread&) = delete;
+    spread_thread& operator=(const spread_thread&) = delete;
+    ~spread_thread() { join(); }
+
+    void join() noexcept {
+        if (joinable_) {
+            ::pthread_join(id_, nullptr);
+            joinable_ = false;
+        }
+    }
+
+  private:
+    struct state {
+        std::function<void()> fn;
+        cpu_set_t widen{};
+        bool has_widen = false;
+    };
+
+    static void* run(void* arg) noexcept {
+        const std::unique_ptr<state> start(static_cast<state*>(arg));
+        if (start->has_widen) {
+            (void)::pthread_setaffinity_np(::pthread_self(), sizeof start->widen, &start->widen);
+        }
+        start->fn(); // noexcept: an exception here terminates, as with std::thread
+        return nullptr;
+    }
+
+    pthread_t id_{};
+    bool joinable_ = false;
+};
 
 /// Runs body(t, begin, end) for `threads` contiguous slices [begin, end) of [0, n), slice 0
 /// on this thread, and waits for all. If bodies throw, rethrows the exception of the
@@ -24,23 +136,26 @@ void in_slices(std::size_t n, unsigned threads, Body body) {
         return;
     }
     std::vector<std::exception_ptr> errors(threads);
-    std::vector<std::thread> pool;
+    std::vector<spread_thread> pool;
     pool.reserve(threads - 1);
+    const cpu_spread spread;
     for (unsigned t = 1; t < threads; ++t) {
-        pool.emplace_back([&, t] {
-            try {
-                body(t, n * t / threads, n * (t + 1) / threads);
-            } catch (...) {
-                errors[t] = std::current_exception();
-            }
-        });
+        pool.emplace_back(
+            [&, t] {
+                try {
+                    body(t, n * t / threads, n * (t + 1) / threads);
+                } catch (...) {
+                    errors[t] = std::current_exception();
+                }
+            },
+            spread, t - 1);
     }
     try {
         body(0u, std::size_t{0}, n / threads);
     } catch (...) {
         errors[0] = std::current_exception();
     }
-    for (std::thread& th : pool) {
+    for (spread_thread& th : pool) {
         th.join();
     }
     for (const std::exception_ptr& e : errors) {
@@ -51,35 +166,45 @@ void in_slices(std::size_t n, unsigned threads, Body body) {
 }
 
 /// Runs body(t) on `start` threads (t = 0 on this thread) that may be joined by more, up
-/// to `most` in all, when one of them calls grow() (e.g. on learning that its reads wait
-/// for the device); waits for all. If bodies throw, rethrows the exception of the
-/// lowest-numbered thread after every thread has finished. A thread that cannot be
+/// to `most` in all, when one of them calls grow_to() or grow() (e.g. on learning that its
+/// reads wait for the device); waits for all. If bodies throw, rethrows the exception of
+/// the lowest-numbered thread after every thread has finished. A thread that cannot be
 /// started is left out.
 template <class Body>
 class growing_team {
   public:
     growing_team(unsigned start, unsigned most, Body body)
         : start_(std::max(1u, start)), most_(std::max(start_, most)), body_(std::move(body)),
-          errors_(most_) {}
+          errors_(most_) {
+        extra_.reserve(most_ - start_); // never reallocated: run() joins while others add
+    }
 
     void run() {
-        std::vector<std::thread> first;
+        std::vector<spread_thread> first;
         first.reserve(start_ - 1);
         for (unsigned t = 1; t < start_; ++t) {
             try {
-                first.emplace_back([this, t] { call(t); });
+                first.emplace_back([this, t] { call(t); }, spread_, t - 1);
             } catch (const std::system_error&) {
                 break;
             }
         }
         call(0);
-        for (std::thread& th : first) {
+        for (spread_thread& th : first) {
             th.join();
         }
-        // Only the first grow() adds threads, and it returns before its caller (one of the
-        // threads joined above) can finish: `extra_` no longer changes.
-        for (std::thread& th : extra_) {
-            th.join();
+        // Added threads, in the order added; a thread adds only while it runs, and what it
+        // adds comes after it, so the loop ends when every thread has been joined.
+        for (std::size_t k = 0;; ++k) {
+            spread_thread* th = nullptr;
+            {
+                const std::lock_guard<std::mutex> lock(m_);
+                if (k == extra_.size()) {
+                    break;
+                }
+                th = &extra_[k];
+            }
+            th->join();
         }
         for (const std::exception_ptr& e : errors_) {
             if (e) {
@@ -88,21 +213,28 @@ class growing_team {
         }
     }
 
-    /// Adds the remaining threads (first call only; later calls return at once).
-    void grow() noexcept {
-        if (grown_.exchange(true)) {
+    /// Adds threads until there are `n` (at most `most`); thread-safe.
+    void grow_to(unsigned n) noexcept {
+        n = std::min(n, most_);
+        if (threads_.load(std::memory_order_relaxed) >= n) {
             return;
         }
+        const std::lock_guard<std::mutex> lock(m_);
         try {
-            extra_.reserve(most_ - start_);
-            for (unsigned t = start_; t < most_; ++t) {
-                extra_.emplace_back([this, t] { call(t); });
+            while (threads_ < n) {
+                const unsigned t = threads_;
+                extra_.emplace_back([this, t] { call(t); }, spread_, t - 1);
+                ++threads_;
             }
-        } catch (...) { // std::system_error or std::bad_alloc: run with the threads there are
+        } catch (...) { // std::system_error: run with the threads there are
+            threads_ = most_;
         }
     }
 
-    bool grown() const noexcept { return grown_.load(std::memory_order_relaxed); }
+    /// Adds the remaining threads.
+    void grow() noexcept { grow_to(most_); }
+
+    bool grown() const noexcept { return threads_.load(std::memory_order_relaxed) == most_; }
 
   private:
     void call(unsigned t) noexcept {
@@ -116,8 +248,10 @@ class growing_team {
     unsigned start_, most_;
     Body body_;
     std::vector<std::exception_ptr> errors_;
-    std::vector<std::thread> extra_;
-    std::atomic<bool> grown_{false};
+    cpu_spread spread_; // from the thread that made the team, which runs it
+    std::mutex m_;
+    std::vector<spread_thread> extra_;
+    std::atomic<unsigned> threads_{start_};
 };
 
 /// Threads for a batch of `n` independent items: one per CPU (at most `most`), or one for
