@@ -14,12 +14,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -754,13 +752,6 @@ class duplicate_finder {
         const file_info now = info_of(st);
         return now.device == f.info.device && now.inode == f.info.inode &&
                now.size == f.info.size && now.mtime_ns == f.info.mtime_ns;
-    }
-
-    // CPU time used so far by all threads of the process, in seconds.
-    static double process_cpu_seconds() noexcept {
-        timespec ts{};
-        ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-        return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
     }
 
     // Reports errors collected by worker threads, in order.
