@@ -2,8 +2,14 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <system_error>
+#include <vector>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "test_util.hpp"
 
@@ -46,4 +52,64 @@ TEST_CASE("resident_fraction of an empty file is 1 and a missing file throws",
     CHECK_THROWS_AS(fastread::page_cache::resident_fraction(dir / "missing"), std::system_error);
     CHECK_THROWS_AS(fastread::page_cache::evict(dir / "missing"), std::system_error);
     CHECK_THROWS_AS(fastread::page_cache::preload(dir / "missing"), std::system_error);
+}
+
+namespace {
+
+// Resident pages of a file by mincore over a map of it: the independent count.
+std::size_t mincore_pages(const void* map, std::size_t size) {
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    std::vector<unsigned char> resident((size + page - 1) / page);
+    REQUIRE(::mincore(const_cast<void*>(map), size, resident.data()) == 0);
+    std::size_t count = 0;
+    for (unsigned char r : resident) {
+        count += r & 1u;
+    }
+    return count;
+}
+
+} // namespace
+
+TEST_CASE("cachestat counts the pages mincore sees, and file_resident follows either",
+          "[page_cache]") {
+    fastread_test::temp_dir dir;
+    const auto path = dir / "f.bin";
+    // 4 MiB and 3 bytes: the last page is partly used.
+    const std::size_t size = (std::size_t{4} << 20) + 3;
+    fastread_test::write_file(path, std::string(size, 'y'));
+    fastread::page_cache::preload(path);
+
+    fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
+    void* map = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd.get(), 0);
+    REQUIRE(map != MAP_FAILED);
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t pages = (size + page - 1) / page;
+
+    auto check = [&] {
+        const std::size_t seen = mincore_pages(map, size);
+        const std::optional<std::uint64_t> cached = fastread::detail::cached_pages(fd.get(), size);
+        if (cached) {
+            CHECK(*cached == seen);
+        } else {
+            WARN("this kernel has no cachestat(2): file_resident uses mincore");
+        }
+        CHECK(fastread::detail::file_resident(fd.get(), map, size, 100) == (seen == pages));
+        CHECK(fastread::detail::file_resident(fd.get(), map, size, 95) ==
+              (seen * 100 >= pages * 95));
+        CHECK(fastread::detail::mapping_resident(map, size, 95) == (seen * 100 >= pages * 95));
+        return seen;
+    };
+    CHECK(check() == pages);
+    CHECK(fastread::page_cache::resident_fraction(path) == 1.0);
+
+    if (!on_memory_file_system(dir.path())) {
+        fastread::page_cache::evict(path);
+        if (check() * 2 < pages) {
+            CHECK(fastread::page_cache::resident_fraction(path) < 0.5);
+        } else {
+            WARN("this file system ignores POSIX_FADV_DONTNEED");
+        }
+    }
+    ::munmap(map, size);
+    CHECK(fastread::detail::cached_pages(fd.get(), 0) == std::optional<std::uint64_t>(0));
 }

@@ -254,8 +254,8 @@ inline bool files_equal(const std::filesystem::path& a, const std::filesystem::p
         if (sized) {
             mmap_source ma(fa.get()), mb(fb.get());
             const std::span<const char> x = ma.bytes(), y = mb.bytes();
-            if (detail::mapping_resident(x.data(), x.size(), 95) &&
-                detail::mapping_resident(y.data(), y.size(), 95)) {
+            if (detail::file_resident(fa.get(), x.data(), x.size(), 95) &&
+                detail::file_resident(fb.get(), y.data(), y.size(), 95)) {
                 return std::memcmp(x.data(), y.data(), x.size()) == 0;
             }
         }

@@ -187,7 +187,7 @@ image<Sample> load(const std::filesystem::path& path) {
         if (info.size >= map_from) {
             mmap_source source(fd.get());
             const std::span<const char> bytes = source.bytes();
-            if (fastread::detail::mapping_resident(bytes.data(), bytes.size(), 95)) {
+            if (fastread::detail::file_resident(fd.get(), bytes.data(), bytes.size(), 95)) {
                 fd.reset();
                 image<Sample> img = fastread::detail::load_first_ppm<Sample>(source, path.string());
                 // Tearing down a big map is a serial cost munmap would add; share it.

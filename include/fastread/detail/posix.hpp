@@ -4,12 +4,14 @@
 // RAII file descriptors and EINTR-safe system-call wrappers shared by the sources and writers.
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -18,6 +20,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "parallel.hpp"
@@ -231,6 +234,54 @@ inline bool mapping_resident(const void* map, std::size_t size, unsigned percent
         done += len;
     }
     return true;
+}
+
+/// Pages of bytes `[0, size)` of the open file `fd` that are in the page cache, counted by
+/// Linux's `cachestat(2)` (kernel 6.5 and later) in one call, without mapping the file:
+/// about 17 ns per page here, against 57 for `mincore` over a map (a 16 MB file: 65 µs
+/// against 220, micro-run). `std::nullopt` where the kernel lacks the call or refuses it
+/// (ENOSYS, or EPERM under a seccomp filter); then use mapping_resident.
+inline std::optional<std::uint64_t> cached_pages(int fd, std::uint64_t size) noexcept {
+#ifdef SYS_cachestat
+    constexpr long number = SYS_cachestat;
+#else
+    constexpr long number = 451; // the same on every architecture (syscall table, 6.5)
+#endif
+    static std::atomic<bool> missing{false};
+    if (size == 0) {
+        return 0;
+    }
+    if (missing.load(std::memory_order_relaxed)) {
+        return std::nullopt;
+    }
+    // The kernel's struct cachestat_range and struct cachestat (uapi/linux/mman.h), which
+    // Debian 12's kernel headers predate.
+    struct range {
+        std::uint64_t offset, length;
+    } r{0, size};
+    struct counts {
+        std::uint64_t cache, dirty, writeback, evicted, recently_evicted;
+    } c{};
+    if (::syscall(number, fd, &r, &c, 0u) != 0) {
+        if (errno == ENOSYS || errno == EPERM) {
+            missing.store(true, std::memory_order_relaxed);
+        }
+        return std::nullopt;
+    }
+    return c.cache;
+}
+
+/// True iff at least `percent` % of the pages of bytes `[0, size)` of the open file `fd`,
+/// mapped read-only at `map` (page-aligned), are in the page cache: cached_pages when the
+/// kernel has it, else mapping_resident. Loads nothing.
+inline bool file_resident(int fd, const void* map, std::size_t size,
+                          unsigned percent = 100) noexcept {
+    if (const std::optional<std::uint64_t> cached = cached_pages(fd, size)) {
+        const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+        const std::uint64_t pages = (size + page - 1) / page;
+        return *cached * 100 >= pages * percent;
+    }
+    return mapping_resident(map, size, percent);
 }
 
 /// Removes the page-table entries of `[map, map + size)`, a page-aligned read-only map of
