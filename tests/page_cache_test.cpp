@@ -9,6 +9,8 @@
 #include <vector>
 
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "test_util.hpp"
@@ -112,4 +114,55 @@ TEST_CASE("cachestat counts the pages mincore sees, and file_resident follows ei
     }
     ::munmap(map, size);
     CHECK(fastread::detail::cached_pages(fd.get(), 0) == std::optional<std::uint64_t>(0));
+}
+
+TEST_CASE("cachestat refused for one file is still used for the next", "[page_cache]") {
+    if (::geteuid() != 0) {
+        WARN("skipped: needs root to run a child as another user");
+        return;
+    }
+    fastread::detail::unique_fd probe = fastread::detail::open_read_only("/proc/self/exe");
+    if (!fastread::detail::cached_pages(probe.get(), 1)) {
+        WARN("skipped: this kernel has no cachestat(2)");
+        return;
+    }
+    fastread_test::temp_dir dir;
+    REQUIRE(::chmod(dir.path().c_str(), 0755) == 0);
+    const std::size_t size = std::size_t{1} << 20;
+    const auto theirs = dir / "root-owned.bin"; // 0644, owned by root
+    const auto mine = dir / "nobody-owned.bin";
+    fastread_test::write_file(theirs, std::string(size, 'a'));
+    fastread_test::write_file(mine, std::string(size, 'b'));
+    constexpr uid_t nobody = 65534;
+    REQUIRE(::chown(mine.c_str(), nobody, nobody) == 0);
+    fastread::page_cache::preload(theirs);
+    fastread::page_cache::preload(mine);
+
+    // The child, as nobody, asks about both; its exit status says what it saw.
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        if (::setgid(nobody) != 0 || ::setuid(nobody) != 0) {
+            ::_exit(10);
+        }
+        try {
+            fastread::detail::unique_fd a = fastread::detail::open_read_only(theirs);
+            fastread::detail::unique_fd b = fastread::detail::open_read_only(mine);
+            const std::optional<std::uint64_t> other =
+                fastread::detail::cached_pages(a.get(), size);
+            const std::optional<std::uint64_t> own = fastread::detail::cached_pages(b.get(), size);
+            const auto pages = size / static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+            // Kernels that restrict cachestat refuse the first (EPERM); older ones count it.
+            if (other && *other != pages) {
+                ::_exit(11);
+            }
+            ::_exit(own && *own == pages ? 0 : 12);
+        } catch (...) {
+            ::_exit(13);
+        }
+    }
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
 }

@@ -61,8 +61,8 @@ namespace fastread {
 /// this job comes from, kept so that fastread-bench can compare them.
 enum class compare_method {
     /// What measures fastest on this machine (fastread-bench `compare` family): `mmap` when
-    /// both files are (at least 95 %) in the page cache (`mincore`, which since Linux 5.2 sees the
-    /// cache only for files the caller owns or may write: others take the second branch),
+    /// both files are (at least 95 %) in the page cache (`cachestat`, else `mincore`; both see
+    /// the cache only for files the caller owns or may write: others take the second branch),
     /// else `block` with 1 MiB blocks. The map carries mmap's SIGBUS caveat; choose `block`
     /// for files that other processes may truncate meanwhile. (find_duplicates never maps.)
     automatic,

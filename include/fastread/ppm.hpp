@@ -70,7 +70,8 @@ struct image {
 
 /// Decodes the first image of the PPM file at `path`.
 ///
-/// A regular file whose pages are (at least 95 %) in the page cache (`mincore`) and that
+/// A regular file whose pages are (at least 95 %) in the page cache (`cachestat`, else
+/// `mincore`; for a file the caller neither owns nor may write, both say no) and that
 /// holds at least 1 MiB (P3) or 8 MiB (P6) is read from an `mmap`: a plain raster is parsed
 /// in place, on one thread per CPU from 8 MiB; a raw one is copied with streaming stores.
 /// Any other file, pipe, FIFO or `/proc` file is streamed with `read(2)`: a plain raster
