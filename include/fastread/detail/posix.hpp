@@ -244,12 +244,14 @@ inline bool mapping_resident(const void* map, std::size_t size, unsigned percent
 /// only for files the caller owns or may write; also under a seccomp filter); then use
 /// mapping_resident.
 inline std::optional<std::uint64_t> cached_pages(int fd, std::uint64_t size) noexcept {
-#ifdef SYS_cachestat
+#if defined(SYS_cachestat)
     constexpr long number = SYS_cachestat;
+#elif defined(__linux__) && !defined(__alpha__)
+    constexpr long number = 451; // the common system-call table's number (Linux 6.5)
 #else
-    constexpr long number = 451; // the same on every architecture (syscall table, 6.5)
+    constexpr long number = -1; // not known here: always mincore
 #endif
-    static std::atomic<bool> missing{false};
+    static std::atomic<bool> missing{number < 0};
     if (size == 0) {
         return 0;
     }
