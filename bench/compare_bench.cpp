@@ -1,11 +1,13 @@
 // The compare family: the compare article's programs (getc byte by byte, with and without
 // reading each file first, 4 KiB / 1 MiB / whole-file blocks) as fastread::files_equal
-// methods, plus mmap and automatic, on two identical files; and the dupes family:
+// methods, plus mmap and automatic (and the page-cache check automatic starts with), on two
+// identical files; and the dupes family:
 // fastread-dupes against fdupes, jdupes and rdfind as whole processes on a generated tree
 // and on /usr/share.
 
 #include <fastread/compare.hpp>
 #include <fastread/page_cache.hpp>
+#include <fastread/source/mmap_source.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -15,6 +17,7 @@
 #include <iostream>
 #include <random>
 #include <set>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -95,6 +98,32 @@ void add_compare_rows(context& ctx, const input& in) {
     method("whole-file block", {compare_method::block, 0}, false);
     method("mmap", {compare_method::mmap, 0}, false);
     method("files_equal automatic", {compare_method::automatic, 0}, false);
+    // What automatic does before comparing: map both files and ask whether they are in the
+    // page cache, with each way of asking.
+    auto residency = [&](const std::string& row, bool use_cachestat) {
+        if (use_cachestat) {
+            fastread::detail::unique_fd fd = fastread::detail::open_read_only(a);
+            if (!fastread::detail::cached_pages(fd.get(), 1)) {
+                ctx.note(family, row, in.column, "n/a (no cachestat on this kernel)");
+                return;
+            }
+        }
+        ctx.add(family, row, in, [=] {
+            bool all = true;
+            for (const fs::path& p : {a, b}) {
+                fastread::detail::unique_fd fd = fastread::detail::open_read_only(p);
+                fastread::mmap_source map(fd.get());
+                const std::span<const char> bytes = map.bytes();
+                all &=
+                    use_cachestat
+                        ? fastread::detail::file_resident(fd.get(), bytes.data(), bytes.size(), 95)
+                        : fastread::detail::mapping_resident(bytes.data(), bytes.size(), 95);
+            }
+            benchmark::DoNotOptimize(all);
+        });
+    };
+    residency("residency check: mincore over maps", false);
+    residency("residency check: cachestat", true);
     // The reference: read both files sequentially, one after the other, in 1 MiB reads.
     ctx.add(family, "RAW: read both files in turn (1 MiB reads)", in, [=] {
         std::vector<char> buf(mib1);
@@ -266,6 +295,7 @@ void register_compare_family(context& ctx) {
                    {"simple-compare (getc)", "compare-with-extra-read (getc)", "getc_unlocked",
                     "block 4 KiB", "block 4 KiB, extra read", "block 1 MiB",
                     "block 1 MiB, extra read", "whole-file block", "mmap", "files_equal automatic",
+                    "residency check: mincore over maps", "residency check: cachestat",
                     "RAW: read both files in turn (1 MiB reads)"},
                    true);
     const options& o = ctx.opts();

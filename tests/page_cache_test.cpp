@@ -1,4 +1,5 @@
 #include <fastread/page_cache.hpp>
+#include <fastread/source/mmap_source.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -82,8 +83,8 @@ TEST_CASE("cachestat counts the pages mincore sees, and file_resident follows ei
     fastread::page_cache::preload(path);
 
     fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
-    void* map = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd.get(), 0);
-    REQUIRE(map != MAP_FAILED);
+    const fastread::mmap_source mapped(fd.get());
+    const void* map = mapped.bytes().data();
     const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     const std::size_t pages = (size + page - 1) / page;
 
@@ -112,7 +113,6 @@ TEST_CASE("cachestat counts the pages mincore sees, and file_resident follows ei
             WARN("this file system ignores POSIX_FADV_DONTNEED");
         }
     }
-    ::munmap(map, size);
     CHECK(fastread::detail::cached_pages(fd.get(), 0) == std::optional<std::uint64_t>(0));
 }
 
