@@ -230,6 +230,8 @@ int main(int argc, char* argv[]) {
     benchmark::AddCustomContext("cycles", fastread_bench::cycles().describe());
 
     std::cout << "fastread-bench: " << fastread_bench::cycles().describe() << "\n";
+    std::cout << "fastread-bench: host: " << fastread_bench::host_description() << "\n";
+    benchmark::AddCustomContext("host", fastread_bench::host_description());
     collecting_reporter reporter(ctx);
     benchmark::RunSpecifiedBenchmarks(&reporter);
     benchmark::Shutdown();

@@ -1,10 +1,12 @@
 #include "bench_util.hpp"
 
+#include <fastread/io.hpp>
 #include <fastread/page_cache.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <fstream>
@@ -19,8 +21,13 @@
 #include <spawn.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 namespace fastread_bench {
 
@@ -588,6 +595,44 @@ std::string context::svg(const std::string& family) const {
     return s.str();
 }
 
+std::string host_description() {
+    std::ostringstream s;
+    s << read_first_line_with("/proc/cpuinfo", "model name") << ", "
+      << benchmark::CPUInfo::Get().num_cpus << " logical CPUs";
+    utsname u{};
+    if (::uname(&u) == 0) {
+        s << ", " << u.sysname << " " << u.release;
+    }
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    __cpuid(1, a, b, c, d);
+    if ((c >> 31) & 1u) {
+        __cpuid(0x40000000, a, b, c, d);
+        char sig[13] = {};
+        std::memcpy(sig, &b, 4);
+        std::memcpy(sig + 4, &c, 4);
+        std::memcpy(sig + 8, &d, 4);
+        s << ", hypervisor CPUID signature \"" << sig << "\"";
+    } else {
+        s << ", no hypervisor";
+    }
+#endif
+    const fastread::io_costs& io = fastread::host_io_costs();
+    s << "; cached bytes cost " << std::fixed << std::setprecision(3);
+    if (io.measured) {
+        s << io.read_ns_per_byte << " ns/B read, " << io.map_ns_per_byte
+          << " ns/B mapped (fastread::host_io_costs)";
+    } else {
+        s << "? (fastread::host_io_costs could not measure)";
+    }
+    s << ", so default paths "
+      << (fastread::choose_io(io) == fastread::io_mode::map ? "map" : "read") << " cached files";
+    if (const char* forced = std::getenv("FASTREAD_IO"); forced != nullptr && *forced != '\0') {
+        s << " (FASTREAD_IO=" << forced << " overrides)";
+    }
+    return s.str();
+}
+
 void context::report(std::ostream& out) const {
     const std::string cpu = read_first_line_with("/proc/cpuinfo", "model name");
     std::ostringstream md;
@@ -599,12 +644,14 @@ void context::report(std::ostream& out) const {
        << "- Command: `" << opts_.command_line << "`\n"
        << "- CPU: " << cpu << " (" << benchmark::CPUInfo::Get().num_cpus << " logical CPUs)\n"
        << "- Compiler: GCC " << __VERSION__ << "\n"
+       << "- Host: " << host_description() << "\n"
        << "- Cycles: " << cycles().describe() << "\n"
        << "- Figures: cycles per byte of input, mean ± 95% confidence interval over "
        << opts_.repetitions << " repetitions" << (opts_.quick ? " (--quick run)" : "") << "\n"
        << "- cached: the file was read once before timing; cold: "
           "fastread::page_cache::evict before every iteration (not timed)\n\n";
-    out << "\nCycles: " << cycles().describe() << "\n";
+    out << "\nHost: " << host_description() << "\n";
+    out << "Cycles: " << cycles().describe() << "\n";
     out << "Cells: cycles per byte of input, mean ± 95% CI over " << opts_.repetitions
         << " repetitions; lower is faster (GB/s = 10^9 bytes of input per second).\n";
     for (const std::string& family : order_) {

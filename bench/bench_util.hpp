@@ -45,6 +45,11 @@ struct cycle_source {
 };
 const cycle_source& cycles();
 
+/// The host every table is labelled with: CPU, CPUs, kernel, the hypervisor's CPUID
+/// signature, and what fastread::host_io_costs() measured with the choice it makes
+/// (reading or mapping cached files), since that choice differs between hosts.
+std::string host_description();
+
 /// One input file: a column of a family's table.
 struct input {
     std::string column; // table heading, e.g. "P3 big"

@@ -42,6 +42,7 @@
 
 #include "detail/parallel.hpp"
 #include "detail/posix.hpp"
+#include "io.hpp"
 #include "page_cache.hpp"
 #include "source/mmap_source.hpp"
 
@@ -60,11 +61,11 @@ namespace fastread {
 /// How files_equal reads the two files. The first five are the programs of the article
 /// this job comes from, kept so that fastread-bench can compare them.
 enum class compare_method {
-    /// What measures fastest on this machine (fastread-bench `compare` family): `mmap` when
-    /// both files are (at least 95 %) in the page cache (`cachestat`, else `mincore`; both see
-    /// the cache only for files the caller owns or may write: others take the second branch),
-    /// else `block` with 1 MiB blocks. The map carries mmap's SIGBUS caveat; choose `block`
-    /// for files that other processes may truncate meanwhile. (find_duplicates never maps.)
+    /// The default: `block` with 1 MiB blocks, or guarded maps of both files when
+    /// `compare_options::io` says so for both (fastread/io.hpp: with io_mode::automatic, when
+    /// both are 1 MiB or more, in the page cache, and this host measures maps faster than
+    /// reading). A file that changes size during the call gives `false` (or, if it cannot
+    /// be read any more, std::system_error), never SIGBUS. (find_duplicates never maps.)
     automatic,
     /// `getc` on two `FILE*`, one byte from each in turn (the article's simple-compare).
     getc,
@@ -75,8 +76,9 @@ enum class compare_method {
     /// Reads each file once sequentially first (pre-loading the page cache), then `block`
     /// (the article's compare-with-extra-read).
     preload_then_block,
-    /// `memcmp` over read-only maps of the two files. As with any map (see mmap_source), a
-    /// file truncated by another process during the comparison raises SIGBUS.
+    /// `memcmp` over read-only maps of the two files (mmap_source: not guarded). A file
+    /// truncated by another process during the comparison raises SIGBUS, which ends the
+    /// process unless the program handles it; `automatic` never does.
     mmap,
 };
 
@@ -86,6 +88,8 @@ struct compare_options {
     /// Bytes per read for `block` and `preload_then_block`; 0 reads each file whole (one
     /// buffer of the file's size per file). `automatic` ignores it.
     std::size_t block_size = std::size_t{1} << 20;
+    /// `automatic` only: read or map (fastread/io.hpp); automatic decides for this host.
+    io_mode io = io_mode::automatic;
 };
 
 /// True iff the two files hold the same bytes.
@@ -248,15 +252,21 @@ inline bool files_equal(const std::filesystem::path& a, const std::filesystem::p
     compare_method method = options.method;
     std::size_t block = options.block_size;
     if (method == compare_method::automatic) {
-        // Measured (fastread-bench compare): from the page cache, memcmp over two maps
-        // beats copying both files through read(2); from the disk, maps wait on page faults
-        // and 1 MiB reads in turn match reading the files one after the other.
-        if (sized) {
-            mmap_source ma(fa.get()), mb(fb.get());
-            const std::span<const char> x = ma.bytes(), y = mb.bytes();
-            if (detail::file_resident(fa.get(), x.data(), x.size(), 95) &&
-                detail::file_resident(fb.get(), y.data(), y.size(), 95)) {
-                return std::memcmp(x.data(), y.data(), x.size()) == 0;
+        // Reading 1 MiB blocks in turn matches reading the files one after the other from
+        // the disk, and from the page cache it is what a host with expensive maps wants;
+        // where maps are cheaper (io_costs), memcmp over two maps skips both copies.
+        if (sized && detail::map_wanted(options.io, fa.get(), ia.size, detail::map_threshold) &&
+            detail::map_wanted(options.io, fb.get(), ib.size, detail::map_threshold)) {
+            // Both maps have the size fstat gave before (equal here); a file that shrinks
+            // meanwhile reads as zeros past its new end (the guards) and is caught below.
+            const detail::file_map ma = detail::guarded_map(fa.get(), ia.size);
+            const detail::file_map mb = detail::guarded_map(fb.get(), ib.size);
+            if (ma && mb && ma.size() == mb.size()) {
+                const bool same = std::memcmp(ma.data(), mb.data(), ma.size()) == 0;
+                const bool changed = ma.lost() >= 0 || mb.lost() >= 0 ||
+                                     detail::stat_fd(fa.get(), a).size != ia.size ||
+                                     detail::stat_fd(fb.get(), b).size != ib.size;
+                return same && !changed;
             }
         }
         method = compare_method::block;

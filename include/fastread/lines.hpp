@@ -19,17 +19,18 @@
 #include <filesystem>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <utility>
-#include <variant>
 
+#include "detail/file_map.hpp"
 #include "detail/posix.hpp"
 #include "error.hpp"
+#include "io.hpp"
 #include "scan/byte_mask.hpp"
 #include "source/byte_source.hpp"
-#include "source/mmap_source.hpp"
 #include "source/read_source.hpp"
 #include "source/stdio_source.hpp"
 
@@ -48,6 +49,9 @@ struct line_options {
     /// 0: lines of any length (the buffer grows). Else the longest line accepted, in bytes
     /// without its delimiter; a longer one throws parse_error instead of being split.
     std::size_t max_line_length = 0;
+    /// lines(path) only: read or map the file (fastread/io.hpp); automatic decides for this
+    /// host.
+    io_mode io = io_mode::automatic;
 };
 
 /// A single-pass range of the lines of a byte source: `begin()` reads the first line, each
@@ -269,39 +273,116 @@ class line_range {
 
 namespace detail {
 
-/// A regular file mapped whole, or anything else streamed with read(2): what lines(path)
-/// reads. Chosen once at open; next() dispatches per chunk, not per line.
+/// What lines(path) reads: a regular file that map_wanted() says to map, through a guarded
+/// read-only map handed out in windows; anything else (and any file whose map fails) with
+/// read(2) into a reused buffer.
+///
+/// A file that shrinks while it is read: read(2) simply ends where the file now ends. The
+/// map checks the file's size before each window and hands out nothing past it; if bytes
+/// it already handed out are gone (the file now ends before them, or a page touched after
+/// the shrink read as zeros), next() throws std::system_error (EIO) naming the file.
 class file_source {
   public:
-    explicit file_source(const std::filesystem::path& path) : path_(path) {
+    /// Bytes handed out per chunk from a map: the size is checked once per window.
+    static constexpr std::size_t window = std::size_t{4} << 20;
+
+    file_source(const std::filesystem::path& path, io_mode io) : path_(path) {
         unique_fd fd = open_read_only(path);
-        file_info info = stat_fd(fd.get(), path);
-        if (info.regular && info.size > 0) {
-            source_.template emplace<mmap_source>(fd.get());
-        } else {
-            source_.template emplace<read_source>(std::move(fd), path);
+        const file_info info = stat_fd(fd.get(), path);
+        if (info.regular && map_wanted(io, fd.get(), info.size, map_threshold)) {
+            map_ = guarded_map(fd.get(), info.size);
+            if (map_) {
+                map_.advise(MADV_SEQUENTIAL);
+                fd_ = std::move(fd);
+                return;
+            }
         }
+        reader_.emplace(std::move(fd), path);
     }
+
     std::span<const char> next() {
-        if (auto* m = std::get_if<mmap_source>(&source_)) {
-            return m->next();
+        if (reader_) {
+            return reader_->next();
         }
-        return std::get<read_source>(source_).next();
+        if (done_) {
+            return {};
+        }
+        check_not_lost();
+        if (handed_out_ == map_.size()) {
+            done_ = true;
+            return {};
+        }
+        const std::uint64_t now = stat_fd(fd_.get(), path_).size;
+        const std::size_t limit = now < map_.size() ? static_cast<std::size_t>(now) : map_.size();
+        if (limit <= handed_out_) {
+            done_ = true; // the file now ends before what is left
+            return {};
+        }
+        const std::size_t begin = handed_out_;
+        const std::size_t end = limit - begin > window ? begin + window : limit;
+        populate(begin, end);
+        handed_out_ = end;
+        return {map_.data() + begin, end - begin};
     }
+
     const std::filesystem::path& path() const noexcept { return path_; }
+    /// True when the file is read through a map.
+    bool mapped() const noexcept { return !reader_.has_value(); }
 
   private:
+    // Faults the window's pages in with one call where the kernel has MADV_POPULATE_READ
+    // (Linux 5.14), which also reports pages past the end of the file (EFAULT) instead of
+    // raising SIGBUS; the guard covers a shrink after it.
+    void populate(std::size_t begin, std::size_t end) const noexcept {
+#ifdef __linux__
+        constexpr int populate_read = 22; // MADV_POPULATE_READ, newer than Debian 12's headers
+        const std::size_t page = page_size();
+        const std::size_t from = begin / page * page;
+        (void)::madvise(map_.data() + from, end - from, populate_read);
+#else
+        (void)begin, (void)end;
+#endif
+    }
+    void check_not_lost() const {
+        const std::int64_t lost = map_.lost();
+        const std::uint64_t now = handed_out_ == 0 ? 0 : stat_fd(fd_.get(), path_).size;
+        if (lost >= 0 || now < handed_out_) {
+            throw_system_error(EIO,
+                               "read (the file shrank to " + std::to_string(now) +
+                                   " bytes while its lines were read; " +
+                                   std::to_string(handed_out_) + " bytes were already handed out)",
+                               path_);
+        }
+    }
+
     std::filesystem::path path_;
-    std::variant<std::monostate, mmap_source, read_source> source_; // monostate: unopened
+    unique_fd fd_;               // kept open while mapped, to see the size change
+    file_map map_;               // empty when reading
+    std::size_t handed_out_ = 0; // bytes of the map handed out so far
+    bool done_ = false;
+    std::optional<read_source> reader_;
 };
 } // namespace detail
 
-/// The lines of the file at `path`: a regular file is mapped (no copy), pipes, FIFOs and
-/// `/proc` files are streamed with `read(2)`.
-/// @throws std::system_error naming the path if it cannot be opened.
+/// The lines of the file at `path`.
+///
+/// How the file is read follows `options.io` (fastread/io.hpp): with the default
+/// `io_mode::automatic`, a regular file of 1 MiB or more that is in the page cache is
+/// mapped when the host measures maps faster than reading (FASTREAD_IO overrides), and
+/// everything else (smaller or cold files, pipes, FIFOs, `/proc` and sysfs files, and any
+/// file that cannot be mapped) is streamed with `read(2)` through a 64 KiB buffer.
+///
+/// If the file shrinks while its lines are read (a log truncated by `logrotate`'s
+/// copytruncate), the range gives the lines read so far and then ends where the file now
+/// ends; it never dies of SIGBUS. When mapped, a shrink below bytes already handed out
+/// (lines that may have read as zeros) throws std::system_error (EIO) naming the file at
+/// the next increment instead. Bytes appended while reading are read when streamed; a map
+/// stops at the size the file had when it was opened.
+/// @throws std::system_error naming the path if it cannot be opened or read.
 inline line_range<detail::file_source> lines(const std::filesystem::path& path,
                                              line_options options = {}) {
-    return line_range<detail::file_source>(std::make_unique<detail::file_source>(path), options);
+    return line_range<detail::file_source>(std::make_unique<detail::file_source>(path, options.io),
+                                           options);
 }
 
 /// The lines read from `file` (e.g. stdin) with `fread` of 64 KiB chunks; `file` is borrowed

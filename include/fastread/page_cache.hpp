@@ -19,7 +19,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "detail/file_map.hpp"
 #include "detail/posix.hpp"
+#include "detail/residency.hpp"
 
 namespace fastread::page_cache {
 
@@ -78,23 +80,17 @@ inline double resident_fraction(const std::filesystem::path& path) {
     if (info.size == 0) {
         return 1.0;
     }
-    const std::size_t size = static_cast<std::size_t>(info.size);
-    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    const std::size_t pages = (size + page - 1) / page;
-    if (const std::optional<std::uint64_t> cached = detail::cached_pages(fd.get(), size)) {
+    const std::uint64_t page = detail::page_size();
+    const std::uint64_t pages = (info.size + page - 1) / page;
+    if (const std::optional<std::uint64_t> cached = detail::cached_pages(fd.get(), info.size)) {
         return static_cast<double>(std::min<std::uint64_t>(*cached, pages)) /
                static_cast<double>(pages);
     }
-    void* map = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd.get(), 0);
-    if (map == MAP_FAILED) {
-        detail::throw_system_error(errno, "mmap", path);
-    }
-    std::vector<unsigned char> resident(pages);
-    int rc = ::mincore(map, size, resident.data());
-    int err = errno;
-    ::munmap(map, size);
-    if (rc != 0) {
-        detail::throw_system_error(err, "mincore", path);
+    const detail::file_map map(fd.get(), info.size, detail::file_map::access::read_only,
+                               detail::file_map::sharing::shared, path);
+    std::vector<unsigned char> resident(static_cast<std::size_t>(pages));
+    if (::mincore(map.data(), map.size(), resident.data()) != 0) {
+        detail::throw_system_error(errno, "mincore", path);
     }
     std::size_t count = 0;
     for (unsigned char r : resident) {

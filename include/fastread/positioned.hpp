@@ -10,11 +10,16 @@
 /// A batch is planned before it runs: indices are checked against the file size, sorted
 /// (stably; the results still come back in the caller's order), and records that share a
 /// page are read with one request. Then one of the methods below runs it; `automatic`
-/// picks one from whether the records' pages are in the page cache (a `mincore` sample of
-/// up to 64 of them): cached, the records are copied from a map (no system call per
-/// record); cold, many reads are kept in flight with io_uring (when fastread was built with
-/// liburing and the kernel allows a ring: probed once at run time) or else read one request
-/// at a time with `pread` and `POSIX_FADV_RANDOM`.
+/// picks one from whether the records' pages are in the page cache (`cachestat`, else
+/// `mincore`, of a sample of up to 64 of them): cached, the records are copied with `pread`
+/// on one thread per CPU, or from a guarded map when the batch wants most pages of its
+/// span and this host maps faster than it reads (fastread/io.hpp; `access_options::io`
+/// and FASTREAD_IO override); cold, many reads are kept in flight with io_uring (when
+/// fastread was built with liburing and the kernel allows a ring: probed once at run time)
+/// or else read one request at a time with `pread` and `POSIX_FADV_RANDOM`. `automatic`
+/// updates write with `pwrite`, never through a map, so that a full disk gives an
+/// update_error, and a file that shrinks during a call gives a std::system_error naming
+/// it, never SIGBUS.
 ///
 /// The random-records article's `fseek` programs are kept as methods and in
 /// fastread/positioned/baseline.hpp.
@@ -23,9 +28,12 @@
 /// `liburing-dev`); the CMake target `fastread::fastread` does both when CMake finds
 /// liburing.
 
+#include "detail/file_map.hpp"
 #include "detail/parallel.hpp"
 #include "detail/posix.hpp"
 #include "detail/record_plan.hpp"
+#include "detail/residency.hpp"
+#include "io.hpp"
 #include "positioned/baseline.hpp"
 
 #include <algorithm>
@@ -59,11 +67,13 @@ namespace fastread {
 
 /// How read_at and update_at reach the records.
 enum class access_method {
-    automatic, ///< mmap when the pages are cached, else io_uring (or pread) — see the file doc
+    automatic, ///< cached: pread, or a guarded map where it measures faster; cold: io_uring
+               ///< (or pread) — see the file doc
     fseek_set, ///< the article's stdio program, fseek(SEEK_SET) before each fread/fwrite
     fseek_cur, ///< the same with relative seeks (SEEK_CUR)
     pread,     ///< one pread (and for updates one pwrite of the changed bytes) per request
-    mmap,      ///< copy from (update in) a shared map of the file; see the SIGBUS caveat
+    mmap,      ///< copy from (update in) a shared map of the file, not guarded: a file that
+               ///< shrinks meanwhile, or a store into a hole on a full disk, raises SIGBUS
     io_uring,  ///< requests kept in flight on an io_uring (throws std::system_error with
                ///< ENOSYS when not built with liburing or the kernel refuses a ring)
 };
@@ -100,6 +110,9 @@ struct access_options {
     /// or `msync(MS_SYNC)` for `mmap`). Updates are made in place, record by record: a
     /// crash during the call can leave some of the batch applied.
     bool durable = false;
+    /// `automatic` only: whether reads may come from a map (fastread/io.hpp); automatic
+    /// decides for this host. Updates never write through a map unless `method` is `mmap`.
+    io_mode io = io_mode::automatic;
 };
 
 namespace detail {
@@ -126,69 +139,33 @@ inline bool uring_usable() noexcept {
 // A request costs about what moving 10-20 KiB does on an SSD with many requests in
 // flight (micro-runs on this VM's disk: about 150,000 random 4 KiB reads/s and 2 GB/s sequential;
 // 100,000 records in 1 GiB took 0.83 s as 83,000 page requests, 0.48 s as 18,000 joined ones).
-inline constexpr block_rules cold_rules{4096, 16384, 256 * 1024};
+inline block_rules cold_rules() noexcept {
+    return {page_size(), 16384, 256 * 1024};
+}
 // Reads in flight on an io_uring (micro-runs: 0.70 s at 256 against 0.83 s at 128 for the 83,000
 // page requests above; no gain beyond 512).
 inline constexpr unsigned uring_depth = 256;
 // Requests for pread on cached pages: a page each, joined when adjacent, at most 64 KiB.
-inline constexpr block_rules pread_rules{4096, 0, 64 * 1024};
+inline block_rules pread_rules() noexcept {
+    return {page_size(), 0, 64 * 1024};
+}
 
-/// A read-only or read-write shared map of a whole file; unmapped on destruction.
-class file_map {
-  public:
-    file_map() = default;
-    file_map(int fd, std::uint64_t size, bool writable, const std::filesystem::path& path)
-        : size_(static_cast<std::size_t>(size)) {
-        if (size_ == 0) {
-            return;
-        }
-        void* p = ::mmap(nullptr, size_, writable ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED,
-                         fd, 0);
-        if (p == MAP_FAILED) {
-            throw_system_error(errno, "mmap", path);
-        }
-        data_ = static_cast<char*>(p);
-    }
-    file_map(const file_map&) = delete;
-    file_map& operator=(const file_map&) = delete;
-    ~file_map() {
-        if (data_ != nullptr) {
-            ::munmap(data_, size_);
-        }
-    }
-    char* data() const noexcept { return data_; }
-    std::size_t size() const noexcept { return size_; }
-
-  private:
-    char* data_ = nullptr;
-    std::size_t size_ = 0;
-};
-
-/// The fraction of a sample of up to 64 of the visited records' pages that are in the page
-/// cache (mincore on `map`); 1 for an empty batch.
-inline double sampled_residency(const file_map& map, const std::vector<record_ref>& refs,
-                                std::size_t record_size) {
-    if (refs.empty() || map.data() == nullptr) {
-        return 1.0;
-    }
-    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+/// Byte offsets of up to 64 of the visited records, spread over the batch: the sample
+/// whose pages' residency decides whether a batch is cached.
+inline std::vector<std::uint64_t> residency_sample(const std::vector<record_ref>& refs,
+                                                   std::size_t record_size) {
     const std::size_t samples = std::min<std::size_t>(64, refs.size());
-    std::size_t resident = 0;
+    std::vector<std::uint64_t> offsets(samples);
     for (std::size_t s = 0; s < samples; ++s) {
-        const record_ref& r = refs[s * refs.size() / samples];
-        const std::uint64_t at = r.index * record_size / page * page;
-        unsigned char in_core = 0;
-        if (::mincore(map.data() + at, 1, &in_core) == 0 && (in_core & 1) != 0) {
-            ++resident;
-        }
+        offsets[s] = refs[s * refs.size() / samples].index * record_size;
     }
-    return static_cast<double>(resident) / static_cast<double>(samples);
+    return offsets;
 }
 
 /// True when the batch wants at least half of the pages between its first and its last
 /// record (then mapping them costs less than copying them with pread). O(n).
 inline bool touches_most_pages(const std::vector<record_ref>& refs, std::size_t record_size) {
-    constexpr std::uint64_t page = 4096;
+    const std::uint64_t page = page_size();
     std::uint64_t lo = UINT64_MAX, hi = 0, pages = 0, next = 0; // next: first page not counted
     for (const record_ref& r : refs) { // sorted: distinct pages are counted exactly
         const std::uint64_t first = r.index * record_size / page;
@@ -416,9 +393,12 @@ class positioned_file {
         case access_method::mmap:
             detail::in_slices(refs.size(), p.threads, [&](unsigned, std::size_t b, std::size_t e) {
                 for (std::size_t k = b; k < e; ++k) {
-                    copy_out(p.map->data() + refs[k].index * sizeof(T), k);
+                    copy_out(p.map.data() + refs[k].index * sizeof(T), k);
                 }
             });
+            if (p.map.lost() >= 0) {
+                detail::throw_file_shrank(path_); // zeros stood in for lost pages
+            }
             return;
         case access_method::io_uring:
             read_uring<T>(refs, out, size);
@@ -485,47 +465,61 @@ class positioned_file {
 
   private:
     // How a batch runs: the method (never automatic), threads, request rules, and the map
-    // when the method is mmap.
+    // when the method is mmap (guarded when automatic chose it).
     struct plan {
         access_method method = access_method::pread;
         unsigned threads = 1;
-        detail::block_rules rules = detail::pread_rules;
+        detail::block_rules rules = detail::pread_rules();
         bool cold = false;
-        std::unique_ptr<detail::file_map> map;
+        detail::file_map map;
     };
 
     plan make_plan(const std::vector<detail::record_ref>& refs, std::size_t record_size,
                    std::uint64_t size, const access_options& options, bool updating) const {
         plan p;
         p.method = options.method;
-        if (p.method == access_method::automatic || p.method == access_method::mmap) {
-            p.map = std::make_unique<detail::file_map>(fd_.get(), size, updating, path_);
-        }
+        bool guarded = false;
         if (p.method == access_method::automatic) {
-            if (detail::sampled_residency(*p.map, refs, record_size) >= 0.9) {
-                // Cached: no device to wait for, only system calls and page faults. A fault
-                // maps a page for good; a pread copies what it asks for: when most pages of
-                // the span are wanted, map (micro-runs here: at 78% of the pages mmap took
-                // half pread's time, at 53% the same, at 32% 1.6x more).
-                // Updates always write through the map: its stores run on every thread,
-                // where buffered pwrites queue on the inode lock (fastread-bench, 1 GiB,
-                // 100,000 updates: mmap 1.46 µs, pread 2.44 µs per record).
-                p.method = updating || detail::touches_most_pages(refs, record_size)
-                               ? access_method::mmap
-                               : access_method::pread;
+            const io_mode io = detail::effective_io_mode(options.io);
+            const bool cached =
+                detail::resident_share(fd_.get(), size,
+                                       detail::residency_sample(refs, record_size)) >= 0.9;
+            // Reads come from a guarded map only where mapping is asked for (io_mode::map),
+            // or, cached, where this host maps faster than it reads (io_costs) and the batch
+            // wants most pages of its span: a fault maps a page for good, a pread copies
+            // only what it asks for. Updates never store through a shared map, where a
+            // store into a hole on a full file system raises SIGBUS: pwrite reports ENOSPC.
+            const bool map = !updating && (io == io_mode::map ||
+                                           (io == io_mode::automatic && cached &&
+                                            detail::touches_most_pages(refs, record_size) &&
+                                            choose_io(host_io_costs()) == io_mode::map));
+            if (map) {
+                p.method = access_method::mmap;
+                guarded = true;
+            } else if (cached) {
+                p.method = access_method::pread;
             } else if (detail::uring_usable() && (options.sort || !updating)) {
                 p.method = access_method::io_uring;
             } else {
                 p.method = access_method::pread;
                 p.cold = true;
-                p.rules = detail::cold_rules;
+                p.rules = detail::cold_rules();
             }
         }
-        if (p.method != access_method::mmap) {
-            p.map.reset();
-        } else {
+        if (p.method == access_method::mmap) {
+            if (guarded) {
+                p.map = detail::guarded_map(fd_.get(), size);
+                if (!p.map) {
+                    p.method = access_method::pread; // cannot be mapped or guarded: read
+                }
+            } else {
+                p.map = detail::file_map(fd_.get(), size,
+                                         updating ? detail::file_map::access::read_write
+                                                  : detail::file_map::access::read_only,
+                                         detail::file_map::sharing::shared, path_);
+            }
             // Only the wanted pages: no read-around of neighbours on each fault.
-            (void)::madvise(p.map->data(), p.map->size(), MADV_RANDOM);
+            p.map.advise(MADV_RANDOM);
         }
         // Cached work splits over the CPUs; cold pread waits on the device, so more threads
         // keep more reads in flight.
@@ -627,7 +621,7 @@ class positioned_file {
             k = e;
         }
         if (p.method == access_method::mmap) {
-            char* const base = p.map->data();
+            char* const base = p.map.data();
             detail::in_slices(writes.size(), p.threads,
                               [&](unsigned, std::size_t b, std::size_t e) {
                                   for (std::size_t w = b; w < e; ++w) {
@@ -747,7 +741,7 @@ class positioned_file {
             detail::throw_system_error(ENOSYS, "io_uring_queue_init", path_);
         }
         const std::vector<detail::block_request> requests =
-            detail::plan_blocks(refs, sizeof(T), size, detail::cold_rules);
+            detail::plan_blocks(refs, sizeof(T), size, detail::cold_rules());
         random_advice advice(fd_.get());
         detail::run_on_uring(
             fd_.get(), requests, detail::uring_depth,
@@ -776,7 +770,7 @@ class positioned_file {
             detail::throw_update_error(ENOSYS, "io_uring_queue_init", path_, 0);
         }
         const std::vector<detail::block_request> requests =
-            detail::plan_blocks(refs, sizeof(T), size, detail::cold_rules);
+            detail::plan_blocks(refs, sizeof(T), size, detail::cold_rules());
         random_advice advice(fd_.get());
         std::size_t applied = 0;
         detail::run_on_uring(
@@ -819,8 +813,10 @@ class positioned_file {
 /// Cost: a sort of the indices (O(n), radix), then one request per run of records in
 /// adjacent pages (pread, io_uring), none (mmap on cached pages), or one fseek + fread per
 /// record (fseek methods). `automatic` (the default) chooses as the file doc says.
-/// Caveat of `mmap` (and of `automatic` on cached pages): if another process truncates the
-/// file during the call, reading a page past the new end raises SIGBUS.
+/// If another process truncates the file during the call: `automatic`, `pread` and
+/// `io_uring` throw std::system_error (EIO) naming the file (`automatic` also when it
+/// mapped: its map is guarded); `mmap` is not guarded, and reading a page past the new end
+/// raises SIGBUS.
 template <class T>
 void read_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices,
              std::span<T> out, const access_options& options = {}) {

@@ -28,6 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -35,14 +36,15 @@
 
 #include "detail/atomic_file.hpp"
 #include "detail/chunk_cursor.hpp"
+#include "detail/file_map.hpp"
 #include "detail/posix.hpp"
 #include "detail/ppm_parse.hpp"
 #include "detail/ppm_write.hpp"
 #include "detail/raw_copy.hpp"
 #include "error.hpp"
+#include "io.hpp"
 #include "sample_vector.hpp"
 #include "source/byte_source.hpp"
-#include "source/mmap_source.hpp"
 #include "source/read_source.hpp"
 
 namespace fastread::ppm {
@@ -70,20 +72,26 @@ struct image {
 
 /// Decodes the first image of the PPM file at `path`.
 ///
-/// A regular file whose pages are (at least 95 %) in the page cache (`cachestat`, else
-/// `mincore`; for a file the caller neither owns nor may write, both say no) and that
-/// holds at least 1 MiB (P3) or 8 MiB (P6) is read from an `mmap`: a plain raster is parsed
-/// in place, on one thread per CPU from 8 MiB; a raw one is copied with streaming stores.
-/// Any other file, pipe, FIFO or `/proc` file is streamed with `read(2)`: a plain raster
-/// chunk by chunk through a 64 KiB buffer, a raw one straight into the samples. The plain
-/// raster goes through the SIMD kernel of scan::active_level(). Time O(file size); memory
-/// O(image size).
+/// How the file is read follows `io` (fastread/io.hpp). With `io_mode::automatic` (the
+/// default), a regular file in the page cache that holds at least 1 MiB (P3) or 8 MiB (P6)
+/// is mapped when this host measures maps faster than reading (FASTREAD_IO overrides):
+/// a plain raster is then parsed in place, on one thread per CPU from 8 MiB, and a raw one
+/// copied with streaming stores. Everything else (cold or small files, pipes, FIFOs,
+/// `/proc` files, and any file that cannot be mapped) is streamed with `read(2)`: a plain
+/// raster chunk by chunk through a 64 KiB buffer, a raw one straight into the samples. The
+/// plain raster goes through the SIMD kernel of scan::active_level(). Time O(file size);
+/// memory O(image size).
+///
+/// A file that shrinks while it is read gives a parse_error at the byte where its data now
+/// ends (read: the input ended there; map: the guard saw the lost pages, or the size
+/// checked after the parse is smaller), never SIGBUS.
 /// @tparam Sample `std::uint8_t` (default) or `std::uint16_t` for maxval above 255.
 /// @throws fastread::parse_error (naming the file and the byte offset) if the file is not a
 ///         valid P3 or P6 image, or if `Sample` is `std::uint8_t` and maxval exceeds 255.
 /// @throws std::system_error if the file cannot be opened or read.
+/// @throws std::invalid_argument if FASTREAD_IO holds something else than read, map or auto.
 template <class Sample = std::uint8_t>
-image<Sample> load(const std::filesystem::path& path);
+image<Sample> load(const std::filesystem::path& path, io_mode io = io_mode::automatic);
 
 /// Decodes the first image from `source`, any `byte_source` (e.g. `read_source`,
 /// `stdio_source` over stdin, `memory_source`). Reads up to the end of that image only.
@@ -159,25 +167,52 @@ ppm::image<Sample> load_first_ppm(Source& source, const std::string& name) {
     return img;
 }
 
+/// Decodes the first image of a guarded map of the file open on `fd`. A file that shrank
+/// while it was parsed (zeros stood in for its lost pages) gives a parse_error at the byte
+/// where its data now ends, unless the parse had already failed before that byte.
+template <class Sample>
+ppm::image<Sample> load_mapped_ppm(int fd, const file_map& map, const std::filesystem::path& path) {
+    const std::string name = path.string();
+    memory_source source(map.bytes());
+    std::optional<ppm::image<Sample>> img;
+    std::optional<parse_error> failure;
+    try {
+        img = load_first_ppm<Sample>(source, name);
+    } catch (const parse_error& e) {
+        failure = e;
+    }
+    const std::uint64_t now = stat_fd(fd, path).size;
+    const std::int64_t lost = map.lost();
+    if (lost >= 0 || now < map.size()) {
+        const std::uint64_t end =
+            lost >= 0 ? std::min<std::uint64_t>(now, static_cast<std::uint64_t>(lost)) : now;
+        if (!failure || failure->offset() >= end) {
+            throw parse_error(end,
+                              "the file ends here: it shrank from " + std::to_string(map.size()) +
+                                  " to " + std::to_string(now) + " bytes while it was read",
+                              name);
+        }
+    }
+    if (failure) {
+        throw *failure;
+    }
+    // Tearing down a big map is a serial cost munmap would add; share it.
+    map.drop_entries(threads_for(map.size(), plain_bytes_per_thread, 8));
+    return std::move(*img);
+}
+
 } // namespace fastread::detail
 
 namespace fastread::ppm {
 
 template <class Sample>
-image<Sample> load(const std::filesystem::path& path) {
+image<Sample> load(const std::filesystem::path& path, io_mode io) {
     // Open once, then pick the source: a FIFO must not be opened twice, and a /proc file
-    // (size 0 to fstat) must be streamed. For a regular file, as measured by fastread-bench's
-    // ppm family: a big file whose pages are (95 %) in the page cache is parsed from a map
-    // (a plain raster in place, on several threads when big; a raw one copied with
-    // streaming stores, half the time of read(2), which copies through the cache). Any
-    // other file is streamed with read(2): a cold one then overlaps parsing with the
-    // kernel's read-ahead, where a map waits on page faults (a cold 58 MB P3: 1.41 cycles/byte
-    // streamed, 23:17 run, against 2.93 mapped, 22:56 run), and a small one costs less to
-    // copy than to map (30 KB P3, 22:56 run: read_source 0.82 against the map's 2.62). A plain
-    // raster is parsed chunk by chunk from a 64 KiB buffer; a raw one is read(2) straight into the
-    // samples after a 16 KiB header chunk.
+    // (size 0 to fstat) must be streamed. A cold file is streamed with read(2), which
+    // overlaps parsing with the kernel's read-ahead where a map waits on page faults; a
+    // small one costs less to copy than to map (docs/performance.md, "ppm::load").
     fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
-    fastread::detail::file_info info = fastread::detail::stat_fd(fd.get(), path);
+    const fastread::detail::file_info info = fastread::detail::stat_fd(fd.get(), path);
     std::size_t chunk = read_source::default_chunk_size;
     if (info.regular && info.size > 0) {
         char magic[2] = {0, 0};
@@ -185,19 +220,10 @@ image<Sample> load(const std::filesystem::path& path) {
             ::pread(fd.get(), magic, 2, 0) == 2 && magic[0] == 'P' && magic[1] == '3';
         const std::uint64_t map_from = plain ? fastread::detail::plain_map_threshold
                                              : fastread::detail::stream_store_threshold;
-        if (info.size >= map_from) {
-            mmap_source source(fd.get());
-            const std::span<const char> bytes = source.bytes();
-            if (fastread::detail::file_resident(fd.get(), bytes.data(), bytes.size(), 95)) {
-                fd.reset();
-                image<Sample> img = fastread::detail::load_first_ppm<Sample>(source, path.string());
-                // Tearing down a big map is a serial cost munmap would add; share it.
-                const unsigned threads = fastread::detail::threads_for(
-                    bytes.size(), fastread::detail::plain_bytes_per_thread, 8);
-                if (threads > 1) {
-                    fastread::detail::drop_map_entries(bytes.data(), bytes.size(), threads);
-                }
-                return img;
+        if (fastread::detail::map_wanted(io, fd.get(), info.size, map_from)) {
+            fastread::detail::file_map map = fastread::detail::guarded_map(fd.get(), info.size);
+            if (map) {
+                return fastread::detail::load_mapped_ppm<Sample>(fd.get(), map, path);
             }
         }
         if (!plain) {

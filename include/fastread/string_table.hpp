@@ -14,6 +14,7 @@
 /// builds for today is big-endian.
 
 #include "detail/atomic_file.hpp"
+#include "detail/file_map.hpp"
 #include "detail/posix.hpp"
 #include "error.hpp"
 
@@ -300,6 +301,11 @@ void write(const std::filesystem::path& path, R&& strings) {
 
 /// A table mapped read-only: string i is a std::string_view into the map, valid while the
 /// view lives. Move-only; unmaps on destruction.
+///
+/// The map is the point (zero copies), so it is not guarded: if the file shrinks while a
+/// view of it exists (rewritten in place instead of replaced by rename, as
+/// string_table::write does), touching a string past the file's new end raises SIGBUS,
+/// which ends the process unless the program handles that signal.
 class view {
   public:
     class iterator;
@@ -313,11 +319,7 @@ class view {
     }
     view(const view&) = delete;
     view& operator=(const view&) = delete;
-    ~view() {
-        if (map_ != nullptr) {
-            ::munmap(map_, map_size_);
-        }
-    }
+    ~view() = default;
 
     /// Maps `path` and checks the header and every offset in one sequential pass
     /// (offsets[0] = 0, never decreasing, offsets[count] = the data size). O(count) time,
@@ -356,13 +358,9 @@ class view {
                                      header.size(), 0, path);
         view v;
         v.check_header(header.data(), info.size, file);
-        void* map = ::mmap(nullptr, static_cast<std::size_t>(info.size), PROT_READ, MAP_SHARED,
-                           fd.get(), 0);
-        if (map == MAP_FAILED) {
-            fastread::detail::throw_system_error(errno, "mmap", path);
-        }
-        v.map_ = map;
-        v.map_size_ = static_cast<std::size_t>(info.size);
+        v.map_ = fastread::detail::file_map(fd.get(), info.size,
+                                            fastread::detail::file_map::access::read_only,
+                                            fastread::detail::file_map::sharing::shared, path);
         v.offsets_ = v.bytes() + v.offsets_at_;
         v.data_ = v.bytes() + v.data_at_;
         return v;
@@ -405,7 +403,6 @@ class view {
 
     void swap(view& other) noexcept {
         std::swap(map_, other.map_);
-        std::swap(map_size_, other.map_size_);
         std::swap(offsets_, other.offsets_);
         std::swap(data_, other.data_);
         std::swap(count_, other.count_);
@@ -419,7 +416,9 @@ class view {
         return detail::load_u64(offsets_ + 8 * i);
     }
 
-    const unsigned char* bytes() const noexcept { return static_cast<const unsigned char*>(map_); }
+    const unsigned char* bytes() const noexcept {
+        return reinterpret_cast<const unsigned char*>(map_.data());
+    }
 
     // Checks the header bytes `h` against the file's size; sets the counts and positions.
     void check_header(const unsigned char* h, std::uint64_t file_size, const std::string& file) {
@@ -488,8 +487,9 @@ class view {
     void check_offsets(const std::filesystem::path& path) const {
         const std::string file = path.string();
         // The offsets are read once, in order: ask for them ahead.
-        (void)::madvise(const_cast<unsigned char*>(offsets_) - (offsets_at_ % 4096),
-                        static_cast<std::size_t>(8 * (count_ + 1) + offsets_at_ % 4096),
+        const std::uint64_t page = fastread::detail::page_size();
+        (void)::madvise(const_cast<unsigned char*>(offsets_) - (offsets_at_ % page),
+                        static_cast<std::size_t>(8 * (count_ + 1) + offsets_at_ % page),
                         MADV_WILLNEED);
         if (offset(0) != 0) {
             throw parse_error(offsets_at_, "the first offset is not 0", file);
@@ -522,8 +522,7 @@ class view {
         }
     }
 
-    void* map_ = nullptr;
-    std::size_t map_size_ = 0;
+    fastread::detail::file_map map_;
     const unsigned char* offsets_ = nullptr;
     const unsigned char* data_ = nullptr;
     std::uint64_t count_ = 0;

@@ -4,26 +4,20 @@
 // RAII file descriptors and EINTR-safe system-call wrappers shared by the sources and writers.
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
 #include <utility>
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
-
-#include "parallel.hpp"
 
 namespace fastread::detail {
 
@@ -206,105 +200,6 @@ inline void write_all(int fd, const char* src, std::size_t n,
         }
         src += put;
         n -= static_cast<std::size_t>(put);
-    }
-}
-
-/// True iff at least `percent` % of the pages of `[map, map + size)`, a page-aligned map of
-/// a file, are in the page cache. `mincore` over slices of 4096 pages (a fixed 4 KiB
-/// vector), stopping as soon as too many pages are missing; false if mincore fails.
-/// Loads nothing.
-inline bool mapping_resident(const void* map, std::size_t size, unsigned percent = 100) noexcept {
-    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    const std::size_t pages = (size + page - 1) / page;
-    const std::size_t allowed = pages - (pages * percent + 99) / 100; // missing pages allowed
-    std::size_t missing = 0;
-    unsigned char resident[4096];
-    const auto* p = static_cast<const unsigned char*>(map);
-    for (std::size_t done = 0; done < size;) {
-        const std::size_t len = std::min(size - done, sizeof resident * page);
-        if (::mincore(const_cast<unsigned char*>(p + done), len, resident) != 0) {
-            return false;
-        }
-        for (std::size_t i = 0; i < (len + page - 1) / page; ++i) {
-            missing += (resident[i] & 1u) == 0;
-        }
-        if (missing > allowed) {
-            return false;
-        }
-        done += len;
-    }
-    return true;
-}
-
-/// Pages of bytes `[0, size)` of the open file `fd` that are in the page cache, counted by
-/// Linux's `cachestat(2)` (kernel 6.5 and later) in one call, without mapping the file
-/// (fastread-bench compare, rows "residency check": two cached 256 MB files in 0.14 ms,
-/// against 7.8 ms for `mincore` over their maps, which looks up every page). `std::nullopt` where
-/// the kernel lacks the call (ENOSYS: not tried again) or refuses it (EPERM: like mincore since
-/// Linux 5.2, recent kernels count only for files the caller owns or may write; also under a
-/// seccomp filter); then use mapping_resident.
-inline std::optional<std::uint64_t> cached_pages(int fd, std::uint64_t size) noexcept {
-#if defined(SYS_cachestat)
-    constexpr long number = SYS_cachestat;
-#elif defined(__linux__) && !defined(__alpha__)
-    constexpr long number = 451; // the common system-call table's number (Linux 6.5)
-#else
-    constexpr long number = -1; // not known here: always mincore
-#endif
-    static std::atomic<bool> missing{number < 0};
-    if (size == 0) {
-        return 0;
-    }
-    if (missing.load(std::memory_order_relaxed)) {
-        return std::nullopt;
-    }
-    // The kernel's struct cachestat_range and struct cachestat (uapi/linux/mman.h), which
-    // Debian 12's kernel headers predate.
-    struct range {
-        std::uint64_t offset, length;
-    } r{0, size};
-    struct counts {
-        std::uint64_t cache, dirty, writeback, evicted, recently_evicted;
-    } c{};
-    if (::syscall(number, fd, &r, &c, 0u) != 0) {
-        if (errno == ENOSYS) {
-            missing.store(true, std::memory_order_relaxed);
-        }
-        return std::nullopt;
-    }
-    return c.cache;
-}
-
-/// True iff at least `percent` % of the pages of bytes `[0, size)` of the open file `fd`,
-/// mapped read-only at `map` (page-aligned), are in the page cache: cached_pages when the
-/// kernel has it, else mapping_resident. Loads nothing.
-inline bool file_resident(int fd, const void* map, std::size_t size,
-                          unsigned percent = 100) noexcept {
-    if (const std::optional<std::uint64_t> cached = cached_pages(fd, size)) {
-        const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-        const std::uint64_t pages = (size + page - 1) / page;
-        return *cached * 100 >= pages * percent;
-    }
-    return mapping_resident(map, size, percent);
-}
-
-/// Removes the page-table entries of `[map, map + size)`, a page-aligned read-only map of
-/// a file about to be unmapped, on `threads` threads (madvise MADV_DONTNEED; the file and
-/// its page cache are untouched). munmap then has nothing left to tear down: on a big map
-/// that teardown, done by one thread, costs about a third of a fast parse (measured).
-/// Only for maps the caller owns: on anonymous memory MADV_DONTNEED discards the data.
-inline void drop_map_entries(const void* map, std::size_t size, unsigned threads) noexcept {
-    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    const std::size_t pages = (size + page - 1) / page;
-    auto* base = static_cast<unsigned char*>(const_cast<void*>(map));
-    try {
-        in_slices(pages, threads, [&](unsigned, std::size_t first, std::size_t last) {
-            if (last > first) {
-                (void)::madvise(base + first * page, (last - first) * page, MADV_DONTNEED);
-            }
-        });
-    } catch (...) {
-        // No thread could be started: munmap does it all.
     }
 }
 

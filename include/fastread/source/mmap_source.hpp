@@ -13,6 +13,7 @@
 
 #include <sys/mman.h>
 
+#include "../detail/file_map.hpp"
 #include "../detail/posix.hpp"
 #include "byte_source.hpp"
 
@@ -26,9 +27,12 @@ namespace fastread {
 /// `EISDIR` for a directory) from the constructor; the path-taking conveniences
 /// (`ppm::load(path)`) stream such files with `read_source` instead.
 ///
-/// The descriptor is closed once the map exists. If another process truncates the file
-/// while it is mapped, touching the lost pages raises SIGBUS: map only files that are not
-/// being rewritten in place (writers that replace files by rename, as fastread's do, are safe).
+/// The descriptor is closed once the map exists. The map is not guarded: if the file shrinks
+/// while it is mapped (another process truncates it, as `logrotate`'s copytruncate does),
+/// touching a page past its new end raises SIGBUS, which ends the process unless the program
+/// handles that signal. Map only files that are not rewritten in place (writers that
+/// replace files by rename, as fastread's do, are safe), or use the path-taking entry points
+/// (`lines(path)`, `ppm::load(path)`), which never die of it.
 class mmap_source {
   public:
     /// Maps the file at `path`. Throws `std::system_error` naming the path if it cannot be
@@ -42,22 +46,8 @@ class mmap_source {
     /// Maps the file open on `fd` (borrowed: not closed). Throws as above.
     explicit mmap_source(int fd) { map(fd); }
 
-    mmap_source(mmap_source&& other) noexcept
-        : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)),
-          done_(other.done_), path_(std::move(other.path_)) {}
-    mmap_source& operator=(mmap_source&& other) noexcept {
-        if (this != &other) {
-            unmap();
-            data_ = std::exchange(other.data_, nullptr);
-            size_ = std::exchange(other.size_, 0);
-            done_ = other.done_;
-            path_ = std::move(other.path_);
-        }
-        return *this;
-    }
-    mmap_source(const mmap_source&) = delete;
-    mmap_source& operator=(const mmap_source&) = delete;
-    ~mmap_source() { unmap(); }
+    mmap_source(mmap_source&&) noexcept = default;
+    mmap_source& operator=(mmap_source&&) noexcept = default;
 
     /// The whole file on the first call, then an empty span.
     std::span<const char> next() noexcept {
@@ -68,7 +58,7 @@ class mmap_source {
         return bytes();
     }
     /// The whole file; valid while the source lives.
-    std::span<const char> bytes() const noexcept { return {data_, size_}; }
+    std::span<const char> bytes() const noexcept { return map_.bytes(); }
     /// The path the file was opened from (empty when constructed from a descriptor).
     const std::filesystem::path& path() const noexcept { return path_; }
 
@@ -89,28 +79,13 @@ class mmap_source {
             }
             return;
         }
-        if (info.size > SIZE_MAX) {
-            detail::throw_system_error(EFBIG, "mmap", path_);
-        }
-        void* p =
-            ::mmap(nullptr, static_cast<std::size_t>(info.size), PROT_READ, MAP_PRIVATE, fd, 0);
-        if (p == MAP_FAILED) {
-            detail::throw_system_error(errno, "mmap", path_);
-        }
-        data_ = static_cast<const char*>(p);
-        size_ = static_cast<std::size_t>(info.size);
+        map_ = detail::file_map(fd, info.size, detail::file_map::access::read_only,
+                                detail::file_map::sharing::private_copy, path_);
         // Advice only: a failure changes nothing observable.
-        (void)::madvise(p, size_, MADV_SEQUENTIAL);
-    }
-    void unmap() noexcept {
-        if (data_ != nullptr) {
-            ::munmap(const_cast<char*>(data_), size_);
-            data_ = nullptr;
-        }
+        map_.advise(MADV_SEQUENTIAL);
     }
 
-    const char* data_ = nullptr;
-    std::size_t size_ = 0;
+    detail::file_map map_;
     bool done_ = false;
     std::filesystem::path path_;
 };

@@ -13,6 +13,7 @@
 /// check every length against the file so that a bad file throws parse_error instead of
 /// reading out of bounds; otherwise they are the article's programs.
 
+#include "../detail/file_map.hpp"
 #include "../detail/posix.hpp"
 #include "../error.hpp"
 
@@ -27,8 +28,6 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <sys/mman.h>
 
 namespace fastread::string_table::baseline {
 
@@ -95,21 +94,14 @@ struct copied_strings {
 class mapped_strings {
   public:
     mapped_strings() = default;
-    mapped_strings(mapped_strings&& o) noexcept
-        : map_(std::exchange(o.map_, nullptr)), size_(o.size_), index(std::move(o.index)) {}
+    mapped_strings(mapped_strings&& o) noexcept = default;
     mapped_strings& operator=(mapped_strings&&) = delete;
-    ~mapped_strings() {
-        if (map_ != nullptr) {
-            ::munmap(map_, size_);
-        }
-    }
     std::size_t size() const noexcept { return index.size(); }
     std::string_view operator[](std::size_t i) const noexcept { return index[i]; }
 
   private:
     friend mapped_strings zero_copy_read(const std::filesystem::path& path);
-    void* map_ = nullptr;
-    std::size_t size_ = 0;
+    fastread::detail::file_map map_;
 
   public:
     std::vector<std::string_view> index;
@@ -216,13 +208,10 @@ inline mapped_strings zero_copy_read(const std::filesystem::path& path) {
         throw parse_error(0, "no count", path.string());
     }
     mapped_strings out;
-    void* map = ::mmap(nullptr, file_size, PROT_READ, MAP_SHARED, fd.get(), 0);
-    if (map == MAP_FAILED) {
-        fastread::detail::throw_system_error(errno, "mmap", path);
-    }
-    out.map_ = map;
-    out.size_ = file_size;
-    const char* base = static_cast<const char*>(map);
+    out.map_ = fastread::detail::file_map(fd.get(), file_size,
+                                          fastread::detail::file_map::access::read_only,
+                                          fastread::detail::file_map::sharing::shared, path);
+    const char* base = out.map_.data();
     std::uint32_t count = 0;
     std::memcpy(&count, base, 4);
     if (count > (file_size - 4) / 4) {

@@ -1,0 +1,156 @@
+#ifndef FASTREAD_DETAIL_FILE_MAP_HPP
+#define FASTREAD_DETAIL_FILE_MAP_HPP
+
+// The file layer's one memory map type, and the page size every module takes from here.
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <utility>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "bus_guard.hpp"
+#include "parallel.hpp"
+#include "posix.hpp"
+
+namespace fastread::detail {
+
+/// The size of a memory page in bytes (sysconf(_SC_PAGESIZE), asked once).
+inline std::size_t page_size() noexcept {
+    static const std::size_t page = [] {
+        const long p = ::sysconf(_SC_PAGESIZE);
+        return p > 0 ? static_cast<std::size_t>(p) : std::size_t{4096};
+    }();
+    return page;
+}
+
+/// A map of bytes [0, size) of an open file: read-only or writable, shared (stores reach
+/// the file) or private (copy on write). Move-only; unmapped on destruction. A size of 0
+/// maps nothing (mmap refuses length 0) and gives an empty map.
+///
+/// A read-only map can be guarded (guard()): a thread that then touches a page the file no
+/// longer has (it shrank after the map was made) reads zeros instead of receiving SIGBUS,
+/// and lost() tells where the file's bytes ended. Unguarded maps, and writable ones, get
+/// the kernel's SIGBUS.
+class file_map {
+  public:
+    enum class access { read_only, read_write };
+    enum class sharing { shared, private_copy };
+
+    file_map() noexcept = default;
+
+    /// Maps the file; throws std::system_error ("mmap", the path) on failure.
+    file_map(int fd, std::uint64_t size, access a, sharing s, const std::filesystem::path& path) {
+        const int err = map(fd, size, a, s);
+        if (err != 0) {
+            throw_system_error(err, "mmap", path);
+        }
+    }
+
+    /// Maps the file without throwing: the errno of a failed mmap, or 0.
+    static file_map try_map(int fd, std::uint64_t size, access a, sharing s, int& err) noexcept {
+        file_map m;
+        err = m.map(fd, size, a, s);
+        return m;
+    }
+
+    file_map(file_map&& other) noexcept
+        : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)),
+          guard_(std::move(other.guard_)) {}
+    file_map& operator=(file_map&& other) noexcept {
+        if (this != &other) {
+            unmap();
+            data_ = std::exchange(other.data_, nullptr);
+            size_ = std::exchange(other.size_, 0);
+            guard_ = std::move(other.guard_);
+        }
+        return *this;
+    }
+    file_map(const file_map&) = delete;
+    file_map& operator=(const file_map&) = delete;
+    ~file_map() { unmap(); }
+
+    char* data() const noexcept { return data_; }
+    std::size_t size() const noexcept { return size_; }
+    std::span<const char> bytes() const noexcept { return {data_, size_}; }
+    explicit operator bool() const noexcept { return data_ != nullptr; }
+
+    /// madvise over the whole map; advice only, so a failure is ignored.
+    void advise(int advice) const noexcept {
+        if (data_ != nullptr) {
+            (void)::madvise(data_, size_, advice);
+        }
+    }
+
+    /// Guards a read-only map against SIGBUS (see the class doc). False when no guard
+    /// could be set (no free slot, or sigaction failed): the caller should not touch the
+    /// map where the file may shrink.
+    bool guard() noexcept {
+        if (data_ != nullptr && !guard_.active()) {
+            guard_ = bus_guard(data_, size_);
+        }
+        return guard_.active();
+    }
+    /// Offset of the first byte of a guarded map that was replaced by zeros because the
+    /// file had shrunk when it was touched, or -1.
+    std::int64_t lost() const noexcept { return guard_.lost(); }
+
+    /// Removes the page-table entries of a read-only map about to be unmapped, on
+    /// `threads` threads (madvise MADV_DONTNEED; the file and its page cache are
+    /// untouched), so that munmap, which runs on one thread, has nothing left to tear down.
+    void drop_entries(unsigned threads) const noexcept {
+        if (data_ == nullptr || threads < 2) {
+            return;
+        }
+        const std::size_t page = page_size();
+        const std::size_t pages = (size_ + page - 1) / page;
+        try {
+            in_slices(pages, threads, [&](unsigned, std::size_t first, std::size_t last) {
+                if (last > first) {
+                    (void)::madvise(data_ + first * page, (last - first) * page, MADV_DONTNEED);
+                }
+            });
+        } catch (...) {
+            // No thread could be started: munmap does it all.
+        }
+    }
+
+  private:
+    int map(int fd, std::uint64_t size, access a, sharing s) noexcept {
+        if (size == 0) {
+            return 0;
+        }
+        if (size > SIZE_MAX) {
+            return EFBIG;
+        }
+        void* p = ::mmap(nullptr, static_cast<std::size_t>(size),
+                         a == access::read_only ? PROT_READ : PROT_READ | PROT_WRITE,
+                         s == sharing::shared ? MAP_SHARED : MAP_PRIVATE, fd, 0);
+        if (p == MAP_FAILED) {
+            return errno;
+        }
+        data_ = static_cast<char*>(p);
+        size_ = static_cast<std::size_t>(size);
+        return 0;
+    }
+    void unmap() noexcept {
+        guard_.release(); // before the addresses can be reused
+        if (data_ != nullptr) {
+            ::munmap(data_, size_);
+            data_ = nullptr;
+            size_ = 0;
+        }
+    }
+
+    char* data_ = nullptr;
+    std::size_t size_ = 0;
+    bus_guard guard_;
+};
+
+} // namespace fastread::detail
+
+#endif // FASTREAD_DETAIL_FILE_MAP_HPP

@@ -1,0 +1,261 @@
+#ifndef FASTREAD_IO_HPP
+#define FASTREAD_IO_HPP
+
+/// @file
+/// How fastread's default entry points reach the bytes of a regular file: reading them
+/// (`read(2)` / `pread(2)` into a reused buffer, or straight into the destination) or
+/// mapping them (`mmap`). Which is faster depends on the host, not on the program: on one
+/// virtual machine a cached sequential pass through a map ran 2x faster than reading, on
+/// another (a paravirtualised guest where page-table updates are expensive) 3-5x slower
+/// (docs/performance.md, "Reading or mapping"). So the choice is measured once per process
+/// (io_costs) and decided by choose_io(); a user overrides it per call (`io_mode`) or per
+/// process with the environment variable `FASTREAD_IO=read|map|auto`.
+///
+/// The entry points that ask: `lines(path)`, `ppm::load(path)`, `files_equal` with
+/// `compare_method::automatic`, `read_at` / `update_at` with `access_method::automatic`.
+/// Whatever they choose, a file that shrinks while they read it never kills the process
+/// with SIGBUS (see each entry point). The explicit sources and methods (`mmap_source`,
+/// `read_source`, `compare_method::mmap`, `access_method::pread`, …) always do what their
+/// name says.
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <new>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "detail/file_map.hpp"
+#include "detail/posix.hpp"
+#include "detail/residency.hpp"
+
+namespace fastread {
+
+/// How a default entry point reads a regular file.
+enum class io_mode {
+    /// Decided for this host: the environment variable `FASTREAD_IO` if set, else
+    /// choose_io(host_io_costs()) for files that are in the page cache and big enough for
+    /// the choice to matter; `read` for the others (cold files stream with the kernel's
+    /// read-ahead, where a map waits on page faults).
+    automatic,
+    /// `read(2)` / `pread(2)`: never faults, works on every kind of file.
+    read,
+    /// A read-only `mmap`, guarded so that a file that shrinks gives an error instead of
+    /// SIGBUS; falls back to `read` where the file cannot be mapped (pipes, sysfs, an
+    /// address-space limit) or no guard can be set.
+    map,
+};
+
+/// "automatic", "read" or "map".
+constexpr std::string_view to_string(io_mode m) noexcept {
+    switch (m) {
+    case io_mode::automatic:
+        return "automatic";
+    case io_mode::read:
+        return "read";
+    case io_mode::map:
+        return "map";
+    }
+    return "?";
+}
+
+/// What reaching bytes in the page cache costs on this host, in nanoseconds per byte, as
+/// measure_io_costs() found it.
+struct io_costs {
+    /// `pread(2)` of 64 KiB blocks into one reused buffer, touching each 64-byte line.
+    double read_ns_per_byte = 0;
+    /// `mmap` of the same bytes, touching each 64-byte line, `munmap`.
+    double map_ns_per_byte = 0;
+    /// false when the measurement could not be made (no memfd, no map): then read.
+    bool measured = false;
+};
+
+/// A map must cost less than reading by this factor before default paths map: when the two
+/// are close, reading wins the tie, since it never faults and needs no SIGBUS guard.
+inline constexpr double map_margin = 1.25;
+
+/// The decision every default path applies to cached files: `io_mode::map` iff `costs`
+/// were measured and `costs.map_ns_per_byte * map_margin < costs.read_ns_per_byte`, else
+/// `io_mode::read` (including ties, failed measurements and non-finite figures).
+/// Never returns `automatic`.
+constexpr io_mode choose_io(const io_costs& costs) noexcept {
+    const double r = costs.read_ns_per_byte, m = costs.map_ns_per_byte;
+    const bool usable = costs.measured && r > 0 && m > 0 &&
+                        r < std::numeric_limits<double>::infinity() &&
+                        m < std::numeric_limits<double>::infinity();
+    return usable && m * map_margin < r ? io_mode::map : io_mode::read;
+}
+
+/// Measures io_costs now: a 256 KiB `memfd` (memory-backed, so always "cached") is read
+/// with `pread` and mapped, in turn, up to four rounds (two when the first two already
+/// differ by 2x); the fastest round of each counts. About 0.1 ms on a host where maps are
+/// cheap, 0.4 ms where they are not. `measured` is false if memfd_create, ftruncate, the
+/// writes or mmap fail. Never throws.
+io_costs measure_io_costs() noexcept;
+
+/// io_costs measured once per process (on first use, thread-safe) and kept.
+const io_costs& host_io_costs() noexcept;
+
+/// Parses a `FASTREAD_IO` value: "read", "map", "auto" (or "automatic").
+/// @throws std::invalid_argument naming the variable and the value otherwise.
+io_mode parse_io_mode(std::string_view value);
+
+/// The mode `FASTREAD_IO` asks for (read at each call), or `std::nullopt` when it is unset
+/// or empty. @throws std::invalid_argument if it is set to something else than
+/// parse_io_mode accepts.
+std::optional<io_mode> io_mode_from_environment();
+
+// ---------------------------------------------------------------------------------------
+// Implementation
+
+inline io_costs measure_io_costs() noexcept {
+    constexpr std::size_t bytes = std::size_t{256} << 10, block = std::size_t{64} << 10;
+    io_costs costs;
+#if defined(__linux__)
+    const int raw = ::memfd_create("fastread-io-costs", MFD_CLOEXEC);
+    if (raw < 0) {
+        return costs;
+    }
+    detail::unique_fd fd(raw);
+    std::unique_ptr<char[]> buffer(new (std::nothrow) char[block]);
+    if (!buffer || ::ftruncate(fd.get(), static_cast<off_t>(bytes)) != 0) {
+        return costs;
+    }
+    std::memset(buffer.get(), 'x', block);
+    for (std::size_t at = 0; at < bytes; at += block) {
+        if (::pwrite(fd.get(), buffer.get(), block, static_cast<off_t>(at)) !=
+            static_cast<ssize_t>(block)) {
+            return costs;
+        }
+    }
+    // What both paths do to every byte: bring its cache line in (a parser reads them all).
+    auto touch = [](const char* p, std::size_t n) noexcept {
+        unsigned sum = 0;
+        for (std::size_t i = 0; i < n; i += 64) {
+            sum += static_cast<unsigned char>(p[i]);
+        }
+        return sum;
+    };
+    using clock = std::chrono::steady_clock;
+    volatile unsigned sink = 0;
+    double best_read = std::numeric_limits<double>::infinity();
+    double best_map = best_read;
+    for (int round = 0; round < 4; ++round) {
+        auto t0 = clock::now();
+        for (std::size_t at = 0; at < bytes; at += block) {
+            if (::pread(fd.get(), buffer.get(), block, static_cast<off_t>(at)) !=
+                static_cast<ssize_t>(block)) {
+                return costs;
+            }
+            sink = sink + touch(buffer.get(), block);
+        }
+        auto t1 = clock::now();
+        int err = 0;
+        {
+            const detail::file_map map =
+                detail::file_map::try_map(fd.get(), bytes, detail::file_map::access::read_only,
+                                          detail::file_map::sharing::shared, err);
+            if (err != 0) {
+                return costs;
+            }
+            sink = sink + touch(map.data(), bytes);
+        }
+        auto t2 = clock::now();
+        best_read = std::min(best_read, std::chrono::duration<double, std::nano>(t1 - t0).count());
+        best_map = std::min(best_map, std::chrono::duration<double, std::nano>(t2 - t1).count());
+        if (round >= 1 && (best_map * 2 < best_read || best_read * 2 < best_map)) {
+            break;
+        }
+    }
+    costs.read_ns_per_byte = best_read / static_cast<double>(bytes);
+    costs.map_ns_per_byte = best_map / static_cast<double>(bytes);
+    costs.measured = true;
+#endif
+    return costs;
+}
+
+inline const io_costs& host_io_costs() noexcept {
+    static const io_costs costs = measure_io_costs();
+    return costs;
+}
+
+inline io_mode parse_io_mode(std::string_view value) {
+    if (value == "read") {
+        return io_mode::read;
+    }
+    if (value == "map") {
+        return io_mode::map;
+    }
+    if (value == "auto" || value == "automatic") {
+        return io_mode::automatic;
+    }
+    throw std::invalid_argument("FASTREAD_IO=" + std::string(value) +
+                                ": expected read, map or auto");
+}
+
+inline std::optional<io_mode> io_mode_from_environment() {
+    const char* value = std::getenv("FASTREAD_IO");
+    if (value == nullptr || *value == '\0') {
+        return std::nullopt;
+    }
+    return parse_io_mode(value);
+}
+
+namespace detail {
+
+/// Files smaller than this are read even where maps are faster: mapping costs a system
+/// call, page-table set-up and teardown that a small copy does not repay (measured on both
+/// hosts: docs/performance.md), and the measurement is not worth making for them.
+inline constexpr std::uint64_t map_threshold = std::uint64_t{1} << 20;
+
+/// The mode a default entry point uses: `requested` unless automatic, else FASTREAD_IO
+/// unless unset or auto, else `automatic` (left to map_wanted's measurement).
+inline io_mode effective_io_mode(io_mode requested) {
+    if (requested != io_mode::automatic) {
+        return requested;
+    }
+    return io_mode_from_environment().value_or(io_mode::automatic);
+}
+
+/// Whether a default entry point maps the regular file of `size` bytes open on `fd`:
+/// `io_mode::map` (asked for, by the call or FASTREAD_IO) always; `read` never; automatic
+/// only for a file of at least `map_from` bytes that is (95 %) in the page cache, and then
+/// as choose_io(host_io_costs()) says. `costs` replaces the host's figures (tests).
+inline bool map_wanted(io_mode requested, int fd, std::uint64_t size, std::uint64_t map_from,
+                       const io_costs* costs = nullptr) {
+    const io_mode mode = effective_io_mode(requested);
+    if (mode != io_mode::automatic) {
+        return mode == io_mode::map && size > 0;
+    }
+    if (size == 0 || size < map_from || !file_resident(fd, size, 95)) {
+        return false;
+    }
+    return choose_io(costs != nullptr ? *costs : host_io_costs()) == io_mode::map;
+}
+
+/// A guarded read-only map of the first `size` bytes of `fd`, or an empty map when it
+/// cannot be made or guarded (the caller then reads): the fallback every default path
+/// takes where mmap fails (ENODEV, ENOMEM under an address-space limit, EACCES...).
+inline file_map guarded_map(int fd, std::uint64_t size) noexcept {
+    int err = 0;
+    file_map map =
+        file_map::try_map(fd, size, file_map::access::read_only, file_map::sharing::shared, err);
+    if (err != 0 || !map.guard()) {
+        return {};
+    }
+    return map;
+}
+
+} // namespace detail
+} // namespace fastread
+
+#endif // FASTREAD_IO_HPP
