@@ -41,7 +41,8 @@ families:
           with and without sync_with_stdio(false)), fgets, getline(3), the article's
           istream/file/mmap line readers, fastread::lines over each source and from a
           pipe, and wc -l as a process. Columns: a generated 256 MB text (mixed log and
-          prose lines, ~60 bytes each) and its CRLF copy; --quick uses 16 MB.
+          prose lines, ~60 bytes each), its CRLF copy, and real text: the C headers
+          under /usr/include concatenated to 200 MB (~40 bytes a line); --quick 16 MB.
           Rows marked (pipe) or (process) are whole child processes.
   compare fastread::files_equal on two equal generated files (256 MB each; --quick 16 MB)
           with each method: the article's getc byte by byte (with and without reading

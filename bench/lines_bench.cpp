@@ -9,10 +9,12 @@
 #include <fastread/scan/byte_mask.hpp>
 #include <fastread/source.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -281,6 +283,51 @@ void generate_text(const std::filesystem::path& path, std::uint64_t size, bool c
     }
 }
 
+/// Real text with short lines: the C headers under /usr/include (sorted by path),
+/// concatenated and repeated until `size` bytes (about 40 bytes per line). False when
+/// there are none.
+bool generate_header_text(const std::filesystem::path& path, std::uint64_t size) {
+    std::vector<std::filesystem::path> headers;
+    std::error_code ec;
+    for (auto it = std::filesystem::recursive_directory_iterator("/usr/include", ec);
+         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+        if (it->is_regular_file(ec) && it->path().extension() == ".h") {
+            headers.push_back(it->path());
+        }
+    }
+    std::sort(headers.begin(), headers.end());
+    if (headers.empty()) {
+        return false;
+    }
+    const std::filesystem::path partial = path.string() + ".partial";
+    std::ofstream out(partial, std::ios::binary);
+    std::uint64_t written = 0;
+    std::vector<char> buffer(std::size_t{1} << 20);
+    while (written < size) {
+        const std::uint64_t before = written;
+        for (const auto& h : headers) {
+            std::ifstream in(h, std::ios::binary);
+            while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) ||
+                   in.gcount() > 0) {
+                out.write(buffer.data(), in.gcount());
+                written += static_cast<std::uint64_t>(in.gcount());
+            }
+            if (written >= size) {
+                break;
+            }
+        }
+        if (written == before) {
+            return false;
+        }
+    }
+    out.close();
+    if (!out) {
+        throw std::runtime_error("cannot write " + partial.string());
+    }
+    std::filesystem::rename(partial, path);
+    return true;
+}
+
 } // namespace
 
 int run_internal_lines(int argc, char* argv[]) {
@@ -347,6 +394,20 @@ void register_lines_family(context& ctx) {
             generate_text(in.path, size, crlf);
         }
         inputs.push_back(in);
+    }
+    {
+        // Real text: short lines (C headers, ~40 bytes each), 200 MB (--quick 16 MB).
+        const std::uint64_t header_size =
+            o.quick ? std::uint64_t{16} << 20 : std::uint64_t{200} << 20;
+        input in;
+        in.column = o.quick ? "C headers 16 MB" : "C headers 200 MB";
+        in.group = "real text";
+        in.path = o.data_dir / (o.quick ? "c-headers-16MB.txt" : "c-headers-200MB.txt");
+        if (std::filesystem::exists(in.path) ||
+            (std::cout << "fastread-bench: generating " << in.path.string() << std::endl,
+             generate_header_text(in.path, header_size))) {
+            inputs.push_back(in);
+        }
     }
     if (auto it = o.files.find("lines"); it != o.files.end()) {
         for (const auto& p : it->second) {

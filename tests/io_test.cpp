@@ -1,0 +1,178 @@
+// The reading-or-mapping decision (fastread/io.hpp): the decision function driven with
+// injected costs (tests cannot time), FASTREAD_IO, and the per-file choice the default
+// entry points make from them.
+
+#include <fastread/io.hpp>
+#include <fastread/page_cache.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "test_util.hpp"
+
+using fastread::choose_io;
+using fastread::io_costs;
+using fastread::io_mode;
+
+namespace {
+
+io_costs costs(double read, double map, bool measured = true) {
+    io_costs c;
+    c.read_ns_per_byte = read;
+    c.map_ns_per_byte = map;
+    c.measured = measured;
+    return c;
+}
+
+// Sets FASTREAD_IO for the scope (unset when `value` is null), then restores it.
+class scoped_io_env {
+  public:
+    explicit scoped_io_env(const char* value) {
+        if (const char* old = std::getenv("FASTREAD_IO")) {
+            old_ = old;
+        }
+        set(value);
+    }
+    ~scoped_io_env() { set(old_ ? old_->c_str() : nullptr); }
+    scoped_io_env(const scoped_io_env&) = delete;
+    scoped_io_env& operator=(const scoped_io_env&) = delete;
+
+  private:
+    static void set(const char* value) {
+        if (value != nullptr) {
+            ::setenv("FASTREAD_IO", value, 1);
+        } else {
+            ::unsetenv("FASTREAD_IO");
+        }
+    }
+    std::optional<std::string> old_;
+};
+
+} // namespace
+
+TEST_CASE("choose_io maps only when maps cost less than reading by the margin", "[io]") {
+    // The two hosts of docs/performance.md, as their figures order them.
+    CHECK(choose_io(costs(0.09, 0.48)) == io_mode::read); // maps 5x dearer
+    CHECK(choose_io(costs(0.16, 0.08)) == io_mode::map);  // maps 2x cheaper
+    // Ties and near-ties keep reading: it never faults and needs no guard.
+    CHECK(choose_io(costs(0.10, 0.10)) == io_mode::read);
+    CHECK(choose_io(costs(0.10, 0.10 / fastread::map_margin)) == io_mode::read);
+    CHECK(choose_io(costs(0.10, 0.10 / fastread::map_margin * 0.99)) == io_mode::map);
+    // A calibration that failed, or figures that cannot be right, read.
+    CHECK(choose_io(costs(0.16, 0.08, false)) == io_mode::read);
+    CHECK(choose_io(costs(0.16, 0.0)) == io_mode::read);
+    CHECK(choose_io(costs(0.0, 0.08)) == io_mode::read);
+    CHECK(choose_io(costs(-1.0, -2.0)) == io_mode::read);
+    CHECK(choose_io(costs(std::numeric_limits<double>::infinity(), 0.08)) == io_mode::read);
+    CHECK(choose_io(costs(std::nan(""), 0.08)) == io_mode::read);
+    CHECK(choose_io(costs(0.16, std::nan(""))) == io_mode::read);
+    CHECK(choose_io(io_costs{}) == io_mode::read);
+}
+
+TEST_CASE("measure_io_costs measures both ways on this host, once per process", "[io]") {
+    const io_costs c = fastread::measure_io_costs();
+    REQUIRE(c.measured); // Linux with memfd_create: the measurement can be made
+    CHECK(c.read_ns_per_byte > 0);
+    CHECK(c.map_ns_per_byte > 0);
+    CHECK(std::isfinite(c.read_ns_per_byte));
+    CHECK(std::isfinite(c.map_ns_per_byte));
+    const io_costs& host = fastread::host_io_costs();
+    CHECK(&host == &fastread::host_io_costs());
+    CHECK(host.measured);
+}
+
+TEST_CASE("FASTREAD_IO: read, map, auto; anything else is an error that names it", "[io]") {
+    CHECK(fastread::parse_io_mode("read") == io_mode::read);
+    CHECK(fastread::parse_io_mode("map") == io_mode::map);
+    CHECK(fastread::parse_io_mode("auto") == io_mode::automatic);
+    CHECK(fastread::parse_io_mode("automatic") == io_mode::automatic);
+    CHECK_THROWS_WITH(fastread::parse_io_mode("mmap"),
+                      "FASTREAD_IO=mmap: expected read, map or auto");
+    CHECK_THROWS_AS(fastread::parse_io_mode("READ"), std::invalid_argument);
+    {
+        scoped_io_env env(nullptr);
+        CHECK(fastread::io_mode_from_environment() == std::nullopt);
+    }
+    {
+        scoped_io_env env("");
+        CHECK(fastread::io_mode_from_environment() == std::nullopt);
+    }
+    {
+        scoped_io_env env("map");
+        CHECK(fastread::io_mode_from_environment() == io_mode::map);
+    }
+    {
+        scoped_io_env env("sometimes");
+        CHECK_THROWS_AS(fastread::io_mode_from_environment(), std::invalid_argument);
+    }
+}
+
+TEST_CASE("map_wanted: the call's mode, then FASTREAD_IO, then size, residency and costs",
+          "[io]") {
+    fastread_test::temp_dir dir;
+    const std::uint64_t big = std::uint64_t{2} << 20;
+    const auto path = dir / "f.bin";
+    fastread_test::write_file(path, std::string(big, 'z'));
+    fastread::page_cache::preload(path);
+    fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
+    const io_costs maps_win = costs(0.16, 0.08), reads_win = costs(0.09, 0.48);
+    const io_costs failed = costs(0.16, 0.08, false);
+    using fastread::detail::map_wanted;
+    const std::uint64_t from = fastread::detail::map_threshold;
+
+    scoped_io_env unset(nullptr);
+    SECTION("automatic follows the costs for a big cached file") {
+        CHECK(map_wanted(io_mode::automatic, fd.get(), big, from, &maps_win));
+        CHECK_FALSE(map_wanted(io_mode::automatic, fd.get(), big, from, &reads_win));
+        CHECK_FALSE(map_wanted(io_mode::automatic, fd.get(), big, from, &failed));
+    }
+    SECTION("automatic reads small files whatever the costs") {
+        CHECK_FALSE(map_wanted(io_mode::automatic, fd.get(), from - 1, from, &maps_win));
+        CHECK_FALSE(map_wanted(io_mode::automatic, fd.get(), 0, from, &maps_win));
+    }
+    SECTION("automatic reads a cold file whatever the costs") {
+        if (fastread_test::on_memory_file_system(dir.path())) {
+            WARN("skipped: " << dir.path() << " is on tmpfs, whose pages cannot be evicted");
+            return;
+        }
+        fastread::page_cache::evict(path);
+        if (fastread::page_cache::resident_fraction(path) > 0.5) {
+            WARN("skipped: this file system ignores POSIX_FADV_DONTNEED");
+            return;
+        }
+        CHECK_FALSE(map_wanted(io_mode::automatic, fd.get(), big, from, &maps_win));
+    }
+    SECTION("an explicit mode wins over the costs, and over FASTREAD_IO") {
+        CHECK(map_wanted(io_mode::map, fd.get(), 10, from, &reads_win));
+        CHECK_FALSE(map_wanted(io_mode::read, fd.get(), big, from, &maps_win));
+        scoped_io_env env("map");
+        CHECK_FALSE(map_wanted(io_mode::read, fd.get(), big, from, &maps_win));
+        CHECK_FALSE(map_wanted(io_mode::map, fd.get(), 0, from, &maps_win)); // nothing to map
+    }
+    SECTION("FASTREAD_IO decides for automatic calls") {
+        {
+            scoped_io_env env("read");
+            CHECK_FALSE(map_wanted(io_mode::automatic, fd.get(), big, from, &maps_win));
+        }
+        {
+            scoped_io_env env("map");
+            CHECK(map_wanted(io_mode::automatic, fd.get(), 10, from, &reads_win));
+        }
+        {
+            scoped_io_env env("auto");
+            CHECK(map_wanted(io_mode::automatic, fd.get(), big, from, &maps_win));
+            CHECK_FALSE(map_wanted(io_mode::automatic, fd.get(), big, from, &reads_win));
+        }
+        {
+            scoped_io_env env("mmap");
+            CHECK_THROWS_AS(map_wanted(io_mode::automatic, fd.get(), big, from, &maps_win),
+                            std::invalid_argument);
+        }
+    }
+}
