@@ -401,7 +401,7 @@ class positioned_file {
             }
             return;
         case access_method::io_uring:
-            read_uring<T>(refs, out, size);
+            read_uring<T>(refs, out, size, p.rules);
             return;
         default: {
             std::optional<random_advice> advice;
@@ -448,10 +448,12 @@ class positioned_file {
         const std::vector<detail::record_ref> refs = detail::visit_order(indices, options.sort);
         const plan p = make_plan(refs, sizeof(T), size, options, true);
         if (p.method == access_method::io_uring && options.sort) {
-            update_uring<T>(refs, fn, size);
-        } else if (!options.sort) {
+            update_uring<T>(refs, fn, size, p.rules);
+        } else if (!options.sort || p.cached_runs) {
             // In the caller's order a repeated index is not next to its earlier visit:
-            // one request at a time, each written back before the next is read.
+            // one request at a time, each written back before the next is read. On cached
+            // pages, the same in file order: a joined read per request, then one pwrite
+            // per run of changed records.
             std::optional<random_advice> advice;
             if (p.cold) {
                 advice.emplace(fd_.get());
@@ -471,6 +473,7 @@ class positioned_file {
         unsigned threads = 1;
         detail::block_rules rules = detail::pread_rules();
         bool cold = false;
+        bool cached_runs = false; // automatic on cached pages: joined requests, runs written
         detail::file_map map;
     };
 
@@ -479,6 +482,9 @@ class positioned_file {
         plan p;
         p.method = options.method;
         bool guarded = false;
+        if (p.method == access_method::io_uring) {
+            p.rules = detail::cold_rules();
+        }
         if (p.method == access_method::automatic) {
             const io_mode io = detail::effective_io_mode(options.io);
             const bool cached =
@@ -497,9 +503,17 @@ class positioned_file {
                 p.method = access_method::mmap;
                 guarded = true;
             } else if (cached) {
+                // A system call costs more than copying a few pages here and there: requests
+                // are joined across gaps that cost less to copy than a call (io_costs), and
+                // updates write back runs of changed records (cached_runs).
                 p.method = access_method::pread;
+                p.rules = detail::block_rules{detail::page_size(),
+                                              detail::cached_merge_gap(host_io_costs()),
+                                              std::size_t{256} << 10};
+                p.cached_runs = true;
             } else if (detail::uring_usable() && (options.sort || !updating)) {
                 p.method = access_method::io_uring;
+                p.rules = detail::cold_rules();
             } else {
                 p.method = access_method::pread;
                 p.cold = true;
@@ -703,45 +717,78 @@ class positioned_file {
         ~random_advice() { (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_NORMAL); }
     };
 
-    // Unsorted updates: one request at a time, read, fn in order, changed bytes written.
+    // One request at a time: read, fn on its records in visiting order, then the changed
+    // records written back in runs (records in ascending order less than a page apart are
+    // written with one pwrite; the bytes between them are rewritten as they were read, so
+    // no page that had no change is dirtied). On a failed write, applied() = the first
+    // visit whose change did not reach the file.
     template <class T, class F>
     void update_in_order(const std::vector<detail::record_ref>& refs, F& fn, std::uint64_t size,
                          const detail::block_rules& rules) {
         const std::vector<detail::block_request> requests =
             detail::plan_blocks(refs, sizeof(T), size, rules);
         std::unique_ptr<char[]> buffer(new char[detail::largest_request(requests)]);
-        std::size_t applied = 0;
+        const std::size_t page = detail::page_size();
+        std::vector<std::size_t> changed; // visits of the request that changed their record
         for (const detail::block_request& r : requests) {
             std::size_t got = 0;
             try {
                 got = detail::pread_full(fd_.get(), buffer.get(), r.length, r.offset, path_);
             } catch (const std::system_error& e) {
-                throw update_error(e.code(), e.what(), applied);
+                throw update_error(e.code(), e.what(), r.first);
             }
             if (got != r.length) {
-                detail::throw_update_error(EIO, "pread (the file ended early)", path_, applied);
+                detail::throw_update_error(EIO, "pread (the file ended early)", path_, r.first);
             }
-            const auto [lo, hi] = detail::apply_in_buffer<T>(buffer.get(), r, refs, fn);
-            if (lo < hi) {
-                try {
-                    detail::pwrite_all(fd_.get(), buffer.get() + lo, hi - lo, r.offset + lo, path_);
-                } catch (const std::system_error& e) {
-                    throw update_error(e.code(), e.what(), applied);
+            auto at = [&](std::size_t k) {
+                return static_cast<std::size_t>(refs[k].index * sizeof(T) - r.offset);
+            };
+            changed.clear();
+            for (std::size_t k = r.first; k < r.last; ++k) {
+                T value;
+                std::memcpy(&value, buffer.get() + at(k), sizeof(T));
+                const T updated = fn(value);
+                if (std::memcmp(&updated, buffer.get() + at(k), sizeof(T)) != 0) {
+                    std::memcpy(buffer.get() + at(k), &updated, sizeof(T));
+                    changed.push_back(k);
                 }
             }
-            applied += r.last - r.first;
+            for (std::size_t i = 0; i < changed.size();) {
+                std::size_t lo = at(changed[i]), hi = lo + sizeof(T), j = i + 1;
+                for (; j < changed.size(); ++j) {
+                    const std::size_t a = at(changed[j]);
+                    if (a >= lo && a + sizeof(T) <= hi) {
+                        continue; // a record of the run, changed again
+                    }
+                    if (a < hi || a - hi >= page) {
+                        break;
+                    }
+                    hi = a + sizeof(T);
+                }
+                std::size_t done = 0;
+                const int err = detail::pwrite_counted(fd_.get(), buffer.get() + lo, hi - lo,
+                                                       r.offset + lo, done);
+                if (err != 0) {
+                    std::size_t lost = i;
+                    while (lost + 1 < j && at(changed[lost]) + sizeof(T) <= lo + done) {
+                        ++lost;
+                    }
+                    detail::throw_update_error(err, "pwrite", path_, changed[lost]);
+                }
+                i = j;
+            }
         }
     }
 
     template <class T>
     void read_uring(const std::vector<detail::record_ref>& refs, std::span<T> out,
-                    std::uint64_t size) {
+                    std::uint64_t size, const detail::block_rules& rules) {
 #if FASTREAD_HAVE_LIBURING
         if (!detail::uring_usable()) {
             detail::throw_system_error(ENOSYS, "io_uring_queue_init", path_);
         }
         const std::vector<detail::block_request> requests =
-            detail::plan_blocks(refs, sizeof(T), size, detail::cold_rules());
+            detail::plan_blocks(refs, sizeof(T), size, rules);
         random_advice advice(fd_.get());
         detail::run_on_uring(
             fd_.get(), requests, detail::uring_depth,
@@ -758,19 +805,20 @@ class positioned_file {
                 detail::throw_system_error(err, operation, path_);
             });
 #else
-        (void)refs, (void)out, (void)size;
+        (void)refs, (void)out, (void)size, (void)rules;
         detail::throw_system_error(ENOSYS, "io_uring (fastread was built without liburing)", path_);
 #endif
     }
 
     template <class T, class F>
-    void update_uring(const std::vector<detail::record_ref>& refs, F& fn, std::uint64_t size) {
+    void update_uring(const std::vector<detail::record_ref>& refs, F& fn, std::uint64_t size,
+                      const detail::block_rules& rules) {
 #if FASTREAD_HAVE_LIBURING
         if (!detail::uring_usable()) {
             detail::throw_update_error(ENOSYS, "io_uring_queue_init", path_, 0);
         }
         const std::vector<detail::block_request> requests =
-            detail::plan_blocks(refs, sizeof(T), size, detail::cold_rules());
+            detail::plan_blocks(refs, sizeof(T), size, rules);
         random_advice advice(fd_.get());
         std::size_t applied = 0;
         detail::run_on_uring(
@@ -783,7 +831,7 @@ class positioned_file {
                 detail::throw_update_error(err, operation, path_, applied);
             });
 #else
-        (void)refs, (void)fn, (void)size;
+        (void)refs, (void)fn, (void)size, (void)rules;
         detail::throw_update_error(ENOSYS, "io_uring (fastread was built without liburing)", path_,
                                    0);
 #endif

@@ -186,6 +186,28 @@ inline void pwrite_all(int fd, const char* src, std::size_t n, std::uint64_t off
     }
 }
 
+/// pwrite(2) of all `n` bytes at `offset`, looping on short writes and EINTR, without
+/// throwing: returns 0, or the errno of the call that failed; `done` = bytes written.
+inline int pwrite_counted(int fd, const char* src, std::size_t n, std::uint64_t offset,
+                          std::size_t& done) noexcept {
+    done = 0;
+    while (done < n) {
+        const std::size_t want = n - done < 0x40000000 ? n - done : 0x40000000;
+        const ssize_t put = ::pwrite(fd, src + done, want, static_cast<off_t>(offset + done));
+        if (put < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return errno;
+        }
+        if (put == 0) {
+            return EIO;
+        }
+        done += static_cast<std::size_t>(put);
+    }
+    return 0;
+}
+
 /// Writes all `n` bytes, looping on short writes and EINTR; throws on error.
 inline void write_all(int fd, const char* src, std::size_t n,
                       const std::filesystem::path& path = {}) {
