@@ -3,10 +3,13 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 #include <fcntl.h>
@@ -32,6 +35,8 @@ using groups = std::vector<std::vector<fs::path>>;
 
 const compare_options every_method[] = {
     {compare_method::automatic, 0},
+    {compare_method::automatic, 0, fastread::io_mode::read},
+    {compare_method::automatic, 0, fastread::io_mode::map},
     {compare_method::getc, 0},
     {compare_method::getc_unlocked, 0},
     {compare_method::block, 4096},
@@ -76,7 +81,7 @@ TEST_CASE("files_equal: every method agrees on equal and nearly equal files", "[
             write_file(dir / ("differs-at-" + std::to_string(at)), b);
         }
         for (const compare_options& o : every_method) {
-            CAPTURE(static_cast<int>(o.method), o.block_size);
+            CAPTURE(static_cast<int>(o.method), o.block_size, fastread::to_string(o.io));
             CHECK(files_equal(dir / "a", dir / "same", o));
             CHECK(files_equal(dir / "a", dir / "a", o));
             for (std::size_t at : {std::size_t{0}, size / 2, size - 1}) {
@@ -492,5 +497,36 @@ TEST_CASE("find_duplicates: a directory big enough to be stat'ed by several thre
         o.recursive = true;
         o.threads = threads;
         CHECK(scan(dir.path(), o) == want);
+    }
+}
+
+TEST_CASE("files_equal: a file truncated during the comparison is unequal, never SIGBUS",
+          "[compare][error]") {
+    temp_dir dir;
+    const std::string bytes = bytes_of(std::size_t{24} << 20);
+    for (fastread::io_mode io :
+         {fastread::io_mode::automatic, fastread::io_mode::read, fastread::io_mode::map}) {
+        CAPTURE(fastread::to_string(io));
+        int unequal = 0;
+        for (int round = 0; round < 6; ++round) {
+            write_file(dir / "a", bytes);
+            write_file(dir / "b", bytes);
+            std::atomic<bool> go{false};
+            std::thread cutter([&, round] {
+                while (!go.load()) {
+                }
+                std::this_thread::sleep_for(std::chrono::microseconds(400 * round));
+                (void)::truncate((dir / "b").c_str(), 1 << 20); // no Catch2 off the main thread
+            });
+            go = true;
+            compare_options o;
+            o.io = io;
+            const bool same = files_equal(dir / "a", dir / "b", o);
+            cutter.join();
+            // Equal only if the whole comparison ran before the cut; b is now shorter.
+            unequal += !same;
+        }
+        CHECK(unequal > 0);
+        CHECK_FALSE(files_equal(dir / "a", dir / "b"));
     }
 }

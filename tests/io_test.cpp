@@ -113,8 +113,7 @@ TEST_CASE("FASTREAD_IO: read, map, auto; anything else is an error that names it
     }
 }
 
-TEST_CASE("map_wanted: the call's mode, then FASTREAD_IO, then size, residency and costs",
-          "[io]") {
+TEST_CASE("map_wanted: the call's mode, then FASTREAD_IO, then size, residency and costs", "[io]") {
     fastread_test::temp_dir dir;
     const std::uint64_t big = std::uint64_t{2} << 20;
     const auto path = dir / "f.bin";

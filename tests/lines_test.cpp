@@ -10,6 +10,9 @@
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include "test_util.hpp"
 
 using namespace fastread;
@@ -43,6 +46,12 @@ void check_lines(const std::string& bytes, const line_list& want, line_options o
     temp_dir dir;
     write_file(dir / "f.txt", bytes);
     CHECK(collect(lines(dir / "f.txt", opts)) == want);
+    for (io_mode io : {io_mode::read, io_mode::map}) {
+        CAPTURE(to_string(io));
+        line_options o = opts;
+        o.io = io;
+        CHECK(collect(lines(dir / "f.txt", o)) == want);
+    }
     read_source r(dir / "f.txt", 5);
     CHECK(collect(lines(r, opts)) == want);
     fastread_test::pipe_feeder pipe(bytes);
@@ -182,4 +191,88 @@ TEST_CASE("lines(path) reads /proc files and throws for a missing file", "[lines
     REQUIRE_FALSE(status.empty());
     CHECK(status.front().rfind("Name:", 0) == 0);
     CHECK_THROWS_AS(lines("/nonexistent/file"), std::system_error);
+}
+
+namespace {
+
+// 10 MiB of numbered lines, and the lines(path) options that keep the delimiters, so that
+// what the range hands out concatenates to a prefix of the file.
+std::string numbered_text(std::size_t size) {
+    std::string text;
+    for (std::size_t i = 0; text.size() < size; ++i) {
+        text += "line " + std::to_string(i) + " of a file that shrinks\n";
+    }
+    text.resize(size);
+    text.back() = '\n';
+    return text;
+}
+
+// Reads the lines of `path` with `io`, cutting the file to `cut` bytes (ftruncate on
+// another descriptor, as logrotate's copytruncate does) right after the first line;
+// returns what the range handed out.
+std::string read_while_cut(const std::filesystem::path& path, io_mode io, std::size_t cut) {
+    line_options o;
+    o.keep_delimiter = true;
+    o.io = io;
+    std::string seen;
+    bool first = true;
+    for (std::string_view line : lines(path, o)) {
+        seen.append(line);
+        if (first) {
+            first = false;
+            const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+            REQUIRE(fd >= 0);
+            REQUIRE(::ftruncate(fd, static_cast<off_t>(cut)) == 0);
+            ::close(fd);
+        }
+    }
+    return seen;
+}
+
+} // namespace
+
+TEST_CASE("lines(path): a file that shrinks while its lines are read ends where it now ends",
+          "[lines][error]") {
+    const std::string text = numbered_text(std::size_t{10} << 20);
+    temp_dir dir;
+    const auto path = dir / "app.log";
+    for (io_mode io : {io_mode::automatic, io_mode::read, io_mode::map}) {
+        CAPTURE(to_string(io));
+        // Cut past what a map hands out first (4 MiB windows) and past the first read chunk:
+        // the lines up to the new end, then the end, whichever way the file is read.
+        write_file(path, text);
+        const std::size_t cut = (std::size_t{6} << 20) + 12345;
+        CHECK(read_while_cut(path, io, cut) == text.substr(0, cut));
+    }
+    // Read: the cut below what was already read ends the range at once, cleanly.
+    write_file(path, text);
+    const std::string seen = read_while_cut(path, io_mode::read, 1000);
+    CHECK(seen == text.substr(0, seen.size()));
+    CHECK(seen.size() == read_source::default_chunk_size); // the first chunk, then the end
+    // Map: bytes already handed out (the first window) are gone, and pages past the new end
+    // read as zeros (the guard): an error that names the file, not SIGBUS.
+    write_file(path, text);
+    CHECK_THROWS_WITH(read_while_cut(path, io_mode::map, 1000),
+                      Catch::Contains(path.string()) && Catch::Contains("shrank to 1000 bytes"));
+}
+
+TEST_CASE("lines(path) reads sysfs files, which cannot be mapped, whatever the mode", "[lines]") {
+    const std::filesystem::path sysfs = "/sys/devices/system/cpu/online";
+    if (!std::filesystem::exists(sysfs)) {
+        WARN("skipped: no " << sysfs);
+        return;
+    }
+    const std::string want = fastread_test::read_file(sysfs);
+    REQUIRE_FALSE(want.empty());
+    for (io_mode io : {io_mode::automatic, io_mode::read, io_mode::map}) {
+        CAPTURE(to_string(io));
+        line_options o;
+        o.keep_delimiter = true;
+        o.io = io;
+        std::string seen;
+        for (std::string_view line : lines(sysfs, o)) {
+            seen.append(line);
+        }
+        CHECK(seen == want);
+    }
 }

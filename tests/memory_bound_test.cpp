@@ -4,11 +4,14 @@
 // sanitizers (AddressSanitizer reserves terabytes of address space and cannot run under
 // such a limit).
 
+#include <fastread/compare.hpp>
+#include <fastread/lines.hpp>
 #include <fastread/ppm.hpp>
 #include <fastread/source.hpp>
 
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -104,5 +107,35 @@ TEST_CASE("tiny files declaring huge images are rejected without a huge allocati
                   return true;
               }
               return false;
+          }) == 0);
+}
+
+TEST_CASE("where the address space cannot hold a map, the default paths read instead", "[memory]") {
+    // 600 MiB, mostly holes, a line break at the end of every MiB: more than the cap lets a
+    // map take (mmap fails with ENOMEM), little to read.
+    fastread_test::temp_dir dir;
+    constexpr std::uint64_t mib = std::uint64_t{1} << 20, size = 600 * mib;
+    for (const char* name : {"a.log", "b.log"}) {
+        const int fd = ::open((dir / name).c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+        REQUIRE(fd >= 0);
+        REQUIRE(::ftruncate(fd, static_cast<off_t>(size)) == 0);
+        for (std::uint64_t at = mib - 1; at < size; at += mib) {
+            REQUIRE(::pwrite(fd, "\n", 1, static_cast<off_t>(at)) == 1);
+        }
+        ::close(fd);
+    }
+    CHECK(capped([&] {
+              fastread::line_options o;
+              o.io = fastread::io_mode::map;
+              std::uint64_t n = 0;
+              for (std::string_view line : fastread::lines(dir / "a.log", o)) {
+                  n += line.size() == mib - 1;
+              }
+              return n == 600;
+          }) == 0);
+    CHECK(capped([&] {
+              fastread::compare_options o;
+              o.io = fastread::io_mode::map;
+              return fastread::files_equal(dir / "a.log", dir / "b.log", o);
           }) == 0);
 }

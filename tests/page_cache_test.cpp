@@ -98,8 +98,7 @@ TEST_CASE("cachestat counts the pages mincore sees, and file_resident follows ei
             WARN("this kernel has no cachestat(2): file_resident uses mincore");
         }
         CHECK(fastread::detail::file_resident(fd.get(), size, 100) == (seen == pages));
-        CHECK(fastread::detail::file_resident(fd.get(), size, 95) ==
-              (seen * 100 >= pages * 95));
+        CHECK(fastread::detail::file_resident(fd.get(), size, 95) == (seen * 100 >= pages * 95));
         CHECK(fastread::detail::mapping_resident(map, size, 95) == (seen * 100 >= pages * 95));
         return seen;
     };

@@ -3,15 +3,21 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <random>
 #include <span>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "test_util.hpp"
 
@@ -86,6 +92,12 @@ std::vector<access_options> every_method() {
                 o.sort = sort;
                 o.buffered = buffered;
                 out.push_back(o);
+                if (m == access_method::automatic) {
+                    for (fastread::io_mode io : {fastread::io_mode::read, fastread::io_mode::map}) {
+                        o.io = io;
+                        out.push_back(o);
+                    }
+                }
             }
         }
     }
@@ -94,7 +106,7 @@ std::vector<access_options> every_method() {
 
 std::string describe(const access_options& o) {
     return std::string(fastread::to_string(o.method)) + (o.sort ? " sorted" : " unsorted") +
-           (o.buffered ? "" : " unbuffered");
+           (o.buffered ? "" : " unbuffered") + " io " + std::string(fastread::to_string(o.io));
 }
 
 template <class T>
@@ -372,5 +384,161 @@ TEST_CASE("baseline: the article's fseek programs, every dial", "[positioned]") 
                 }
             }
         }
+    }
+}
+
+namespace {
+
+// A small file system mounted on a fresh directory for the test (root only): ext4 in a
+// loop-mounted image of `megabytes`, or tmpfs with size=; `mounted()` false when that
+// cannot be done here. Unmounted on destruction.
+class small_file_system {
+  public:
+    small_file_system(const std::string& type, unsigned megabytes) {
+        if (::geteuid() != 0) {
+            return;
+        }
+        const std::string dir = (dir_.path() / "mnt").string();
+        const std::string image = (dir_.path() / "fs.img").string();
+        fs::create_directory(dir);
+        std::string command;
+        if (type == "ext4") {
+            command = "truncate -s " + std::to_string(megabytes) + "M '" + image +
+                      "' && mkfs.ext4 -q -F '" + image + "' >/dev/null 2>&1 && mount -o loop '" +
+                      image + "' '" + dir + "' 2>/dev/null";
+        } else {
+            command = "mount -t tmpfs -o size=" + std::to_string(megabytes) + "m tmpfs '" + dir +
+                      "' 2>/dev/null";
+        }
+        mounted_ = std::system(command.c_str()) == 0;
+        if (mounted_) {
+            path_ = dir;
+        }
+    }
+    ~small_file_system() {
+        if (mounted_) {
+            (void)std::system(("umount -l '" + path_.string() + "'").c_str());
+        }
+    }
+    small_file_system(const small_file_system&) = delete;
+    small_file_system& operator=(const small_file_system&) = delete;
+    bool mounted() const { return mounted_; }
+    const fs::path& path() const { return path_; }
+
+  private:
+    temp_dir dir_;
+    fs::path path_;
+    bool mounted_ = false;
+};
+
+std::uint64_t count_nonzero(const fs::path& path) {
+    const std::string bytes = read_file(path);
+    std::uint64_t n = 0;
+    for (std::size_t at = 0; at + 4 <= bytes.size(); at += 4) {
+        std::int32_t v;
+        std::memcpy(&v, bytes.data() + at, 4);
+        n += v != 0;
+    }
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("update_at automatic: a full file system gives update_error with what was applied",
+          "[positioned][error]") {
+    // A sparse file far bigger than the file system, one record per page to update: the
+    // blocks run out part way. Automatic never stores through a map (a store into a hole of
+    // a full file system raises SIGBUS there): it throws update_error (ENOSPC).
+    const std::uint64_t records = std::uint64_t{64} << 18; // 64 MiB of int32
+    std::vector<std::uint64_t> indices;
+    for (std::uint64_t i = 0; i < 5000; ++i) {
+        indices.push_back(i * 1024 + 7); // 5000 pages, 20 MiB
+    }
+    for (const std::string type : {"ext4", "tmpfs"}) {
+        CAPTURE(type);
+        small_file_system small(type, 12);
+        if (!small.mounted()) {
+            WARN("skipped: cannot mount a small " << type << " here (needs root and mount)");
+            continue;
+        }
+        const fs::path path = small.path() / "sparse.bin";
+        {
+            const int fd = ::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+            REQUIRE(fd >= 0);
+            REQUIRE(::ftruncate(fd, static_cast<off_t>(records * 4)) == 0);
+            ::close(fd);
+        }
+        // ext4: reading the holes puts zero pages in the page cache, so automatic takes its
+        // cached path (pread, runs written with pwrite); tmpfs keeps holes out of the cache,
+        // so the cold path (io_uring or pread) runs.
+        fastread::page_cache::preload(path);
+        try {
+            fastread::update_at<std::int32_t>(path, indices, [](std::int32_t v) { return v + 1; });
+            FAIL("20 MiB of updates fitted in a 12 MiB file system");
+        } catch (const fastread::update_error& e) {
+            CHECK(e.code() == std::errc::no_space_on_device);
+            CHECK_THAT(e.what(), Catch::Contains(path.string()));
+            CHECK(e.applied() < indices.size());
+            const std::uint64_t written = count_nonzero(path);
+            CHECK(written >= e.applied());
+            if (type == "ext4") {
+                // The cached path applies the batch in file order: exactly the first
+                // applied() records are in the file.
+                CHECK(written == e.applied());
+                std::vector<std::int32_t> got(indices.size());
+                fastread::read_at<std::int32_t>(path, indices, std::span<std::int32_t>(got));
+                for (std::size_t k = 0; k < got.size(); ++k) {
+                    if (got[k] != (k < e.applied() ? 1 : 0)) {
+                        FAIL_CHECK("record " << indices[k] << " is " << got[k]);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("read_at: a file truncated during a batch gives an error naming it, never SIGBUS",
+          "[positioned][error]") {
+    temp_dir dir;
+    const fs::path path = dir / "records";
+    const std::uint64_t count = std::uint64_t{8} << 18; // 8 MiB
+    std::vector<std::uint64_t> indices;
+    for (std::uint64_t i = 0; i < 200000; ++i) {
+        indices.push_back((i * 2654435761u) % count);
+    }
+    for (fastread::io_mode io :
+         {fastread::io_mode::automatic, fastread::io_mode::read, fastread::io_mode::map}) {
+        CAPTURE(fastread::to_string(io));
+        int hit = 0;
+        for (int round = 0; round < 6; ++round) {
+            const std::vector<std::int32_t> records = make_records<std::int32_t>(path, count);
+            std::atomic<bool> go{false};
+            std::thread cutter([&, round] {
+                while (!go.load()) {
+                }
+                std::this_thread::sleep_for(std::chrono::microseconds(300 * round));
+                (void)::truncate(path.c_str(), 4096); // no Catch2 assertion off the main thread
+            });
+            go = true;
+            std::vector<std::int32_t> got(indices.size());
+            access_options o;
+            o.io = io;
+            try {
+                fastread::read_at<std::int32_t>(path, indices, std::span<std::int32_t>(got), o);
+                bool same = true;
+                for (std::size_t k = 0; k < indices.size() && same; ++k) {
+                    same = got[k] == records[indices[k]];
+                }
+                CHECK(same);
+            } catch (const std::out_of_range&) {
+                ++hit; // cut before the batch was checked
+            } catch (const std::system_error& e) {
+                CHECK_THAT(e.what(), Catch::Contains(path.string()));
+                ++hit;
+            }
+            cutter.join();
+        }
+        CHECK(hit > 0);
     }
 }

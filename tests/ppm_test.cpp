@@ -4,10 +4,15 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <thread>
+
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include "test_util.hpp"
@@ -140,6 +145,8 @@ TEST_CASE("every data file decodes the same from every source and chunk size", "
 
         mmap_source m(path);
         CHECK(ppm::load<std::uint16_t>(m) == expected);
+        CHECK(ppm::load<std::uint16_t>(path, io_mode::read) == expected);
+        CHECK(ppm::load<std::uint16_t>(path, io_mode::map) == expected);
         fread_source f(path);
         CHECK(ppm::load<std::uint16_t>(f) == expected);
         CHECK(from_bytes<std::uint16_t>(bytes) == expected);
@@ -184,6 +191,8 @@ TEST_CASE("load(path) decodes a big raw file the same whether it is in the page 
         page_cache::preload(path);
         CAPTURE(maxval, page_cache::resident_fraction(path));
         CHECK(ppm::load<std::uint16_t>(path) == img);
+        CHECK(ppm::load<std::uint16_t>(path, io_mode::read) == img);
+        CHECK(ppm::load<std::uint16_t>(path, io_mode::map) == img);
         read_source streamed(path);
         CHECK(ppm::load<std::uint16_t>(streamed) == img);
         mmap_source mapped(path);
@@ -431,4 +440,96 @@ TEST_CASE("plain output wraps long rows at 70 characters", "[ppm]") {
     std::string row = line11 + "\n" + line11 + "\n" + line11 + "\n" + line11 + "\n" + line11 +
                       "\n65535 65535 65535 65535 65535\n";
     CHECK(text == "P3\n20 2\n65535\n" + row + row);
+}
+
+namespace {
+
+// A photo-like 8-bit image, saved as `fmt`; returns the image.
+ppm::image<std::uint8_t> save_test_image(const std::filesystem::path& path, std::uint32_t side,
+                                         ppm::format fmt) {
+    ppm::image<std::uint8_t> img;
+    img.width = img.height = side;
+    img.maxval = 255;
+    img.samples.resize(std::size_t{side} * side * 3);
+    for (std::size_t i = 0; i < img.samples.size(); ++i) {
+        img.samples[i] = static_cast<std::uint8_t>((i * 2654435761u) >> 13);
+    }
+    ppm::save(path, img, fmt);
+    return img;
+}
+
+void cut_file(const std::filesystem::path& path, std::uint64_t size) {
+    REQUIRE(::truncate(path.c_str(), static_cast<off_t>(size)) == 0);
+}
+
+} // namespace
+
+TEST_CASE("load(path): a file that shrinks while it is read gives a parse_error where it ends",
+          "[ppm][error]") {
+    temp_dir dir;
+    const auto path = dir / "shrinks.ppm";
+    // P3 of 1024x1024 is about 11 MB: parsed in slices on threads when mapped.
+    for (ppm::format fmt : {ppm::format::raw, ppm::format::plain}) {
+        CAPTURE(fmt == ppm::format::raw ? "P6" : "P3");
+        const auto img = save_test_image(path, 1024, fmt);
+        const std::uint64_t size = std::filesystem::file_size(path);
+        const std::uint64_t cut = size / 2 + 11;
+
+        // The map made, then the file cut, then the parse: the pages past the new end
+        // read as zeros (the guard), and the error says where the data ended.
+        {
+            detail::unique_fd fd = detail::open_read_only(path);
+            const detail::file_map map = detail::guarded_map(fd.get(), size);
+            REQUIRE(map);
+            cut_file(path, cut);
+            try {
+                detail::load_mapped_ppm<std::uint8_t>(fd.get(), map, path);
+                FAIL("a shrunk file decoded");
+            } catch (const parse_error& e) {
+                CHECK(e.offset() == cut);
+                CHECK_THAT(e.what(), Catch::Contains(path.string()) &&
+                                         Catch::Contains("shrank from " + std::to_string(size) +
+                                                         " to " + std::to_string(cut)));
+            }
+        }
+        // Opened for reading, then cut: the input ends there.
+        save_test_image(path, 1024, fmt);
+        {
+            read_source source(path);
+            cut_file(path, cut);
+            try {
+                ppm::load(source);
+                FAIL("a shrunk file decoded");
+            } catch (const parse_error& e) {
+                CHECK(e.offset() == cut);
+            }
+        }
+        // The public entry point, with another thread cutting the file as the call starts:
+        // either the whole image (the cut came after) or an error at the cut, never a signal.
+        for (io_mode io : {io_mode::automatic, io_mode::read, io_mode::map}) {
+            CAPTURE(to_string(io));
+            int cut_seen = 0;
+            for (int round = 0; round < 8; ++round) {
+                save_test_image(path, 1024, fmt);
+                page_cache::preload(path);
+                std::atomic<bool> go{false};
+                std::thread cutter([&, round] {
+                    while (!go.load()) {
+                    }
+                    std::this_thread::sleep_for(std::chrono::microseconds(200 * round));
+                    (void)::truncate(path.c_str(), static_cast<off_t>(cut)); // no Catch2 here
+                });
+                go = true;
+                try {
+                    const auto got = ppm::load(path, io); // outside CHECK, which catches
+                    CHECK(got == img);
+                } catch (const parse_error& e) {
+                    CHECK(e.offset() == cut);
+                    ++cut_seen;
+                }
+                cutter.join();
+            }
+            CHECK(cut_seen > 0); // the race was really run
+        }
+    }
 }

@@ -44,5 +44,12 @@ TEST_CASE("fastread-wc prints what wc prints", "[lines][example]") {
         CHECK(fastread_test::run_command(cd + "cat " + first + " | '" + ours + "' -l") ==
               fastread_test::run_command(cd + "cat " + first + " | wc -l"));
     }
+    // sysfs files, which cannot be mapped, in every I/O mode.
+    for (const char* io : {"read", "map", "auto"}) {
+        CAPTURE(io);
+        const std::string sysfs = "/sys/devices/system/cpu/online";
+        CHECK(fastread_test::run_command("FASTREAD_IO=" + std::string(io) + " '" + ours + "' " +
+                                         sysfs) == fastread_test::run_command("wc " + sysfs));
+    }
 }
 #endif

@@ -42,7 +42,9 @@ int read_write_fd(const std::filesystem::path& path) {
 }
 
 sigjmp_buf user_jump;
-void user_handler(int) { siglongjmp(user_jump, 1); }
+void user_handler(int) {
+    siglongjmp(user_jump, 1);
+}
 
 } // namespace
 
@@ -59,13 +61,13 @@ TEST_CASE("file_map maps a file read-only, and nothing for size 0", "[file_map]"
     CHECK_FALSE(empty);
     CHECK(empty.size() == 0);
     int err = 0;
-    const file_map fails = file_map::try_map(-1, 9, file_map::access::read_only,
-                                             file_map::sharing::shared, err);
+    const file_map fails =
+        file_map::try_map(-1, 9, file_map::access::read_only, file_map::sharing::shared, err);
     CHECK(err == EBADF);
     CHECK_FALSE(fails);
-    CHECK_THROWS_WITH(file_map(-1, 9, file_map::access::read_only, file_map::sharing::shared,
-                               dir / "f"),
-                      Catch::Contains("mmap") && Catch::Contains((dir / "f").string()));
+    CHECK_THROWS_WITH(
+        file_map(-1, 9, file_map::access::read_only, file_map::sharing::shared, dir / "f"),
+        Catch::Contains("mmap") && Catch::Contains((dir / "f").string()));
     CHECK(fastread::detail::page_size() == static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)));
 }
 

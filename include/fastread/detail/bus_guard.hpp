@@ -8,7 +8,9 @@
 // zero-filled anonymous pages, records where, and returns, so that the faulting load runs
 // again and reads zeros. The reader then asks lost() and turns the loss into an error.
 // A SIGBUS anywhere else goes to the handler that was installed before (or, if there was
-// none, ends the process as it would have without fastread). No longjmp: the parsers'
+// none, ends the process as it would have without fastread). A program that installs its
+// own SIGBUS handler later gets it chained too: each new guard checks that the handler is
+// still fastread's and puts it back in front if not. No longjmp: the parsers'
 // stack frames are never skipped. Prior art: libtorrent's guard over its disk maps.
 
 #include <atomic>
@@ -16,6 +18,7 @@
 #include <csignal>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 
 #include <signal.h>
 #include <sys/mman.h>
@@ -88,21 +91,34 @@ inline void on_bus_error(int sig, siginfo_t* info, void* context) noexcept {
     errno = saved_errno;
 }
 
-/// Installs the handler once per process, keeping the one it replaces to chain to.
-/// False if sigaction failed (then nothing is guarded).
+/// Makes sure the handler is the one installed for SIGBUS, installing it (again) when it
+/// is not: at the first guard, and after a program replaced it with its own, which the
+/// guard then chains to. One sigaction call to look; false if installing failed (then
+/// nothing is guarded).
 inline bool install_bus_guard() noexcept {
-    static const bool ok = [] {
-        bus_guard_table& t = bus_guards();
-        const long page = ::sysconf(_SC_PAGESIZE);
-        t.page_mask = ~static_cast<std::uintptr_t>(page > 0 ? page - 1 : 4095);
-        struct sigaction sa {};
-        sa.sa_sigaction = &on_bus_error;
-        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
-        sigemptyset(&sa.sa_mask);
-        t.installed = ::sigaction(SIGBUS, &sa, &t.previous) == 0;
-        return t.installed;
-    }();
-    return ok;
+    static std::mutex installing;
+    const std::lock_guard<std::mutex> lock(installing);
+    struct sigaction current {};
+    if (::sigaction(SIGBUS, nullptr, &current) != 0) {
+        return false;
+    }
+    if ((current.sa_flags & SA_SIGINFO) != 0 && current.sa_sigaction == &on_bus_error) {
+        return true;
+    }
+    bus_guard_table& t = bus_guards();
+    const long page = ::sysconf(_SC_PAGESIZE);
+    t.page_mask = ~static_cast<std::uintptr_t>(page > 0 ? page - 1 : 4095);
+    struct sigaction sa {};
+    sa.sa_sigaction = &on_bus_error;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    struct sigaction previous {};
+    if (::sigaction(SIGBUS, &sa, &previous) != 0) {
+        return false;
+    }
+    t.previous = previous;
+    t.installed = true;
+    return true;
 }
 
 /// One guarded region: registered on construction (when a slot and the handler are
