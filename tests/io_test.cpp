@@ -87,7 +87,7 @@ TEST_CASE("measure_io_costs measures both ways on this host, once per process", 
     CHECK(host.measured);
 }
 
-TEST_CASE("FASTREAD_IO: read, map, auto; anything else is an error that names it", "[io]") {
+TEST_CASE("FASTREAD_IO takes read, map or auto, and anything else is an error naming it", "[io]") {
     CHECK(fastread::parse_io_mode("read") == io_mode::read);
     CHECK(fastread::parse_io_mode("map") == io_mode::map);
     CHECK(fastread::parse_io_mode("auto") == io_mode::automatic);

@@ -277,10 +277,11 @@ namespace detail {
 /// read-only map handed out in windows; anything else (and any file whose map fails) with
 /// read(2) into a reused buffer.
 ///
-/// A file that shrinks while it is read: read(2) simply ends where the file now ends. The
-/// map checks the file's size before each window and hands out nothing past it; if bytes
-/// it already handed out are gone (the file now ends before them, or a page touched after
-/// the shrink read as zeros), next() throws std::system_error (EIO) naming the file.
+/// A file that shrinks while it is read: the chunks end where the file now ends (read(2)
+/// returns 0 there; the map checks the size before each window). If the file now ends
+/// before bytes already handed out (read(2) racing a truncation, or a mapped page touched
+/// after it, can give zeros for them), next() throws std::system_error (EIO) naming the
+/// file: at the end of input when reading, at the next window when mapped.
 class file_source {
   public:
     /// Bytes handed out per chunk from a map: the size is checked once per window.
@@ -297,12 +298,22 @@ class file_source {
                 return;
             }
         }
+        if (info.regular && info.size > 0) { // not /proc files: their size reads as 0
+            read_fd_ = fd.get();             // owned by reader_ from here
+        }
         reader_.emplace(std::move(fd), path);
     }
 
     std::span<const char> next() {
         if (reader_) {
-            return reader_->next();
+            const std::span<const char> chunk = reader_->next();
+            handed_out_ += chunk.size();
+            if (chunk.empty() && read_fd_ >= 0) {
+                // The end: a regular file that now ends before what was handed out shrank
+                // during the pass, and read(2) racing the truncation may have returned zeros.
+                check_size(stat_fd(read_fd_, path_).size);
+            }
+            return chunk;
         }
         if (done_) {
             return {};
@@ -318,7 +329,7 @@ class file_source {
             done_ = true; // the file now ends before what is left
             return {};
         }
-        const std::size_t begin = handed_out_;
+        const auto begin = static_cast<std::size_t>(handed_out_);
         const std::size_t end = limit - begin > window ? begin + window : limit;
         populate(begin, end);
         handed_out_ = end;
@@ -344,9 +355,18 @@ class file_source {
 #endif
     }
     void check_not_lost() const {
-        const std::int64_t lost = map_.lost();
-        const std::uint64_t now = handed_out_ == 0 ? 0 : stat_fd(fd_.get(), path_).size;
-        if (lost >= 0 || now < handed_out_) {
+        if (handed_out_ == 0) {
+            return;
+        }
+        const std::uint64_t now = stat_fd(fd_.get(), path_).size;
+        check_size(now);
+        if (map_.lost() >= 0) { // shrank, then grew back: what was handed out held zeros
+            throw_system_error(EIO, "read (the file changed size while its lines were read)",
+                               path_);
+        }
+    }
+    void check_size(std::uint64_t now) const {
+        if (now < handed_out_) {
             throw_system_error(EIO,
                                "read (the file shrank to " + std::to_string(now) +
                                    " bytes while its lines were read; " +
@@ -356,9 +376,10 @@ class file_source {
     }
 
     std::filesystem::path path_;
-    unique_fd fd_;               // kept open while mapped, to see the size change
-    file_map map_;               // empty when reading
-    std::size_t handed_out_ = 0; // bytes of the map handed out so far
+    unique_fd fd_;                 // kept open while mapped, to see the size change
+    file_map map_;                 // empty when reading
+    std::uint64_t handed_out_ = 0; // bytes handed out so far
+    int read_fd_ = -1;             // the sized regular file reader_ reads, else -1
     bool done_ = false;
     std::optional<read_source> reader_;
 };
@@ -373,11 +394,12 @@ class file_source {
 /// file that cannot be mapped) is streamed with `read(2)` through a 64 KiB buffer.
 ///
 /// If the file shrinks while its lines are read (a log truncated by `logrotate`'s
-/// copytruncate), the range gives the lines read so far and then ends where the file now
-/// ends; it never dies of SIGBUS. When mapped, a shrink below bytes already handed out
-/// (lines that may have read as zeros) throws std::system_error (EIO) naming the file at
-/// the next increment instead. Bytes appended while reading are read when streamed; a map
-/// stops at the size the file had when it was opened.
+/// copytruncate), it never dies of SIGBUS: the range gives the lines up to where the file
+/// now ends, then ends; but if the file now ends before bytes the range already handed out
+/// (those lines may have read as zeros), an increment throws std::system_error (EIO)
+/// naming the file instead of ending (at the end of input when reading, at the next 4 MiB
+/// when mapped). Bytes appended while reading are read when streamed; a map stops at the
+/// size the file had when it was opened.
 /// @throws std::system_error naming the path if it cannot be opened or read.
 inline line_range<detail::file_source> lines(const std::filesystem::path& path,
                                              line_options options = {}) {

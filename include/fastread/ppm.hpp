@@ -167,37 +167,81 @@ ppm::image<Sample> load_first_ppm(Source& source, const std::string& name) {
     return img;
 }
 
-/// Decodes the first image of a guarded map of the file open on `fd`. A file that shrank
-/// while it was parsed (zeros stood in for its lost pages) gives a parse_error at the byte
-/// where its data now ends, unless the parse had already failed before that byte.
+/// The error to report instead of `failure` (or instead of success) when the regular file
+/// open on `fd`, which had `size_at_open` bytes, now ends before `reached`, the bytes the
+/// parse read from it: it shrank during the call, so what was read may hold zeros where its
+/// data was (a map's guard, or a read(2) racing the truncation) and the error is where the
+/// data now ends. A parse that failed before that byte keeps its own error.
+inline std::optional<parse_error> shrink_error(int fd, std::uint64_t size_at_open,
+                                               std::uint64_t reached,
+                                               const std::optional<parse_error>& failure,
+                                               const std::filesystem::path& path) {
+    const std::uint64_t now = stat_fd(fd, path).size;
+    if (now >= reached || (failure && failure->offset() < now)) {
+        return std::nullopt;
+    }
+    return parse_error(now,
+                       "the file ends here: it shrank from " + std::to_string(size_at_open) +
+                           " to " + std::to_string(now) + " bytes while it was read",
+                       path.string());
+}
+
+/// Decodes the first image of a guarded map of the file open on `fd`; a file that shrank
+/// meanwhile gives shrink_error (the pages past its new end read as zeros).
 template <class Sample>
 ppm::image<Sample> load_mapped_ppm(int fd, const file_map& map, const std::filesystem::path& path) {
-    const std::string name = path.string();
     memory_source source(map.bytes());
     std::optional<ppm::image<Sample>> img;
     std::optional<parse_error> failure;
     try {
-        img = load_first_ppm<Sample>(source, name);
+        img = load_first_ppm<Sample>(source, path.string());
     } catch (const parse_error& e) {
         failure = e;
     }
-    const std::uint64_t now = stat_fd(fd, path).size;
     const std::int64_t lost = map.lost();
-    if (lost >= 0 || now < map.size()) {
-        const std::uint64_t end =
-            lost >= 0 ? std::min<std::uint64_t>(now, static_cast<std::uint64_t>(lost)) : now;
-        if (!failure || failure->offset() >= end) {
-            throw parse_error(end,
-                              "the file ends here: it shrank from " + std::to_string(map.size()) +
-                                  " to " + std::to_string(now) + " bytes while it was read",
-                              name);
-        }
+    const std::uint64_t reached =
+        lost >= 0 ? std::min<std::uint64_t>(map.size(), static_cast<std::uint64_t>(lost)) + 1
+                  : map.size();
+    if (std::optional<parse_error> shrank = shrink_error(fd, map.size(), reached, failure, path)) {
+        throw *shrank;
+    }
+    if (lost >= 0) { // shrank and grew back: the zeros are not the file's
+        throw parse_error(static_cast<std::uint64_t>(lost),
+                          "the file changed size while it was read", path.string());
     }
     if (failure) {
         throw *failure;
     }
     // Tearing down a big map is a serial cost munmap would add; share it.
     map.drop_entries(threads_for(map.size(), plain_bytes_per_thread, 8));
+    return std::move(*img);
+}
+
+/// Decodes the first image of the regular file open on `fd` (`size_at_open` bytes) with
+/// read(2), through chunks of `chunk` bytes; a file that shrank meanwhile gives
+/// shrink_error (read(2) racing a truncation can return zeros for the lost bytes).
+template <class Sample>
+ppm::image<Sample> load_read_ppm(unique_fd fd, std::uint64_t size_at_open, std::size_t chunk,
+                                 const std::filesystem::path& path) {
+    const int raw = fd.get();
+    read_source source(std::move(fd), path, chunk);
+    std::optional<ppm::image<Sample>> img;
+    std::optional<parse_error> failure;
+    try {
+        img = load_first_ppm<Sample>(source, path.string());
+    } catch (const parse_error& e) {
+        failure = e;
+    }
+    const off_t reached = ::lseek(raw, 0, SEEK_CUR);
+    if (reached > 0) {
+        if (std::optional<parse_error> shrank = shrink_error(
+                raw, size_at_open, static_cast<std::uint64_t>(reached), failure, path)) {
+            throw *shrank;
+        }
+    }
+    if (failure) {
+        throw *failure;
+    }
     return std::move(*img);
 }
 
@@ -232,6 +276,7 @@ image<Sample> load(const std::filesystem::path& path, io_mode io) {
             // read-ahead, which a small first read starts.
             chunk = 16 * 1024;
         }
+        return fastread::detail::load_read_ppm<Sample>(std::move(fd), info.size, chunk, path);
     }
     read_source source(std::move(fd), path, chunk);
     return fastread::detail::load_first_ppm<Sample>(source, path.string());
