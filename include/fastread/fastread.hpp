@@ -6,6 +6,7 @@
 
 #include "compare.hpp"
 #include "error.hpp"
+#include "io.hpp"
 #include "line_readers.hpp"
 #include "lines.hpp"
 #include "page_cache.hpp"

@@ -186,11 +186,13 @@ inline std::optional<parse_error> shrink_error(int fd, std::uint64_t size_at_ope
                        path.string());
 }
 
-/// Decodes the first image of a guarded map of the file open on `fd`; a file that shrank
-/// meanwhile gives shrink_error (the pages past its new end read as zeros).
-template <class Sample>
-ppm::image<Sample> load_mapped_ppm(int fd, const file_map& map, const std::filesystem::path& path) {
-    memory_source source(map.bytes());
+/// Decodes the first image of `source`, read from the regular file open on `fd`
+/// (`size_at_open` bytes); then, if the file now ends before `reached()` (the bytes the
+/// parse read from it), throws shrink_error instead of returning the image or the parse's
+/// own error.
+template <class Sample, class Source, class Reached>
+ppm::image<Sample> load_watching_size(Source& source, int fd, std::uint64_t size_at_open,
+                                      const std::filesystem::path& path, Reached reached) {
     std::optional<ppm::image<Sample>> img;
     std::optional<parse_error> failure;
     try {
@@ -198,51 +200,42 @@ ppm::image<Sample> load_mapped_ppm(int fd, const file_map& map, const std::files
     } catch (const parse_error& e) {
         failure = e;
     }
-    const std::int64_t lost = map.lost();
-    const std::uint64_t reached =
-        lost >= 0 ? std::min<std::uint64_t>(map.size(), static_cast<std::uint64_t>(lost)) + 1
-                  : map.size();
-    if (std::optional<parse_error> shrank = shrink_error(fd, map.size(), reached, failure, path)) {
+    if (std::optional<parse_error> shrank =
+            shrink_error(fd, size_at_open, reached(), failure, path)) {
         throw *shrank;
-    }
-    if (lost >= 0) { // shrank and grew back: the zeros are not the file's
-        throw parse_error(static_cast<std::uint64_t>(lost),
-                          "the file changed size while it was read", path.string());
     }
     if (failure) {
         throw *failure;
     }
-    // Tearing down a big map is a serial cost munmap would add; share it.
-    map.drop_entries(threads_for(map.size(), plain_bytes_per_thread, 8));
     return std::move(*img);
 }
 
+/// Decodes the first image of a guarded map of the file open on `fd`: the pages past a
+/// shrink read as zeros, so any lost page counts as a shrink.
+template <class Sample>
+ppm::image<Sample> load_mapped_ppm(int fd, const file_map& map, const std::filesystem::path& path) {
+    memory_source source(map.bytes());
+    ppm::image<Sample> img =
+        load_watching_size<Sample>(source, fd, map.size(), path, [&]() -> std::uint64_t {
+            return map.lost() >= 0 ? UINT64_MAX : map.size();
+        });
+    // Tearing down a big map is a serial cost munmap would add; share it.
+    map.drop_entries(threads_for(map.size(), plain_bytes_per_thread, 8));
+    return img;
+}
+
 /// Decodes the first image of the regular file open on `fd` (`size_at_open` bytes) with
-/// read(2), through chunks of `chunk` bytes; a file that shrank meanwhile gives
-/// shrink_error (read(2) racing a truncation can return zeros for the lost bytes).
+/// read(2) through chunks of `chunk` bytes; read(2) racing a truncation can return zeros
+/// for the lost bytes, so a shrink below the bytes read counts too.
 template <class Sample>
 ppm::image<Sample> load_read_ppm(unique_fd fd, std::uint64_t size_at_open, std::size_t chunk,
                                  const std::filesystem::path& path) {
     const int raw = fd.get();
     read_source source(std::move(fd), path, chunk);
-    std::optional<ppm::image<Sample>> img;
-    std::optional<parse_error> failure;
-    try {
-        img = load_first_ppm<Sample>(source, path.string());
-    } catch (const parse_error& e) {
-        failure = e;
-    }
-    const off_t reached = ::lseek(raw, 0, SEEK_CUR);
-    if (reached > 0) {
-        if (std::optional<parse_error> shrank = shrink_error(
-                raw, size_at_open, static_cast<std::uint64_t>(reached), failure, path)) {
-            throw *shrank;
-        }
-    }
-    if (failure) {
-        throw *failure;
-    }
-    return std::move(*img);
+    return load_watching_size<Sample>(source, raw, size_at_open, path, [&]() -> std::uint64_t {
+        const off_t at = ::lseek(raw, 0, SEEK_CUR);
+        return at > 0 ? static_cast<std::uint64_t>(at) : 0;
+    });
 }
 
 } // namespace fastread::detail
