@@ -51,6 +51,13 @@ class read_source {
         init_size_hint();
     }
 
+    /// As above, for a descriptor just opened on a regular file of `size` bytes (the
+    /// caller's fstat): no second fstat and lseek for the size hint.
+    read_source(detail::unique_fd fd, const std::filesystem::path& path, std::size_t chunk_size,
+                std::uint64_t size)
+        : owned_(std::move(fd)), fd_(owned_.get()), chunk_size_(checked(chunk_size)),
+          buffer_(new char[chunk_size_]), size_hint_(size), path_(path) {}
+
     read_source(read_source&&) noexcept = default;
     read_source& operator=(read_source&&) noexcept = default;
 
@@ -62,6 +69,7 @@ class read_source {
         }
         std::size_t got = detail::read_some(fd_, buffer_.get(), chunk_size_, path_);
         eof_ = got == 0;
+        consumed_ += got;
         return {buffer_.get(), got};
     }
 
@@ -73,6 +81,7 @@ class read_source {
         }
         std::size_t got = detail::read_full(fd_, dst.data(), dst.size(), path_);
         eof_ = got < dst.size();
+        consumed_ += got;
         return got;
     }
 
@@ -81,6 +90,8 @@ class read_source {
     std::optional<std::uint64_t> size_hint() const noexcept { return size_hint_; }
     /// The path the file was opened from (empty for a borrowed descriptor).
     const std::filesystem::path& path() const noexcept { return path_; }
+    /// Bytes read from the descriptor so far (by next() and read_into()).
+    std::uint64_t consumed() const noexcept { return consumed_; }
     /// The chunk size in bytes.
     std::size_t chunk_size() const noexcept { return chunk_size_; }
 
@@ -106,6 +117,7 @@ class read_source {
     std::size_t chunk_size_ = default_chunk_size;
     std::unique_ptr<char[]> buffer_;
     bool eof_ = false;
+    std::uint64_t consumed_ = 0;
     std::optional<std::uint64_t> size_hint_;
     std::filesystem::path path_;
 };
