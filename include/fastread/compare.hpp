@@ -503,8 +503,8 @@ class duplicate_finder {
     // directories of a wide level are cut into chunks that several threads take in turn,
     // and the results are merged in chunk order, so the outcome does not depend on the
     // threads. With the default thread count a level starts with one thread per CPU
-    // (directories in the page cache keep them busy; fastread-bench's generated tree:
-    // 280 directories in 5.6 ms on 2 threads, 7.5-8.8 on 16, micro-runs) and grows to
+    // (directories in the page cache keep them busy; more only add switching:
+    // docs/performance.md, "Compare and duplicates") and grows to
     // thread_count() as soon as a thread's reading went to the device (its block input
     // count, getrusage ru_inblock, grew); later levels then start at full size.
     void walk() {

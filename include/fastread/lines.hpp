@@ -337,8 +337,6 @@ class file_source {
     }
 
     const std::filesystem::path& path() const noexcept { return path_; }
-    /// True when the file is read through a map.
-    bool mapped() const noexcept { return !reader_.has_value(); }
 
   private:
     // Faults the window's pages in with one call where the kernel has MADV_POPULATE_READ

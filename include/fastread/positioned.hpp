@@ -137,13 +137,11 @@ inline bool uring_usable() noexcept {
 
 // Requests for a cold batch: pages, joined across gaps of up to 16 KiB, at most 256 KiB.
 // A request costs about what moving 10-20 KiB does on an SSD with many requests in
-// flight (micro-runs on this VM's disk: about 150,000 random 4 KiB reads/s and 2 GB/s sequential;
-// 100,000 records in 1 GiB took 0.83 s as 83,000 page requests, 0.48 s as 18,000 joined ones).
+// flight (docs/performance.md, "Records at random positions").
 inline block_rules cold_rules() noexcept {
     return {page_size(), 16384, 256 * 1024};
 }
-// Reads in flight on an io_uring (micro-runs: 0.70 s at 256 against 0.83 s at 128 for the 83,000
-// page requests above; no gain beyond 512).
+// Reads in flight on an io_uring: past 256 the disk gains nothing (docs/performance.md).
 inline constexpr unsigned uring_depth = 256;
 // Requests for pread on cached pages: a page each, joined when adjacent, at most 64 KiB.
 inline block_rules pread_rules() noexcept {
@@ -596,9 +594,8 @@ class positioned_file {
         auto value_at = [&](std::size_t k) { return values.get() + k * sizeof(T); };
         try {
             // With pread even for mmap: a read fault would map the pages read-only, and
-            // each later store would fault again (ext4's page_mkwrite on a mapped page cost
-            // twice as much as a first-touch write in micro-runs: 110 against 60 ms for 100,000
-            // updates in 256 MiB).
+            // each later store would fault again (ext4's page_mkwrite; docs/performance.md,
+            // "Records at random positions").
             std::optional<random_advice> advice;
             if (p.cold) {
                 advice.emplace(fd_.get());

@@ -94,35 +94,49 @@ TEST_CASE("a guarded map of a file that shrank reads zeros past the end and says
     CHECK(m.data()[7 * page + 1] == 0);
 }
 
-TEST_CASE("a SIGBUS outside fastread's maps reaches the earlier handler", "[file_map]") {
+namespace {
+
+// In a child whose SIGBUS disposition is `handler`: a guarded map of fastread's and the
+// program's own unguarded map of one 4-page file, which is then cut to nothing; `after`
+// touches them and returns the child's exit status (10-12: the setup failed).
+template <class After>
+int with_both_maps(void (*handler)(int), After after) {
     const std::size_t page = fastread::detail::page_size();
     fastread_test::temp_dir dir;
     const auto path = dir / "theirs.bin";
     fastread_test::write_file(path, std::string(4 * page, 'b'));
-    const int status = in_child([&] {
+    return in_child([&] {
         struct sigaction sa {};
-        sa.sa_handler = &user_handler;
+        sa.sa_handler = handler;
         sigemptyset(&sa.sa_mask);
         if (::sigaction(SIGBUS, &sa, nullptr) != 0) {
             return 10;
         }
         const int fd = ::open(path.c_str(), O_RDWR);
-        // A guarded map of fastread's, so that its handler is installed over the user's.
+        // fastread's guard installs its handler over the one above.
         file_map ours(fd, 4 * page, file_map::access::read_only, file_map::sharing::shared, path);
         if (!ours.guard()) {
             return 11;
         }
-        // The program's own map, unguarded.
         void* theirs = ::mmap(nullptr, 4 * page, PROT_READ, MAP_SHARED, fd, 0);
         if (theirs == MAP_FAILED || ::ftruncate(fd, 0) != 0) {
             return 12;
         }
+        return after(ours, static_cast<const char*>(theirs) + 2 * page);
+    });
+}
+
+} // namespace
+
+TEST_CASE("a SIGBUS outside fastread's maps reaches the earlier handler", "[file_map]") {
+    const int status = with_both_maps(&user_handler, [](const file_map& ours, const char* lost) {
         if (sigsetjmp(user_jump, 1) == 0) {
-            volatile char c = static_cast<const char*>(theirs)[2 * page];
+            volatile char c = *lost;
             (void)c;
             return 13; // no signal at all
         }
         // The user's handler ran. fastread's map is still guarded.
+        const std::size_t page = fastread::detail::page_size();
         volatile char c = ours.data()[2 * page];
         return c == 0 && ours.lost() == static_cast<std::int64_t>(2 * page) ? 0 : 14;
     });
@@ -132,25 +146,8 @@ TEST_CASE("a SIGBUS outside fastread's maps reaches the earlier handler", "[file
 
 TEST_CASE("a SIGBUS outside fastread's maps, with no earlier handler, ends the process",
           "[file_map]") {
-    const std::size_t page = fastread::detail::page_size();
-    fastread_test::temp_dir dir;
-    const auto path = dir / "theirs.bin";
-    fastread_test::write_file(path, std::string(4 * page, 'c'));
-    const int status = in_child([&] {
-        struct sigaction dfl {};
-        dfl.sa_handler = SIG_DFL;
-        sigemptyset(&dfl.sa_mask);
-        ::sigaction(SIGBUS, &dfl, nullptr); // as a program without a handler has it
-        const int fd = ::open(path.c_str(), O_RDWR);
-        file_map ours(fd, 4 * page, file_map::access::read_only, file_map::sharing::shared, path);
-        if (!ours.guard()) {
-            return 11;
-        }
-        void* theirs = ::mmap(nullptr, 4 * page, PROT_READ, MAP_SHARED, fd, 0);
-        if (theirs == MAP_FAILED || ::ftruncate(fd, 0) != 0) {
-            return 12;
-        }
-        volatile char c = static_cast<const char*>(theirs)[2 * page];
+    const int status = with_both_maps(SIG_DFL, [](const file_map&, const char* lost) {
+        volatile char c = *lost;
         (void)c;
         return 13; // survived: the guard swallowed a fault that was not its own
     });

@@ -37,7 +37,6 @@ struct bus_guard_table {
     region regions[slots];
     struct sigaction previous {};
     std::uintptr_t page_mask = ~std::uintptr_t{4095};
-    bool installed = false;
 };
 
 inline bus_guard_table& bus_guards() noexcept {
@@ -117,7 +116,6 @@ inline bool install_bus_guard() noexcept {
         return false;
     }
     t.previous = previous;
-    t.installed = true;
     return true;
 }
 

@@ -22,12 +22,10 @@
 namespace fastread::detail {
 
 /// Where new worker threads start: on the CPUs other than the one the creating thread runs
-/// on, in turn. On some virtual machines (this project's 2-vCPU VM among them) the
-/// scheduler puts a new thread on its creator's CPU and leaves it waiting there while the
-/// creator keeps working and the other CPU idles: a thread created by a busy thread
-/// started 2 ms later (median of 50), and 0.1 ms when created with its affinity set to
-/// the other CPU (micro-runs). Each thread widens its affinity back to the creator's whole
-/// set as soon as it runs, so it is not pinned.
+/// on, in turn. On some virtual machines the scheduler puts a new thread on its creator's
+/// CPU and leaves it waiting there while the creator keeps working and the other CPU idles
+/// (figures: docs/performance.md, "Compare and duplicates"). Each thread widens its
+/// affinity back to the creator's whole set as soon as it runs, so it is not pinned.
 class cpu_spread {
   public:
     cpu_spread() noexcept {
