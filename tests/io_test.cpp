@@ -175,3 +175,112 @@ TEST_CASE("map_wanted: the call's mode, then FASTREAD_IO, then size, residency a
         }
     }
 }
+
+TEST_CASE("plan_reading: stream, map or adapt, by mode, size, residency and costs", "[io]") {
+    fastread_test::temp_dir dir;
+    const std::uint64_t size = std::uint64_t{2} << 20;
+    const auto path = dir / "f.txt";
+    fastread_test::write_file(path, std::string(size, 'z'));
+    fastread::page_cache::preload(path);
+    fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
+    const io_costs maps_win = costs(0.16, 0.08), reads_win = costs(0.09, 0.48);
+    using fastread::detail::plan_reading;
+    using fastread::detail::reading_plan;
+    const std::uint64_t from = fastread::detail::map_threshold;
+
+    scoped_io_env unset(nullptr);
+    // Cached files from adapt_from on adapt, whatever the host's costs say.
+    CHECK(plan_reading(io_mode::automatic, fd.get(), size, from, size, &reads_win) ==
+          reading_plan::adaptive);
+    CHECK(plan_reading(io_mode::automatic, fd.get(), size, from, size, &maps_win) ==
+          reading_plan::adaptive);
+    // Below it, the costs decide; below map_from, or empty, the file streams.
+    CHECK(plan_reading(io_mode::automatic, fd.get(), size, from, size + 1, &maps_win) ==
+          reading_plan::map);
+    CHECK(plan_reading(io_mode::automatic, fd.get(), size, from, size + 1, &reads_win) ==
+          reading_plan::stream);
+    CHECK(plan_reading(io_mode::automatic, fd.get(), size, size + 1, size + 2, &maps_win) ==
+          reading_plan::stream);
+    CHECK(plan_reading(io_mode::automatic, fd.get(), 0, 0, 0, &maps_win) == reading_plan::stream);
+    // An explicit mode never adapts.
+    CHECK(plan_reading(io_mode::map, fd.get(), size, from, size, &reads_win) == reading_plan::map);
+    CHECK(plan_reading(io_mode::read, fd.get(), size, from, size, &maps_win) ==
+          reading_plan::stream);
+    scoped_io_env env("read");
+    CHECK(plan_reading(io_mode::automatic, fd.get(), size, from, size, &maps_win) ==
+          reading_plan::stream);
+}
+
+TEST_CASE("window_io: probes while reading, maps when the file maps cheaper, backs off", "[io]") {
+    using fastread::detail::window_io;
+    const std::size_t probe = window_io::probe_bytes, window = window_io::window;
+    const std::size_t mib = std::size_t{1} << 20;
+
+    SECTION("a host where reading wins starts reading, with a probe at window 0") {
+        window_io w(costs(0.1, 0.5));
+        CHECK_FALSE(w.mapping());
+        CHECK(w.probe_due(0));
+        CHECK(w.read_ns_per_byte() == 0.1); // the prior, until 1 MiB is read
+        // A probe that costs what the host's map costs: keep reading; the next probes wait
+        // 2, 4, 8, ... windows, up to most_between_probes.
+        w.probe_done(0, probe, 0.5 * probe);
+        CHECK_FALSE(w.mapping());
+        CHECK_FALSE(w.probe_due(1));
+        CHECK(w.probe_due(2));
+        w.probe_done(2, probe, 0.5 * probe);
+        CHECK_FALSE(w.probe_due(5));
+        CHECK(w.probe_due(6));
+        std::uint64_t at = 6;
+        for (std::uint64_t gap : {8, 16, 32, 32, 32}) {
+            w.probe_done(at, probe, 0.5 * probe);
+            std::uint64_t next = at + 1;
+            while (!w.probe_due(next)) {
+                ++next;
+            }
+            CHECK(next - at == gap);
+            at = next;
+        }
+        CHECK(window_io::most_between_probes == 32);
+    }
+    SECTION("the pass's own reads replace the prior after 1 MiB") {
+        window_io w(costs(0.1, 0.5));
+        w.read_done(mib / 2, 0.3 * static_cast<double>(mib / 2));
+        CHECK(w.read_ns_per_byte() == 0.1);
+        w.read_done(mib / 2, 0.1 * static_cast<double>(mib / 2));
+        CHECK(w.read_ns_per_byte() == Approx(0.2));
+        // A probe at 0.17 ns/B: cheaper than 0.2, but not by map_margin (1.25).
+        w.probe_done(0, probe, 0.17 * probe);
+        CHECK_FALSE(w.mapping());
+        // At 0.15 ns/B it is: the pass maps from there.
+        w.probe_done(2, probe, 0.15 * probe);
+        CHECK(w.mapping());
+        CHECK_FALSE(w.probe_due(3));
+    }
+    SECTION("mapping: one slow window is kept, two in a row go back to reading") {
+        window_io w(costs(0.5, 0.1)); // a host where maps win starts mapping
+        CHECK(w.mapping());
+        w.map_done(0, window, 0.05 * window);
+        w.map_done(1, window, 0.9 * window); // slower than reading (0.5)
+        CHECK(w.mapping());
+        w.map_done(2, window, 0.05 * window);
+        w.map_done(3, window, 0.9 * window);
+        CHECK(w.mapping());
+        w.map_done(4, window, 0.9 * window);
+        CHECK_FALSE(w.mapping());
+        // A probe 2 windows later; if it finds maps cheap, mapping again.
+        CHECK_FALSE(w.probe_due(5));
+        CHECK(w.probe_due(6));
+        w.probe_done(6, probe, 0.1 * probe);
+        CHECK(w.mapping());
+    }
+    SECTION("unknown costs: reading, and no probe can switch to mapping") {
+        window_io w(costs(0.1, 0.05, false));
+        CHECK_FALSE(w.mapping());
+        CHECK(w.read_ns_per_byte() == 0);
+        w.probe_done(0, probe, 0.0);
+        CHECK_FALSE(w.mapping());
+        w.read_done(mib, 0.1 * static_cast<double>(mib));
+        w.probe_done(2, probe, 0.01 * probe);
+        CHECK(w.mapping()); // once the pass measured its reads, the probe decides
+    }
+}

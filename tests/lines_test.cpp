@@ -229,7 +229,76 @@ std::string read_while_cut(const std::filesystem::path& path, io_mode io, std::s
     return seen;
 }
 
+// The adaptive pass lines(path) makes over big cached files, with `prior` as the host's
+// costs: (0.1, 0.5) starts reading, with map probes at windows 0, 2, 6...; (0.5, 0.1) maps.
+// Cuts the file to `cut` bytes after the first line unless `cut` is npos.
+std::string read_adaptive(const std::filesystem::path& path, const io_costs& prior,
+                          std::size_t cut = std::string::npos) {
+    line_options o;
+    o.keep_delimiter = true;
+    line_range<detail::file_source> range(
+        std::make_unique<detail::file_source>(path, detail::window_io(prior)), o);
+    std::string seen;
+    bool first = true;
+    for (std::string_view line : range) {
+        seen.append(line);
+        if (first && cut != std::string::npos) {
+            first = false;
+            const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+            REQUIRE(fd >= 0);
+            REQUIRE(::ftruncate(fd, static_cast<off_t>(cut)) == 0);
+            ::close(fd);
+        }
+    }
+    return seen;
+}
+
+io_costs prior_costs(double read, double map) {
+    io_costs c;
+    c.read_ns_per_byte = read;
+    c.map_ns_per_byte = map;
+    c.measured = true;
+    return c;
+}
+
 } // namespace
+
+TEST_CASE("lines(path), adaptive: mapped and read windows hand out the file exactly", "[lines]") {
+    // Lines of 1 to 300 bytes, so that lines straddle every kind of boundary: a probe's
+    // 256 KiB, a 256 KiB read, a 2 MiB window, and the switches between map and buffer.
+    std::mt19937 rng(17);
+    std::string text;
+    while (text.size() < (std::size_t{9} << 20) + 777) {
+        const std::size_t n = std::uniform_int_distribution<std::size_t>(0, 299)(rng);
+        text.append(n, static_cast<char>('a' + n % 26));
+        text += n % 7 == 0 ? "\r\n" : "\n";
+    }
+    temp_dir dir;
+    const auto path = dir / "big.log";
+    write_file(path, text);
+    CHECK(read_adaptive(path, prior_costs(0.1, 0.5)) == text);
+    CHECK(read_adaptive(path, prior_costs(0.5, 0.1)) == text);
+    // Unknown costs: read, with probes that cannot switch until 1 MiB has been read.
+    CHECK(read_adaptive(path, io_costs{}) == text);
+}
+
+TEST_CASE("lines(path), adaptive: a file that shrinks ends where it now ends, or throws",
+          "[lines][error]") {
+    const std::string text = numbered_text(std::size_t{10} << 20);
+    temp_dir dir;
+    const auto path = dir / "app.log";
+    for (const io_costs& prior : {prior_costs(0.1, 0.5), prior_costs(0.5, 0.1)}) {
+        CAPTURE(prior.read_ns_per_byte);
+        write_file(path, text);
+        const std::size_t cut = (std::size_t{6} << 20) + 12345;
+        CHECK(read_adaptive(path, prior, cut) == text.substr(0, cut));
+        // Below what the first chunk handed out (a 256 KiB probe, or a 2 MiB window).
+        write_file(path, text);
+        CHECK_THROWS_WITH(read_adaptive(path, prior, 1000),
+                          Catch::Contains(path.string()) &&
+                              Catch::Contains("shrank to 1000 bytes"));
+    }
+}
 
 TEST_CASE("lines(path): a file that shrinks while its lines are read ends where it now ends",
           "[lines][error]") {
@@ -238,13 +307,13 @@ TEST_CASE("lines(path): a file that shrinks while its lines are read ends where 
     const auto path = dir / "app.log";
     for (io_mode io : {io_mode::automatic, io_mode::read, io_mode::map}) {
         CAPTURE(to_string(io));
-        // Cut past what a map hands out first (4 MiB windows) and past the first read chunk:
+        // Cut past what a map hands out first (2 MiB windows) and past the first read chunk:
         // the lines up to the new end, then the end, whichever way the file is read.
         write_file(path, text);
         const std::size_t cut = (std::size_t{6} << 20) + 12345;
         CHECK(read_while_cut(path, io, cut) == text.substr(0, cut));
     }
-    // A cut below what was already handed out (the first 64 KiB chunk, or the first 4 MiB
+    // A cut below what was already handed out (the first 64 KiB chunk, or the first 2 MiB
     // window, where pages past the new end read as zeros): an error that names the file
     // (at the end of input when reading), never SIGBUS.
     for (io_mode io : {io_mode::read, io_mode::map}) {

@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include <fcntl.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -71,6 +72,20 @@ inline void write_file(const std::filesystem::path& path, const std::string& byt
     if (!out) {
         throw std::runtime_error("cannot write " + path.string());
     }
+}
+
+/// Writes the file's dirty pages to the disk (fdatasync). The race tests call it after
+/// writing: ext4 writes a file's dirty data out before it shrinks it, so a truncate right
+/// after a write waits for that and lands at a moment no test chooses.
+inline void sync_file(const std::filesystem::path& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || ::fdatasync(fd) != 0) {
+        if (fd >= 0) {
+            ::close(fd);
+        }
+        throw std::runtime_error("cannot sync " + path.string());
+    }
+    ::close(fd);
 }
 
 /// True if `p` is on tmpfs or ramfs, which keep files only in the page cache: eviction

@@ -18,6 +18,7 @@
 /// `read_source`, `compare_method::mmap`, `access_method::pread`, …) always do what their
 /// name says.
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -252,6 +253,123 @@ inline bool map_wanted(io_mode requested, int fd, std::uint64_t size, std::uint6
     }
     return choose_io(costs != nullptr ? *costs : host_io_costs()) == io_mode::map;
 }
+
+/// How lines(path) reaches a regular file (plan_reading()).
+enum class reading_plan {
+    stream,   ///< read(2) through a buffer, front to back
+    map,      ///< a guarded map, handed out in windows
+    adaptive, ///< window by window, mapped or read as window_io measures
+};
+
+/// Files of at least this many bytes that are cached are read adaptively (window_io) by
+/// lines(path) in automatic mode: the probe that may find maps cheaper costs up to
+/// window_io::probe_bytes mapped at the slow rate, a small share of such a file.
+inline constexpr std::uint64_t adaptive_from = std::uint64_t{32} << 20;
+
+/// What lines(path) does with the regular file of `size` bytes open on `fd`: `io_mode::map`
+/// (by the call or FASTREAD_IO) maps, `read` streams; automatic streams files that are
+/// empty, smaller than `map_from` or not (95 %) cached; adapts for cached files of
+/// `adapt_from` bytes or more; maps the cached ones between if choose_io says so.
+/// `costs` replaces the host's figures (tests).
+inline reading_plan plan_reading(io_mode requested, int fd, std::uint64_t size,
+                                 std::uint64_t map_from, std::uint64_t adapt_from,
+                                 const io_costs* costs = nullptr) {
+    const io_mode mode = effective_io_mode(requested);
+    if (mode != io_mode::automatic) {
+        return mode == io_mode::map && size > 0 ? reading_plan::map : reading_plan::stream;
+    }
+    if (size == 0 || size < map_from || !file_resident(fd, size, 95)) {
+        return reading_plan::stream;
+    }
+    if (size >= adapt_from) {
+        return reading_plan::adaptive;
+    }
+    return choose_io(costs != nullptr ? *costs : host_io_costs()) == io_mode::map
+               ? reading_plan::map
+               : reading_plan::stream;
+}
+
+/// Window by window, whether a sequential pass over one cached file maps or reads, from
+/// what the pass itself measures. The host's calibration (io_costs) sees a memfd; a file
+/// maps at its own speed, which depends on how the page cache holds it: on a host where a
+/// fresh map of small folios costs 5x a copy, the parts of a file that read-ahead brought
+/// in as 2 MiB folios map faster than they read (docs/performance.md, "Reading or
+/// mapping"), and read-ahead only reaches that size some megabytes into the file.
+///
+/// The pass is cut into windows of `window` bytes. It starts mapping if choose_io(prior)
+/// says map, else reading, with a probe due at window 0. Reading: a probe maps the first
+/// probe_bytes of a window instead (probe_done); if they cost less than reading by
+/// map_margin, the pass maps from there, else the next probe waits twice as many windows
+/// as the last (2, 4, 8, ... up to `most_between_probes`), so a file that never maps well
+/// pays a few probes. Mapping: two windows in a row that cost more per byte than reading
+/// send it back to reading, with a probe 2 windows later (one slow window happens in any
+/// file: a few small folios). The cost of reading is what this pass's reads measured
+/// (average over them), the prior's figure until 1 MiB has been read. Costs are in
+/// nanoseconds; all figures come from the caller, so tests drive it with their own.
+class window_io {
+  public:
+    static constexpr std::size_t window = std::size_t{2} << 20;
+    static constexpr std::size_t probe_bytes = std::size_t{256} << 10;
+    static constexpr std::uint64_t first_between_probes = 2;
+    static constexpr std::uint64_t most_between_probes = 32;
+
+    explicit window_io(const io_costs& prior) noexcept
+        : prior_read_(prior.measured && prior.read_ns_per_byte > 0 ? prior.read_ns_per_byte : 0),
+          mapping_(choose_io(prior) == io_mode::map) {}
+
+    /// Whether the window now due is mapped whole.
+    bool mapping() const noexcept { return mapping_; }
+
+    /// Whether window `index`, about to be read, starts with a probe instead.
+    bool probe_due(std::uint64_t index) const noexcept { return !mapping_ && index >= next_probe_; }
+
+    /// `bytes` read in `ns`.
+    void read_done(std::size_t bytes, double ns) noexcept {
+        read_bytes_ += static_cast<double>(bytes);
+        read_ns_ += ns;
+    }
+
+    /// The probe of window `index`: `bytes` mapped and touched in `ns`.
+    void probe_done(std::uint64_t index, std::size_t bytes, double ns) noexcept {
+        const double read = read_ns_per_byte();
+        if (read > 0 && bytes > 0 && ns / static_cast<double>(bytes) * map_margin < read) {
+            mapping_ = true;
+            slow_maps_ = 0;
+            between_probes_ = first_between_probes;
+        } else {
+            next_probe_ = index + between_probes_;
+            between_probes_ = std::min(between_probes_ * 2, most_between_probes);
+        }
+    }
+
+    /// Window `index` mapped whole: `bytes` mapped and touched in `ns`.
+    void map_done(std::uint64_t index, std::size_t bytes, double ns) noexcept {
+        const double read = read_ns_per_byte();
+        const bool slow = read > 0 && bytes > 0 && ns / static_cast<double>(bytes) > read;
+        slow_maps_ = slow ? slow_maps_ + 1 : 0;
+        if (slow_maps_ >= 2) {
+            mapping_ = false;
+            slow_maps_ = 0;
+            next_probe_ = index + first_between_probes;
+            between_probes_ = first_between_probes * 2;
+        }
+    }
+
+    /// Nanoseconds per byte reading costs: this pass's average once it read 1 MiB, else the
+    /// prior's figure (0 when unknown: then no probe switches to mapping).
+    double read_ns_per_byte() const noexcept {
+        return read_bytes_ >= double(std::size_t{1} << 20) ? read_ns_ / read_bytes_ : prior_read_;
+    }
+
+  private:
+    double prior_read_;
+    double read_bytes_ = 0;
+    double read_ns_ = 0;
+    std::uint64_t next_probe_ = 0;
+    std::uint64_t between_probes_ = first_between_probes;
+    unsigned slow_maps_ = 0;
+    bool mapping_;
+};
 
 /// For requests of cached bytes: two requests whose gap is at most this many bytes are read
 /// as one, when copying the gap costs less than a system call (call_ns over

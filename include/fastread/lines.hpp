@@ -12,6 +12,7 @@
 /// ```
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -273,28 +274,39 @@ class line_range {
 
 namespace detail {
 
-/// What lines(path) reads: a regular file that map_wanted() says to map, through a guarded
-/// read-only map handed out in windows; anything else (and any file whose map fails) with
-/// read(2) into a reused buffer.
+/// What lines(path) reads (plan_reading() decides): a stream of read(2) into a reused
+/// buffer; a guarded read-only map handed out in windows; or, for big cached files in
+/// automatic mode, both, window by window, as window_io measures.
 ///
 /// A file that shrinks while it is read: the chunks end where the file now ends (read(2)
-/// returns 0 there; the map checks the size before each window). If the file now ends
-/// before bytes already handed out (read(2) racing a truncation, or a mapped page touched
-/// after it, can give zeros for them), next() throws std::system_error (EIO) naming the
-/// file: at the end of input when reading, at the next window when mapped.
+/// returns 0 there; the size is checked before each window). If the file now ends before
+/// bytes already handed out (read(2) racing a truncation, or a mapped page touched after
+/// it, can give zeros for them), next() throws std::system_error (EIO) naming the file:
+/// at the end of input when streaming, at the next window otherwise.
 class file_source {
   public:
-    /// Bytes handed out per chunk from a map: the size is checked once per window.
-    static constexpr std::size_t window = std::size_t{4} << 20;
+    /// Bytes per window of a map or adaptive pass: the file's size is checked once per window.
+    static constexpr std::size_t window = window_io::window;
+    /// Bytes per read(2) of an adaptive pass: one system call per 256 KiB, and the chunk
+    /// stays in the L2 cache while the lines are scanned.
+    static constexpr std::size_t read_block = std::size_t{256} << 10;
 
     file_source(const std::filesystem::path& path, io_mode io) : path_(path) {
         unique_fd fd = open_read_only(path);
         const file_info info = stat_fd(fd.get(), path);
-        if (info.regular && map_wanted(io, fd.get(), info.size, map_threshold)) {
+        const reading_plan plan =
+            info.regular ? plan_reading(io, fd.get(), info.size, map_threshold, adaptive_from)
+                         : reading_plan::stream;
+        if (plan != reading_plan::stream) {
             map_ = guarded_map(fd.get(), info.size);
             if (map_) {
-                map_.advise(MADV_SEQUENTIAL);
                 fd_ = std::move(fd);
+                if (plan == reading_plan::adaptive) {
+                    windows_.emplace(host_io_costs());
+                    buffer_.reset(new char[read_block]);
+                } else {
+                    map_.advise(MADV_SEQUENTIAL);
+                }
                 return;
             }
         }
@@ -302,6 +314,18 @@ class file_source {
             read_fd_ = fd.get();             // owned by reader_ from here
         }
         reader_.emplace(std::move(fd), path);
+    }
+
+    /// Test seam: an adaptive pass over `path` (which must be a regular, non-empty file) with
+    /// `windows` deciding.
+    file_source(const std::filesystem::path& path, window_io windows) : path_(path) {
+        fd_ = open_read_only(path);
+        map_ = guarded_map(fd_.get(), stat_fd(fd_.get(), path).size);
+        if (!map_) {
+            throw_system_error(ENOMEM, "mmap", path);
+        }
+        windows_.emplace(windows);
+        buffer_.reset(new char[read_block]);
     }
 
     std::span<const char> next() {
@@ -318,45 +342,86 @@ class file_source {
         if (done_) {
             return {};
         }
-        check_not_lost();
-        if (handed_out_ == map_.size()) {
-            done_ = true;
-            return {};
-        }
-        const std::uint64_t now = stat_fd(fd_.get(), path_).size;
-        const std::size_t limit = now < map_.size() ? static_cast<std::size_t>(now) : map_.size();
-        if (limit <= handed_out_) {
-            done_ = true; // the file now ends before what is left
-            return {};
-        }
+        const std::uint64_t index = handed_out_ / window;
         const auto begin = static_cast<std::size_t>(handed_out_);
-        const std::size_t end = limit - begin > window ? begin + window : limit;
-        populate(begin, end);
-        handed_out_ = end;
-        return {map_.data() + begin, end - begin};
+        if (begin % window == 0 || begin >= limit_) {
+            // A window starts, or the input ends: where does the file end now?
+            const std::uint64_t now = stat_fd(fd_.get(), path_).size;
+            check_not_lost(now);
+            limit_ = now < map_.size() ? static_cast<std::size_t>(now) : map_.size();
+        }
+        if (limit_ <= begin) {
+            done_ = true; // the end, or the file now ends before what is left
+            return {};
+        }
+        const std::size_t window_end =
+            std::min(limit_, static_cast<std::size_t>(index + 1) * window);
+        if (!windows_ || windows_->mapping()) {
+            const double ns = map_window(begin, window_end);
+            if (windows_) {
+                windows_->map_done(index, window_end - begin, ns);
+            }
+            return hand_out_map(begin, window_end);
+        }
+        if (begin % window == 0 && windows_->probe_due(index)) {
+            const std::size_t end = std::min(window_end, begin + window_io::probe_bytes);
+            // The first half may pay for mapping the whole window at once (a 2 MiB folio
+            // maps with one fault); the second half shows what the rest of it costs.
+            const std::size_t mid = begin + (end - begin) / 2;
+            (void)map_window(begin, mid);
+            const double pns = map_window(mid, end);
+            windows_->probe_done(index, end - mid, pns);
+            return hand_out_map(begin, end);
+        }
+        const std::size_t want = std::min(read_block, window_end - begin);
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::size_t got = pread_full(fd_.get(), buffer_.get(), want, begin, path_);
+        windows_->read_done(got, elapsed_ns(t0));
+        if (got == 0) { // the file now ends here (or before: then check_size throws)
+            done_ = true;
+            check_size(stat_fd(fd_.get(), path_).size);
+            return {};
+        }
+        handed_out_ += got;
+        return {buffer_.get(), got};
     }
 
     const std::filesystem::path& path() const noexcept { return path_; }
 
   private:
-    // Faults the window's pages in with one call where the kernel has MADV_POPULATE_READ
-    // (Linux 5.14), which also reports pages past the end of the file (EFAULT) instead of
-    // raising SIGBUS; the guard covers a shrink after it.
-    void populate(std::size_t begin, std::size_t end) const noexcept {
-#ifdef __linux__
-        constexpr int populate_read = 22; // MADV_POPULATE_READ, newer than Debian 12's headers
+    static double elapsed_ns(std::chrono::steady_clock::time_point since) noexcept {
+        return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - since)
+            .count();
+    }
+    std::span<const char> hand_out_map(std::size_t begin, std::size_t end) noexcept {
+        handed_out_ = end;
+        return {map_.data() + begin, end - begin};
+    }
+    // Faults [begin, end) of the map in and touches a byte of each page (what a fresh map
+    // costs beyond populating its page tables is the first access to each page: on some
+    // hosts a trap per page); returns the nanoseconds taken. Uses MADV_POPULATE_READ where
+    // the kernel has it (Linux 5.14), which also reports pages past the end of the file
+    // (EFAULT) instead of raising SIGBUS; the guard covers a shrink after it.
+    double map_window(std::size_t begin, std::size_t end) const noexcept {
+        const auto t0 = std::chrono::steady_clock::now();
         const std::size_t page = page_size();
         const std::size_t from = begin / page * page;
+#ifdef __linux__
+        constexpr int populate_read = 22; // MADV_POPULATE_READ, newer than Debian 12's headers
         (void)::madvise(map_.data() + from, end - from, populate_read);
-#else
-        (void)begin, (void)end;
 #endif
+        if (windows_) {
+            const volatile char* p = map_.data();
+            for (std::size_t at = from; at < end; at += page) {
+                (void)p[at];
+            }
+        }
+        return windows_ ? elapsed_ns(t0) : 0;
     }
-    void check_not_lost() const {
+    void check_not_lost(std::uint64_t now) const {
         if (handed_out_ == 0) {
             return;
         }
-        const std::uint64_t now = stat_fd(fd_.get(), path_).size;
         check_size(now);
         if (map_.lost() >= 0) { // shrank, then grew back: what was handed out held zeros
             throw_system_error(EIO, "read (the file changed size while its lines were read)",
@@ -374,10 +439,13 @@ class file_source {
     }
 
     std::filesystem::path path_;
-    unique_fd fd_;                 // kept open while mapped, to see the size change
-    file_map map_;                 // empty when reading
-    std::uint64_t handed_out_ = 0; // bytes handed out so far
-    int read_fd_ = -1;             // the sized regular file reader_ reads, else -1
+    unique_fd fd_;                     // kept open while mapped, to see the size change
+    file_map map_;                     // empty when streaming
+    std::optional<window_io> windows_; // adaptive passes: which windows map
+    std::unique_ptr<char[]> buffer_;   // adaptive passes: what the read windows read into
+    std::uint64_t handed_out_ = 0;     // bytes handed out so far
+    std::size_t limit_ = 0;            // where the file ended at the current window's start
+    int read_fd_ = -1;                 // the sized regular file reader_ reads, else -1
     bool done_ = false;
     std::optional<read_source> reader_;
 };
