@@ -453,19 +453,24 @@ class file_source {
 
 /// The lines of the file at `path`.
 ///
-/// How the file is read follows `options.io` (fastread/io.hpp): with the default
-/// `io_mode::automatic`, a regular file of 1 MiB or more that is in the page cache is
-/// mapped when the host measures maps faster than reading (FASTREAD_IO overrides), and
-/// everything else (smaller or cold files, pipes, FIFOs, `/proc` and sysfs files, and any
-/// file that cannot be mapped) is streamed with `read(2)` through a 64 KiB buffer.
+/// How the file is read follows `options.io` (fastread/io.hpp). With the default
+/// `io_mode::automatic`, for a regular file that is (95 %) in the page cache:
+/// - 32 MiB or more: window by window (2 MiB), mapped where this pass measures the map
+///   cheaper than reading and read (`pread(2)`, 256 KiB) elsewhere (detail::window_io: a
+///   file maps at the speed of the folios the page cache holds it in, which one host-wide
+///   figure cannot know);
+/// - 1 to 32 MiB: mapped when the host measures maps faster than reading (io_costs);
+/// and everything else (smaller or cold files, pipes, FIFOs, `/proc` and sysfs files, any
+/// file that cannot be mapped, and `FASTREAD_IO=read`) is streamed with `read(2)` through a
+/// 64 KiB buffer. Time O(file size); memory O(longest line) beyond the 64 or 256 KiB buffer.
 ///
 /// If the file shrinks while its lines are read (a log truncated by `logrotate`'s
 /// copytruncate), it never dies of SIGBUS: the range gives the lines up to where the file
 /// now ends, then ends; but if the file now ends before bytes the range already handed out
 /// (those lines may have read as zeros), an increment throws std::system_error (EIO)
-/// naming the file instead of ending (at the end of input when reading, at the next 4 MiB
-/// when mapped). Bytes appended while reading are read when streamed; a map stops at the
-/// size the file had when it was opened.
+/// naming the file instead of ending (at the end of input when streaming, at the next
+/// 2 MiB window otherwise). Bytes appended while reading are read when streamed; mapped or
+/// windowed passes stop at the size the file had when it was opened.
 /// @throws std::system_error naming the path if it cannot be opened or read.
 inline line_range<detail::file_source> lines(const std::filesystem::path& path,
                                              line_options options = {}) {
