@@ -137,10 +137,16 @@ reader(Source&) -> reader<std::uint8_t, Source>;
 ///
 /// Atomic: writes a temporary file in the same directory, `fsync`s it and renames it over
 /// `path`, so readers never see a partial image and a failure leaves `path` untouched.
+/// What `path` already names: a symbolic link is followed (the file it names is replaced);
+/// a regular file keeps its permission bits, owner and group (as far as the caller may set
+/// them); a file with other hard links, a directory, FIFO, socket or device is refused
+/// before anything is written (README, "Guarantees").
 /// @throws std::invalid_argument if `img` is inconsistent (a dimension 0, maxval 0 or above
 ///         255 for 8-bit samples, `samples.size() != width * height * 3`, a sample above
 ///         maxval); nothing is written then.
-/// @throws std::system_error if the file cannot be created, written or renamed.
+/// @throws std::system_error naming `path` if the file cannot be created, written or
+///         renamed, or is refused: EMLINK (other hard links), EISDIR, EINVAL (not a regular
+///         file), ELOOP (a symbolic link loop).
 template <class Sample>
 void save(const std::filesystem::path& path, const image<Sample>& img, format fmt = format::raw);
 

@@ -150,9 +150,11 @@ class buffered_output {
 
 /// Writes `strings` (any range whose elements convert to std::string_view: bytes,
 /// including NUL, any length) as a table at `path`, atomically: a temporary file in the
-/// same directory, fsync, rename over `path`. Memory: a 1 MiB buffer; the strings are not
-/// copied. A forward range is read three times (count, offsets, bytes); a single-pass
-/// range goes through `writer`. Throws std::system_error (errno, path).
+/// same directory, fsync, rename over `path`. What `path` already names is treated as by
+/// ppm::save (links followed; permission bits, owner and group kept; other hard links and
+/// non-regular files refused: EMLINK, EISDIR, EINVAL). Memory: a 1 MiB buffer; the strings
+/// are not copied. A forward range is read three times (count, offsets, bytes); a
+/// single-pass range goes through `writer`. Throws std::system_error (errno, path).
 template <std::ranges::input_range R>
 requires std::convertible_to<std::ranges::range_reference_t<R>, std::string_view>
 void write(const std::filesystem::path& path, R&& strings);
@@ -164,9 +166,11 @@ void write(const std::filesystem::path& path, R&& strings);
 /// `path`. Without `finish()` the destructor leaves `path` untouched.
 class writer {
   public:
-    /// Throws std::system_error if the temporary files cannot be created.
+    /// Throws std::system_error if the temporary files cannot be created, or if `path` is
+    /// refused as string_table::write refuses it (before any string is added).
     explicit writer(const std::filesystem::path& path)
-        : path_(path), target_(path), data_(open_unnamed(path)), out_(new char[capacity]) {
+        : path_(path), target_(path), data_(open_unnamed(target_.target())),
+          out_(new char[capacity]) {
         offsets_.push_back(0);
     }
     writer(const writer&) = delete;

@@ -3,7 +3,20 @@
 
 // Writes a file so that readers see either the old file or the whole new one, never half of
 // it: a temporary file in the target's directory, fsync, rename over the target, fsync of
-// the directory. Used by ppm::save and, later, string_table::write.
+// the directory. Used by ppm::save and string_table::write / writer.
+//
+// What it replaces, and how (README, "Guarantees"):
+// - a symbolic link is followed (to any depth, up to 40 links, as the kernel does): the file
+//   it names is replaced, in that file's directory, and the link stays a link;
+// - an existing regular file keeps its permission bits, and its owner and group where the
+//   caller may set them;
+// - a file with more than one hard link is refused (std::system_error, EMLINK): renaming
+//   over one name would leave the others with the old data, and writing in place would not
+//   be atomic;
+// - anything but a regular file (a directory, FIFO, socket, device) is refused
+//   (std::system_error naming it), before anything is created;
+// - the temporary name is short whatever the target's name is (a prefix of it, the process
+//   id and a counter), so any name the file system takes can be written.
 
 #include <atomic>
 #include <cerrno>
@@ -11,42 +24,91 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "posix.hpp"
 
 namespace fastread::detail {
 
+/// What a symbolic link chain starting at `path` finally names (relative links resolved
+/// against their own directory), or `path` itself when it is not a link or does not exist.
+/// @throws std::system_error (ELOOP) after 40 links, or naming the path if lstat or
+///         readlink fails for another reason than a missing file.
+inline std::filesystem::path resolve_links(std::filesystem::path path) {
+    for (int hops = 0;; ++hops) {
+        struct stat st {};
+        if (::lstat(path.c_str(), &st) != 0) {
+            if (errno == ENOENT) {
+                return path; // a new file (or the missing target of a dangling link)
+            }
+            throw_system_error(errno, "lstat", path);
+        }
+        if (!S_ISLNK(st.st_mode)) {
+            return path;
+        }
+        if (hops == 40) {
+            throw_system_error(ELOOP, "follow the symbolic links of", path);
+        }
+        char buffer[PATH_MAX];
+        const ssize_t n = ::readlink(path.c_str(), buffer, sizeof buffer);
+        if (n < 0) {
+            throw_system_error(errno, "readlink", path);
+        }
+        if (static_cast<std::size_t>(n) == sizeof buffer) {
+            throw_system_error(ENAMETOOLONG, "readlink", path);
+        }
+        const std::filesystem::path link(std::string(buffer, static_cast<std::size_t>(n)));
+        path = link.is_absolute() ? link : path.parent_path() / link;
+    }
+}
+
+/// "a directory", "a FIFO", ... for an error message about a non-regular file.
+inline const char* kind_of(mode_t mode) noexcept {
+    return S_ISDIR(mode)    ? "a directory"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+                            : "not a regular file";
+}
+
 class atomic_file {
   public:
-    /// Creates the temporary file next to `target` (mode 0666 minus the umask, like any
-    /// newly created file). Throws std::system_error naming the target.
-    explicit atomic_file(const std::filesystem::path& target) : target_(target) {
-        static std::atomic<std::uint64_t> counter{0};
-        std::filesystem::path dir = target.parent_path();
-        for (int attempt = 0;; ++attempt) {
-            std::uint64_t stamp = static_cast<std::uint64_t>(
-                std::chrono::steady_clock::now().time_since_epoch().count());
-            // Appends, not "." + string: GCC 12 -O2 warns falsely on that (-Wrestrict).
-            std::string name(1, '.');
-            name += target.filename().string();
-            name += ".tmp.";
-            name += std::to_string(::getpid());
-            name += '.';
-            name += std::to_string(counter.fetch_add(1) ^ (stamp & 0xffffff));
-            temp_ = dir.empty() ? std::filesystem::path(name) : dir / name;
-            int fd = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-            if (fd >= 0) {
-                fd_.reset(fd);
-                return;
+    /// Resolves `target` through symbolic links, checks what it names (see the file
+    /// comment), and creates the temporary file next to it: mode 0666 minus the umask for a
+    /// new file, else the old file's permission bits, owner and group (as far as the
+    /// caller may set them). Throws std::system_error naming the target: EISDIR for a
+    /// directory, EINVAL for another non-regular file, EMLINK for a file with several hard
+    /// links, ELOOP for a link loop, or what open(2) said.
+    explicit atomic_file(const std::filesystem::path& target) : target_(resolve_links(target)) {
+        struct stat st {};
+        std::optional<struct stat> old;
+        if (::stat(target_.c_str(), &st) == 0) {
+            if (!S_ISREG(st.st_mode)) {
+                throw_system_error(S_ISDIR(st.st_mode) ? EISDIR : EINVAL,
+                                   std::string("refuse to replace ") + kind_of(st.st_mode) +
+                                       " with a file:",
+                                   target);
             }
-            if (errno == EINTR || (errno == EEXIST && attempt < 100)) {
-                continue;
+            if (st.st_nlink > 1) {
+                throw_system_error(EMLINK,
+                                   "refuse to replace a file with " + std::to_string(st.st_nlink) +
+                                       " hard links (the other names would keep the old data):",
+                                   target);
             }
-            throw_system_error(errno, "create a temporary file for", target_);
+            old = st;
+        } else if (errno != ENOENT) {
+            throw_system_error(errno, "stat", target);
+        }
+        create_temporary(target);
+        if (old) {
+            keep_attributes(*old, target);
         }
     }
     atomic_file(const atomic_file&) = delete;
@@ -87,7 +149,51 @@ class atomic_file {
         }
     }
 
+    /// The path that commit() replaces: the target with its symbolic links resolved.
+    const std::filesystem::path& target() const noexcept { return target_; }
+
   private:
+    // A temporary name that fits wherever the target's name fits: at most 32 bytes of the
+    // target's name, then ".tmp.", the process id and a counter (under 64 bytes in all).
+    void create_temporary(const std::filesystem::path& requested) {
+        static std::atomic<std::uint64_t> counter{0};
+        const std::filesystem::path dir = target_.parent_path();
+        const std::string base = target_.filename().string();
+        for (int attempt = 0;; ++attempt) {
+            const auto stamp = static_cast<std::uint64_t>(
+                std::chrono::steady_clock::now().time_since_epoch().count());
+            // Appends, not "." + string: GCC 12 -O2 warns falsely on that (-Wrestrict).
+            std::string name(1, '.');
+            name.append(base, 0, 32);
+            name += ".tmp.";
+            name += std::to_string(::getpid());
+            name += '.';
+            name += std::to_string(counter.fetch_add(1) ^ (stamp & 0xffffff));
+            temp_ = dir.empty() ? std::filesystem::path(name) : dir / name;
+            const int fd = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+            if (fd >= 0) {
+                fd_.reset(fd);
+                return;
+            }
+            if (errno == EINTR || (errno == EEXIST && attempt < 100)) {
+                continue;
+            }
+            throw_system_error(errno, "create a temporary file for", requested);
+        }
+    }
+
+    // The old file's owner and group where this process may set them (root, or a group it
+    // belongs to: EPERM otherwise, and the new file keeps the caller's), then its permission
+    // bits (after chown, which clears set-user-ID bits).
+    void keep_attributes(const struct stat& old, const std::filesystem::path& requested) {
+        if (::fchown(fd_.get(), old.st_uid, old.st_gid) != 0) {
+            (void)::fchown(fd_.get(), static_cast<uid_t>(-1), old.st_gid);
+        }
+        if (::fchmod(fd_.get(), old.st_mode & 07777) != 0) {
+            throw_system_error(errno, "fchmod the temporary file for", requested);
+        }
+    }
+
     std::filesystem::path target_;
     std::filesystem::path temp_;
     unique_fd fd_;
