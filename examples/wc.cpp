@@ -1,6 +1,7 @@
 // fastread-wc: line, word and byte counts like wc(1), read with fastread::lines.
 //
-//   fastread-wc [-l] [-w] [-c] [FILE...]     ('-' or no FILE: stdin)
+//   fastread-wc [-l] [-w] [-c] [--] [FILE...]     ('-' or no FILE: stdin; after '--'
+//                                                  every argument is a file)
 //
 // Counts as GNU wc does in the C locale: lines are newline bytes (a last line without one
 // is not counted), a word starts at a printable byte and ends at whitespace (other bytes
@@ -8,8 +9,10 @@
 
 #include <fastread/lines.hpp>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <string>
 #include <string_view>
@@ -55,9 +58,12 @@ int digits(std::uint64_t v) {
 int main(int argc, char* argv[]) {
     bool want_lines = false, want_words = false, want_bytes = false;
     std::vector<std::string> files;
+    bool options_end = false; // after "--", every argument is a file
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
-        if (a.size() > 1 && a[0] == '-') {
+        if (!options_end && a == "--") {
+            options_end = true;
+        } else if (!options_end && a.size() > 1 && a[0] == '-') {
             for (char o : a.substr(1)) {
                 if (o == 'l') {
                     want_lines = true;
@@ -66,7 +72,7 @@ int main(int argc, char* argv[]) {
                 } else if (o == 'c') {
                     want_bytes = true;
                 } else {
-                    std::fprintf(stderr, "usage: fastread-wc [-l] [-w] [-c] [FILE...]\n");
+                    std::fprintf(stderr, "usage: fastread-wc [-l] [-w] [-c] [--] [FILE...]\n");
                     return 2;
                 }
             }
@@ -139,6 +145,11 @@ int main(int argc, char* argv[]) {
     }
     if (files.size() > 1) {
         print(total, "total");
+    }
+    // Counts that never arrived are a failure (a full disk, a closed pipe), as for GNU wc.
+    if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+        std::fprintf(stderr, "fastread-wc: write error: %s\n", std::strerror(errno));
+        return 1;
     }
     return status;
 }

@@ -173,6 +173,35 @@ TEST_CASE("lines: lines longer than the chunk grow the buffer, and max_line_leng
     }
 }
 
+TEST_CASE("lines: max_line_length counts the line as handed out, not a CR strip_cr drops",
+          "[lines][error]") {
+    line_options limited;
+    limited.max_line_length = 3;
+    // Through every source and chunk size, so that the CR and LF also fall in different
+    // chunks.
+    check_lines("abc\r\nxyz\n", {"abc", "xyz"}, limited);
+    check_lines("ab\r\r\n", {"ab\r"}, limited); // the first CR stays, and counts
+    auto rejects = [&](const std::string& bytes, line_options opts, std::uint64_t offset) {
+        CAPTURE(bytes);
+        for (std::size_t chunk : {1, 2, 3, 4, 100}) {
+            CAPTURE(chunk);
+            chunked_source c(bytes, chunk);
+            try {
+                collect(lines(c, opts));
+                FAIL("accepted a line over max_line_length");
+            } catch (const parse_error& e) {
+                CHECK(e.offset() == offset);
+            }
+        }
+    };
+    rejects("abcd\r\n", limited, 3);
+    rejects("abc\r", limited, 3);    // a CR at the end of the input is kept
+    rejects("abc\rd\n", limited, 3); // so is a lone CR
+    line_options kept = limited;     // kept delimiters: nothing is stripped
+    kept.keep_delimiter = true;
+    rejects("abc\r\n", kept, 3);
+}
+
 TEST_CASE("lines: works with std::ranges algorithms and reports line offsets", "[lines]") {
     const std::string text = "E1\nok\nE2\nok\n";
     memory_source m(std::span<const char>(text.data(), text.size()));

@@ -478,6 +478,8 @@ TEST_CASE("update_at automatic: a full file system gives update_error with what 
         } catch (const fastread::update_error& e) {
             CHECK(e.code() == std::errc::no_space_on_device);
             CHECK_THAT(e.what(), Catch::Contains(path.string()));
+            const std::string what = e.what(), text = e.code().message();
+            CHECK(what.find(text) == what.rfind(text)); // the errno text once
             CHECK(e.applied() < indices.size());
             const std::uint64_t written = count_nonzero(path);
             CHECK(written >= e.applied());
@@ -550,5 +552,31 @@ TEST_CASE("read_at: a file truncated during a batch gives an error naming it, ne
             cutter.join();
         }
         CHECK(hit > 0);
+    }
+}
+
+TEST_CASE("update_error says the operation, the file and the errno text once",
+          "[positioned][error]") {
+    const std::string enoent = std::generic_category().message(ENOENT);
+    // A cause as every fastread call reports it, wrapped.
+    const std::system_error cause(ENOSPC, std::generic_category(), "pwrite \"/x/y.bin\"");
+    const fastread::update_error wrapped(cause, 3);
+    CHECK(std::string(wrapped.what()) ==
+          "pwrite \"/x/y.bin\": " + std::generic_category().message(ENOSPC));
+    CHECK(wrapped.code() == cause.code());
+    CHECK(wrapped.applied() == 3);
+    // Through an entry point: a file that cannot be opened for the update.
+    temp_dir dir;
+    const std::vector<std::uint64_t> indices = {0};
+    try {
+        fastread::positioned::baseline::fseek_update<std::int32_t>(
+            dir / "missing.bin", indices, [](std::int32_t v) { return v; });
+        FAIL("updated a missing file");
+    } catch (const fastread::update_error& e) {
+        const std::string what = e.what();
+        CHECK_THAT(what, Catch::Contains((dir / "missing.bin").string()));
+        CHECK(what.find(enoent) != std::string::npos);
+        CHECK(what.find(enoent) == what.rfind(enoent));
+        CHECK(e.applied() == 0);
     }
 }

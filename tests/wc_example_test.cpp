@@ -44,6 +44,20 @@ TEST_CASE("fastread-wc prints what wc prints", "[lines][example]") {
         CHECK(fastread_test::run_command(cd + "cat " + first + " | '" + ours + "' -l") ==
               fastread_test::run_command(cd + "cat " + first + " | wc -l"));
     }
+    // "--" ends the options: a file named "-l".
+    fastread_test::write_file(dir / "-l", "a b\nc\n");
+    CHECK(fastread_test::run_command(cd + "'" + ours + "' -- -l") ==
+          fastread_test::run_command(cd + "wc -- -l"));
+    CHECK(fastread_test::run_command(cd + "'" + ours + "' -c -- -l README.md") ==
+          fastread_test::run_command(cd + "wc -c -- -l README.md"));
+    // Output that cannot be written is an error (exit 1 and a message), as for GNU wc.
+    if (std::filesystem::exists("/dev/full")) {
+        CHECK(
+            fastread_test::run_command(cd + "'" + ours + "' README.md 2>&1 >/dev/full; echo $?") ==
+            "fastread-wc: write error: No space left on device\n1\n");
+        CHECK(fastread_test::run_command(cd + "wc README.md > /dev/full 2>/dev/null; echo $?") ==
+              "1\n");
+    }
     // sysfs files, which cannot be mapped, in every I/O mode.
     for (const char* io : {"read", "map", "auto"}) {
         CAPTURE(io);

@@ -48,7 +48,8 @@ struct line_options {
     /// ("a\r\n" yields "a"). A '\r' anywhere else, or at the end of the input, is kept.
     bool strip_cr = true;
     /// 0: lines of any length (the buffer grows). Else the longest line accepted, in bytes
-    /// without its delimiter; a longer one throws parse_error instead of being split.
+    /// as handed out without its delimiter (a '\r' that strip_cr drops does not count); a
+    /// longer one throws parse_error instead of being split.
     std::size_t max_line_length = 0;
     /// lines(path) only: read or map the file (fastread/io.hpp); automatic decides for this
     /// host.
@@ -216,7 +217,8 @@ class line_range {
                     line_ = {};
                     return false;
                 }
-                line_ = carry_; // the last line, without a delimiter: nothing to strip
+                check_length(carry_.size()); // a last '\r' without '\n' stays: it counts
+                line_ = carry_;              // the last line, without a delimiter: nothing to strip
                 return true;
             }
             if (!partial) {
@@ -224,7 +226,11 @@ class line_range {
             }
             const char* hit = find_delimiter();
             if (hit == nullptr) {
-                check_length(carry_.size() + static_cast<std::size_t>(end_ - pos_));
+                // A '\r' ending the chunk may be stripped (if a '\n' starts the next one):
+                // not counted yet.
+                const bool cr_last = strip_cr_ && end_[-1] == '\r';
+                check_length(carry_.size() + static_cast<std::size_t>(end_ - pos_) -
+                             (cr_last ? 1 : 0));
                 carry_.append(pos_, end_);
                 partial = true;
                 pos_ = end_;
@@ -232,7 +238,11 @@ class line_range {
             }
             const char* nl = hit;
             const std::size_t content = static_cast<std::size_t>(nl - pos_);
-            check_length(carry_.size() + content);
+            // The limit is on the line as handed out: without a '\r' that strip_cr drops.
+            const bool cr_dropped =
+                strip_cr_ &&
+                (content != 0 ? nl[-1] == '\r' : !carry_.empty() && carry_.back() == '\r');
+            check_length(carry_.size() + content - (cr_dropped ? 1 : 0));
             const std::size_t take = content + (options_.keep_delimiter ? 1 : 0);
             if (partial) {
                 carry_.append(pos_, take);

@@ -610,7 +610,7 @@ class positioned_file {
                     }
                 });
         } catch (const std::system_error& e) {
-            throw update_error(e.code(), e.what(), 0);
+            throw update_error(e, 0);
         }
         // fn, in order. `last[k]`: visit k is the last of its index and changed the record.
         std::vector<std::size_t> writes; // visits whose value goes back to the file
@@ -657,8 +657,7 @@ class positioned_file {
                                    bytes.size(), refs[writes[w]].index * sizeof(T), path_);
             } catch (const std::system_error& err) {
                 // Every visit before this write's first record is in the file.
-                throw update_error(err.code(), err.what(),
-                                   writes[w] + 1 - count_run(refs, writes[w]));
+                throw update_error(err, writes[w] + 1 - count_run(refs, writes[w]));
             }
             w = e;
         }
@@ -732,7 +731,7 @@ class positioned_file {
             try {
                 got = detail::pread_full(fd_.get(), buffer.get(), r.length, r.offset, path_);
             } catch (const std::system_error& e) {
-                throw update_error(e.code(), e.what(), r.first);
+                throw update_error(e, r.first);
             }
             if (got != r.length) {
                 detail::throw_update_error(EIO, "pread (the file ended early)", path_, r.first);
@@ -887,7 +886,7 @@ void update_at(const std::filesystem::path& path, std::span<const std::uint64_t>
     try {
         file = std::make_unique<positioned_file>(path, true);
     } catch (const std::system_error& e) {
-        throw update_error(e.code(), e.what(), 0);
+        throw update_error(e, 0);
     }
     file->update_at<T>(indices, fn, options);
 }
