@@ -10,6 +10,7 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <fcntl.h>
@@ -538,5 +539,20 @@ TEST_CASE("files_equal: a file truncated during the comparison is unequal, never
         }
         CHECK(unequal > 0);
         CHECK_FALSE(files_equal(dir / "a", dir / "b"));
+    }
+}
+
+TEST_CASE("files_equal preload_then_block on pipes compares their bytes (nothing to preload)",
+          "[compare]") {
+    for (const auto& [x, y, same] :
+         {std::tuple{"abc", "xyz", false}, std::tuple{"abc", "abc", true},
+          std::tuple{"abc", "abcd", false}}) {
+        CAPTURE(x, y);
+        fastread_test::pipe_feeder a(x), b(y);
+        compare_options o;
+        o.method = compare_method::preload_then_block;
+        const fs::path pa = "/proc/self/fd/" + std::to_string(a.read_fd());
+        const fs::path pb = "/proc/self/fd/" + std::to_string(b.read_fd());
+        CHECK(files_equal(pa, pb, o) == same);
     }
 }

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include <sys/mman.h>
@@ -165,4 +166,28 @@ TEST_CASE("cachestat refused for one file is still used for the next", "[page_ca
     REQUIRE(::waitpid(child, &status, 0) == child);
     REQUIRE(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 0);
+}
+
+TEST_CASE("page_cache refuses what is not a regular file, and never waits on a FIFO",
+          "[page_cache][error]") {
+    fastread_test::temp_dir dir;
+    REQUIRE(::mkfifo((dir / "fifo").c_str(), 0600) == 0); // no writer: a blocking open hangs
+    std::filesystem::create_directory(dir / "directory");
+    auto check = [](auto call, const std::filesystem::path& path, int err) {
+        try {
+            call(path);
+            FAIL("accepted " << path);
+        } catch (const std::system_error& e) {
+            CHECK(e.code().value() == err);
+            CHECK_THAT(e.what(),
+                       Catch::Contains(path.string()) && Catch::Contains("not a regular file"));
+        }
+    };
+    for (const auto& [path, err] :
+         {std::pair{dir / "fifo", EINVAL}, std::pair{dir / "directory", EISDIR}}) {
+        CAPTURE(path);
+        check([](const auto& p) { fastread::page_cache::evict(p); }, path, err);
+        check([](const auto& p) { fastread::page_cache::preload(p); }, path, err);
+        check([](const auto& p) { (void)fastread::page_cache::resident_fraction(p); }, path, err);
+    }
 }

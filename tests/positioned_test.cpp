@@ -14,6 +14,7 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <fcntl.h>
@@ -578,5 +579,33 @@ TEST_CASE("update_error says the operation, the file and the errno text once",
         CHECK(what.find(enoent) != std::string::npos);
         CHECK(what.find(enoent) == what.rfind(enoent));
         CHECK(e.applied() == 0);
+    }
+}
+
+TEST_CASE("read_at and update_at refuse what is not a regular file, and never wait on a FIFO",
+          "[positioned][error]") {
+    temp_dir dir;
+    REQUIRE(::mkfifo((dir / "fifo").c_str(), 0600) == 0); // no writer: a blocking open hangs
+    fs::create_directory(dir / "directory");
+    const std::vector<std::uint64_t> indices = {0};
+    std::vector<std::int32_t> out(1);
+    for (const auto& [path, err] :
+         {std::pair{dir / "fifo", EINVAL}, std::pair{dir / "directory", EISDIR}}) {
+        CAPTURE(path);
+        try {
+            fastread::read_at<std::int32_t>(path, indices, std::span<std::int32_t>(out));
+            FAIL("read records of " << path);
+        } catch (const std::system_error& e) {
+            CHECK(e.code().value() == err);
+            CHECK_THAT(e.what(), Catch::Contains(path.string()) &&
+                                     Catch::Contains("read records: not a regular file"));
+        }
+        try {
+            fastread::update_at<std::int32_t>(path, indices, [](std::int32_t v) { return v; });
+            FAIL("updated records of " << path);
+        } catch (const std::system_error& e) {
+            CHECK(e.code().value() == (err == EISDIR ? EISDIR : EINVAL));
+            CHECK_THAT(e.what(), Catch::Contains(path.string()));
+        }
     }
 }

@@ -285,8 +285,13 @@ inline bool files_equal(const std::filesystem::path& a, const std::filesystem::p
     case compare_method::getc_unlocked:
         return detail::compare_getc(a, b, method == compare_method::getc_unlocked);
     case compare_method::preload_then_block:
-        page_cache::preload(a);
-        page_cache::preload(b);
+        // Only a regular file has pages to load: a pipe would be drained.
+        if (ia.regular) {
+            page_cache::preload(a);
+        }
+        if (ib.regular) {
+            page_cache::preload(b);
+        }
         return detail::compare_blocks(fa.get(), fb.get(), block, a, b);
     case compare_method::mmap:
         return detail::compare_maps(fa.get(), fb.get());

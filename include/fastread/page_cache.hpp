@@ -30,14 +30,16 @@ namespace fastread::page_cache {
 ///
 /// Advice, not a command: pages mapped by a process, and every page of a tmpfs or ramfs file
 /// (whose only copy is the page cache), stay resident. Check with resident_fraction().
-/// @throws std::system_error naming the path if the file cannot be opened or advised.
+/// @throws std::system_error naming the path if the file cannot be opened or advised, or
+///         is not a regular file (EISDIR, EINVAL: a FIFO is never waited on).
 void evict(const std::filesystem::path& path);
 
 /// Loads the whole file into the page cache by reading it sequentially (1 MiB `read`s into a
 /// scratch buffer), so that a following pass finds every page resident. One
 /// `POSIX_FADV_WILLNEED` or `readahead(2)` call is not enough: the kernel caps it at its
 /// read-ahead window (8 MiB here). Time O(file size); memory 1 MiB.
-/// @throws std::system_error naming the path if the file cannot be opened or read.
+/// @throws std::system_error naming the path if the file cannot be opened or read, or is
+///         not a regular file (EISDIR, EINVAL: a FIFO is neither waited on nor drained).
 void preload(const std::filesystem::path& path);
 
 /// Fraction of the file's pages resident in the page cache, 0.0 to 1.0, from Linux's
@@ -45,14 +47,14 @@ void preload(const std::filesystem::path& path);
 /// file (mapping does not load pages). An empty file gives 1.0: nothing of it is missing.
 /// Time O(pages).
 /// @throws std::system_error naming the path if the file cannot be opened, or (without
-///         cachestat) mapped.
+///         cachestat) mapped, or is not a regular file (EISDIR, EINVAL).
 double resident_fraction(const std::filesystem::path& path);
 
 // ---------------------------------------------------------------------------------------
 // Implementation
 
 inline void evict(const std::filesystem::path& path) {
-    detail::unique_fd fd = detail::open_read_only(path);
+    detail::unique_fd fd = detail::open_regular(path, "page_cache::evict");
     // Linux allows fdatasync on a read-only descriptor; it flushes dirty pages so that
     // DONTNEED can drop them. EINVAL: the file system has nothing to sync (e.g. /proc).
     if (::fdatasync(fd.get()) != 0 && errno != EINVAL && errno != EROFS) {
@@ -65,7 +67,7 @@ inline void evict(const std::filesystem::path& path) {
 }
 
 inline void preload(const std::filesystem::path& path) {
-    detail::unique_fd fd = detail::open_read_only(path);
+    detail::unique_fd fd = detail::open_regular(path, "page_cache::preload");
     // Also widens the kernel's read-ahead for this descriptor (advice; failure is harmless).
     (void)::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_SEQUENTIAL);
     constexpr std::size_t block = std::size_t{1} << 20;
@@ -75,7 +77,7 @@ inline void preload(const std::filesystem::path& path) {
 }
 
 inline double resident_fraction(const std::filesystem::path& path) {
-    detail::unique_fd fd = detail::open_read_only(path);
+    detail::unique_fd fd = detail::open_regular(path, "page_cache::resident_fraction");
     detail::file_info info = detail::stat_fd(fd.get(), path);
     if (info.size == 0) {
         return 1.0;

@@ -348,10 +348,13 @@ void run_on_uring(int fd, const std::vector<block_request>& requests, unsigned d
 /// range. The size is taken again (fstat) at the start of every batch.
 class positioned_file {
   public:
-    /// Opens `path` read-only, or read-write when `writable`. Throws std::system_error.
+    /// Opens `path` read-only, or read-write when `writable`. Throws std::system_error
+    /// naming it if it cannot be opened or is not a regular file (EISDIR, EINVAL; a FIFO
+    /// is never waited on).
     explicit positioned_file(const std::filesystem::path& path, bool writable = false)
         : path_(path), writable_(writable),
-          fd_(writable ? open_read_write(path) : detail::open_read_only(path)) {}
+          fd_(detail::open_regular(path, writable ? "update records" : "read records",
+                                   writable ? O_RDWR : O_RDONLY)) {}
 
     /// The file's path.
     const std::filesystem::path& path() const noexcept { return path_; }
@@ -670,17 +673,6 @@ class positioned_file {
             ++c;
         }
         return c;
-    }
-
-    static detail::unique_fd open_read_write(const std::filesystem::path& path) {
-        int fd;
-        do {
-            fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
-        } while (fd < 0 && errno == EINTR);
-        if (fd < 0) {
-            detail::throw_system_error(errno, "open", path);
-        }
-        return detail::unique_fd(fd);
     }
 
     // A stdio stream on a duplicate of the descriptor ("rb" or "rb+"), at offset 0.

@@ -68,16 +68,6 @@ inline std::filesystem::path resolve_links(std::filesystem::path path) {
     }
 }
 
-/// "a directory", "a FIFO", ... for an error message about a non-regular file.
-inline const char* kind_of(mode_t mode) noexcept {
-    return S_ISDIR(mode)    ? "a directory"
-           : S_ISFIFO(mode) ? "a FIFO"
-           : S_ISSOCK(mode) ? "a socket"
-           : S_ISCHR(mode)  ? "a character device"
-           : S_ISBLK(mode)  ? "a block device"
-                            : "not a regular file";
-}
-
 class atomic_file {
   public:
     /// Resolves `target` through symbolic links, checks what it names (see the file

@@ -117,6 +117,52 @@ inline file_info stat_fd(int fd, const std::filesystem::path& path = {}) {
     return info_of(st);
 }
 
+/// "a directory", "a FIFO", ... for an error message about a non-regular file.
+inline const char* kind_of(mode_t mode) noexcept {
+    return S_ISDIR(mode)    ? "a directory"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+                            : "not a regular file";
+}
+
+/// Opens `path` (O_CLOEXEC | `flags`, retrying EINTR) for an `operation` that only makes
+/// sense on a regular file (records, the page cache): with O_NONBLOCK, so that a FIFO
+/// without a writer does not block the open, which is cleared again once the file is
+/// known to be regular.
+/// @throws std::system_error naming `operation` and the path: what open(2) said, EISDIR
+///         for a directory, EINVAL for any other file that is not regular (FIFO, socket,
+///         device), which is never read.
+inline unique_fd open_regular(const std::filesystem::path& path, std::string_view operation,
+                              int flags = O_RDONLY) {
+    unique_fd fd;
+    for (;;) {
+        const int raw = ::open(path.c_str(), flags | O_CLOEXEC | O_NONBLOCK);
+        if (raw >= 0) {
+            fd.reset(raw);
+            break;
+        }
+        if (errno != EINTR) {
+            throw_system_error(errno, std::string(operation) + ": open", path);
+        }
+    }
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) {
+        throw_system_error(errno, std::string(operation) + ": fstat", path);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        throw_system_error(
+            S_ISDIR(st.st_mode) ? EISDIR : EINVAL,
+            std::string(operation) + ": not a regular file (" + kind_of(st.st_mode) + "):", path);
+    }
+    const int fl = ::fcntl(fd.get(), F_GETFL);
+    if (fl >= 0) {
+        (void)::fcntl(fd.get(), F_SETFL, fl & ~O_NONBLOCK);
+    }
+    return fd;
+}
+
 /// One read(2), retried on EINTR. Returns the byte count (0 = end of file); throws on error.
 inline std::size_t read_some(int fd, char* dst, std::size_t n,
                              const std::filesystem::path& path = {}) {
