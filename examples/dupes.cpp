@@ -20,13 +20,16 @@
 // Output as fdupes: one path per line, each group followed by a blank line. A progress line
 // goes to stderr while scanning when stderr is a terminal (not with -q).
 // Exit status: 0 the scan finished; 1 it finished, but some files or directories could not
-// be read (each is named on stderr and skipped); 2 invalid usage.
+// be read (each is named on stderr and skipped), or the output could not be written (said
+// on stderr); 2 invalid usage.
 
 #include <fastread/compare.hpp>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -310,8 +313,10 @@ int main(int argc, char* argv[]) {
             }
         }
     }
-    if (std::fflush(stdout) != 0) {
-        return 2;
+    // Groups that never arrived are a failure (a full disk, a closed pipe): say so.
+    if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+        std::fprintf(stderr, "fastread-dupes: write error: %s\n", std::strerror(errno));
+        return 1;
     }
     return errors.empty() ? 0 : 1;
 }

@@ -56,6 +56,11 @@ TEST_CASE("fastread-dupes prints fdupes' format", "[duplicates][example]") {
     write_file(dir / "lone", "x");
     CHECK(run_command(ours + " '" + d + "'") ==
           d + "/a\n" + d + "/b\n\n" + d + "/c d\n" + d + "/e\n\n");
+    // Output that cannot be written: a message and exit status 1.
+    if (std::filesystem::exists("/dev/full")) {
+        CHECK(run_command(ours + " '" + d + "' 2>&1 >/dev/full; echo $?") ==
+              "fastread-dupes: write error: No space left on device\n1\n");
+    }
     CHECK(run_command(ours + " -S '" + d + "'") == "5 bytes each:\n" + d + "/a\n" + d +
                                                        "/b\n\n6 bytes each:\n" + d + "/c d\n" + d +
                                                        "/e\n\n");

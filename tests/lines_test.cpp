@@ -4,13 +4,18 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <random>
 #include <ranges>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "test_util.hpp"
@@ -373,4 +378,70 @@ TEST_CASE("lines(path) reads sysfs files, which cannot be mapped, whatever the m
         }
         CHECK(seen == want);
     }
+}
+
+namespace {
+volatile std::sig_atomic_t alarms = 0;
+extern "C" void count_alarm(int) {
+    alarms = alarms + 1;
+}
+} // namespace
+
+TEST_CASE("lines(FILE*) reads on when signals interrupt its reads (no SA_RESTART)",
+          "[lines][error]") {
+    // A handler installed without SA_RESTART makes a read(2) waiting on a slow pipe fail
+    // with EINTR; the range must read on, not throw.
+    struct sigaction action {
+    }, old_action{};
+    action.sa_handler = count_alarm;
+    action.sa_flags = 0; // no SA_RESTART
+    sigemptyset(&action.sa_mask);
+    REQUIRE(::sigaction(SIGALRM, &action, &old_action) == 0);
+    // The writer thread must not take the signals: it starts with SIGALRM blocked.
+    sigset_t alarm_set;
+    sigemptyset(&alarm_set);
+    sigaddset(&alarm_set, SIGALRM);
+    REQUIRE(::pthread_sigmask(SIG_BLOCK, &alarm_set, nullptr) == 0);
+    int fds[2];
+    REQUIRE(::pipe(fds) == 0);
+    std::string want;
+    for (int i = 0; i < 30; ++i) {
+        want += "line " + std::to_string(i) + "\n";
+    }
+    std::thread writer([fd = fds[1], &want] {
+        for (std::size_t at = 0; at < want.size();) {
+            const std::size_t end = want.find('\n', at) + 1;
+            const ssize_t n = ::write(fd, want.data() + at, end - at);
+            if (n > 0) {
+                at += static_cast<std::size_t>(n);
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        ::close(fd);
+    });
+    REQUIRE(::pthread_sigmask(SIG_UNBLOCK, &alarm_set, nullptr) == 0);
+    itimerval every_ms{};
+    every_ms.it_interval.tv_usec = 1000;
+    every_ms.it_value.tv_usec = 1000;
+    REQUIRE(::setitimer(ITIMER_REAL, &every_ms, nullptr) == 0);
+    std::FILE* f = ::fdopen(fds[0], "rb");
+    std::string seen;
+    std::string error;
+    line_options o;
+    o.keep_delimiter = true;
+    try {
+        for (std::string_view line : lines(f, o)) {
+            seen.append(line);
+        }
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    itimerval off{};
+    (void)::setitimer(ITIMER_REAL, &off, nullptr);
+    writer.join();
+    std::fclose(f);
+    (void)::sigaction(SIGALRM, &old_action, nullptr);
+    CHECK(error.empty());
+    CHECK(seen == want);
+    CHECK(alarms > 0); // the signals came
 }

@@ -78,12 +78,22 @@ class stdio_source {
         if (n == 0) {
             return 0;
         }
-        std::size_t got = std::fread(dst, 1, n, file_);
-        if (got < n && std::ferror(file_)) {
-            int err = errno != 0 ? errno : EIO;
-            detail::throw_system_error(err, "fread", path_);
+        // fread returns short with the error flag set when a signal handler installed
+        // without SA_RESTART interrupts its read(2): clear the flag and read on, as
+        // read_source does.
+        std::size_t got = 0;
+        for (;;) {
+            errno = 0;
+            got += std::fread(dst + got, 1, n - got, file_);
+            if (got == n || !std::ferror(file_)) {
+                return got;
+            }
+            const int err = errno != 0 ? errno : EIO;
+            if (err != EINTR) {
+                detail::throw_system_error(err, "fread", path_);
+            }
+            std::clearerr(file_);
         }
-        return got;
     }
     void init_size_hint() {
         int fd = ::fileno(file_);
