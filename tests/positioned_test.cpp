@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <random>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -608,4 +609,61 @@ TEST_CASE("read_at and update_at refuse what is not a regular file, and never wa
             CHECK_THAT(e.what(), Catch::Contains(path.string()));
         }
     }
+}
+
+TEST_CASE("update_at: fn that throws leaves the file untouched or says what was applied",
+          "[positioned][error]") {
+    temp_dir dir;
+    const fs::path path = dir / "records.bin";
+    // Records 1 MiB apart: one request each, whatever the gaps requests are joined across.
+    const std::uint64_t apart = std::uint64_t{1} << 18, count = 5 * apart;
+    const std::vector<std::uint64_t> indices = {4 * apart, 0, 3 * apart, apart, 2 * apart};
+    int calls = 0;
+    auto throws_on_fourth = [&](std::int32_t v) {
+        if (++calls == 4) {
+            throw std::runtime_error("fn failed");
+        }
+        return v + 100;
+    };
+    auto records = [&] {
+        std::vector<std::int32_t> got(5);
+        fastread::read_at<std::int32_t>(
+            path, std::vector<std::uint64_t>{0, apart, 2 * apart, 3 * apart, 4 * apart},
+            std::span<std::int32_t>(got));
+        return got;
+    };
+    // In the caller's order: the first three visits are in the file, then update_error.
+    make_records<std::int32_t>(path, count);
+    const std::vector<std::int32_t> before = records();
+    access_options unsorted;
+    unsorted.sort = false;
+    unsorted.method = access_method::pread;
+    try {
+        fastread::update_at<std::int32_t>(path, indices, throws_on_fourth, unsorted);
+        FAIL("no error");
+    } catch (const fastread::update_error& e) {
+        CHECK(e.applied() == 3);
+        CHECK(e.code() == std::errc::operation_canceled);
+        CHECK_THAT(e.what(), Catch::Contains(path.string()) &&
+                                 Catch::Contains("record " + std::to_string(apart)));
+        try {
+            std::rethrow_if_nested(e);
+            FAIL("fn's exception is not nested");
+        } catch (const std::runtime_error& inner) {
+            CHECK(std::string(inner.what()) == "fn failed");
+        }
+    }
+    std::vector<std::int32_t> want = before;
+    for (std::uint64_t i : {4, 0, 3}) {
+        want[i] += 100;
+    }
+    CHECK(records() == want);
+    // Sorted pread: fn runs for every record before any write, so the file is untouched.
+    make_records<std::int32_t>(path, count);
+    calls = 0;
+    access_options sorted;
+    sorted.method = access_method::pread;
+    CHECK_THROWS_WITH(fastread::update_at<std::int32_t>(path, indices, throws_on_fourth, sorted),
+                      "fn failed");
+    CHECK(records() == before);
 }

@@ -41,6 +41,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -735,7 +736,19 @@ class positioned_file {
             for (std::size_t k = r.first; k < r.last; ++k) {
                 T value;
                 std::memcpy(&value, buffer.get() + at(k), sizeof(T));
-                const T updated = fn(value);
+                T updated = value;
+                try {
+                    updated = fn(value);
+                } catch (...) {
+                    // The requests before this one are in the file, none of this one's
+                    // changes: an update_error says so, with fn's exception nested.
+                    std::throw_with_nested(
+                        update_error(std::make_error_code(std::errc::operation_canceled),
+                                     "update_at: fn threw for record " +
+                                         std::to_string(refs[k].index) + " of \"" + path_.string() +
+                                         "\" (" + std::to_string(r.first) + " updates applied)",
+                                     r.first));
+                }
                 if (std::memcmp(&updated, buffer.get() + at(k), sizeof(T)) != 0) {
                     std::memcpy(buffer.get() + at(k), &updated, sizeof(T));
                     changed.push_back(k);
@@ -867,7 +880,12 @@ void read_at(const std::filesystem::path& path, std::span<const std::uint64_t> i
 /// @param fn called once per index, always on the calling thread, with the record's
 ///           current value (a T); returns the new value (a T). Calls come in visiting
 ///           order (file order when sorted), except with io_uring, where they come request
-///           by request as reads complete (in order within a request). It must not throw.
+///           by request as reads complete (in order within a request). If it throws:
+///           batches updated in order (unsorted, or cached pages with `automatic`) throw
+///           update_error (`std::errc::operation_canceled`) with `applied()` and fn's
+///           exception nested (std::rethrow_if_nested); other sorted pread / mmap batches
+///           call fn for every record before writing any, so its exception leaves the file
+///           untouched; with io_uring it must not throw.
 /// @throws std::out_of_range if an index is past the last whole record (file untouched);
 ///         update_error (a std::system_error) if opening for writing, a read, a write or
 ///         the final sync fails, with `applied()` = updates already in the file.
