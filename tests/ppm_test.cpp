@@ -551,3 +551,202 @@ TEST_CASE("load(path): a file that shrinks while it is read gives a parse_error 
         }
     }
 }
+
+namespace {
+
+// A plain image of `width` x `height` whose raster has runs of spaces, line ends of both
+// kinds and comments between samples, so that cuts fall near all of them; `maxval` 255 or
+// 1000 (two-byte samples).
+std::string irregular_plain(std::uint32_t width, std::uint32_t height, unsigned maxval) {
+    std::string out = "P3\n# made by the test\n" + std::to_string(width) + " " +
+                      std::to_string(height) + "\n" + std::to_string(maxval) + "\n";
+    const std::size_t n = std::size_t{width} * height * 3;
+    for (std::size_t i = 0; i < n; ++i) {
+        out += std::to_string((i * 2654435761u >> 9) % (maxval + 1));
+        switch (i % 97) {
+        case 0:
+            out += " # a comment 1 2 3\n";
+            break;
+        case 1:
+            out += "\r\n";
+            break;
+        case 2:
+            out += "     ";
+            break;
+        default:
+            out += i % 16 == 15 ? '\n' : ' ';
+        }
+    }
+    return out;
+}
+
+// What the streaming path (one thread, no cut) makes of `bytes`: the image, or the error.
+template <class Sample>
+std::string streamed_outcome(const std::string& bytes) {
+    try {
+        const auto img = from_bytes<Sample>(bytes);
+        return "image of " + std::to_string(img.samples.size()) + " samples";
+    } catch (const parse_error& e) {
+        return "error at " + std::to_string(e.offset()) + ": " + e.reason();
+    }
+}
+
+// The first byte at or after `from` that starts a sample: a digit after a space, on a
+// line with no comment before it.
+std::size_t sample_start(const std::string& bytes, std::size_t from) {
+    for (std::size_t i = from; i < bytes.size(); ++i) {
+        const std::size_t line = bytes.find_last_of("\r\n", i) + 1;
+        if (bytes[i] >= '0' && bytes[i] <= '9' && bytes[i - 1] == ' ' &&
+            bytes.find('#', line) > i) {
+            return i;
+        }
+    }
+    return std::string::npos;
+}
+
+// What load_plain_in_file_slices makes of the file at `path` on `threads` threads.
+template <class Sample>
+std::string sliced_outcome(const std::filesystem::path& path, unsigned threads,
+                           ppm::image<Sample>* img = nullptr) {
+    detail::unique_fd fd = detail::open_read_only(path);
+    const std::uint64_t size = std::filesystem::file_size(path);
+    try {
+        std::optional<ppm::image<Sample>> got =
+            detail::load_plain_in_file_slices<Sample>(fd.get(), size, threads, path);
+        if (!got) {
+            return "nothing";
+        }
+        if (img != nullptr) {
+            *img = *got;
+        }
+        return "image of " + std::to_string(got->samples.size()) + " samples";
+    } catch (const parse_error& e) {
+        CHECK(e.file() == path.string());
+        return "error at " + std::to_string(e.offset()) + ": " + e.reason();
+    }
+}
+
+} // namespace
+
+TEST_CASE("load(path) of a cached plain file: slices read and parsed on threads decode as one "
+          "stream does",
+          "[ppm][source]") {
+    temp_dir dir;
+    const auto path = dir / "plain.ppm";
+    for (unsigned maxval : {255u, 1000u}) {
+        CAPTURE(maxval);
+        const std::string bytes = irregular_plain(640, 480, maxval);
+        write_file(path, bytes);
+        const auto expected = from_bytes<std::uint16_t>(bytes);
+        for (unsigned threads : {2u, 3u, 7u}) {
+            CAPTURE(threads);
+            ppm::image<std::uint16_t> img;
+            CHECK(sliced_outcome<std::uint16_t>(path, threads, &img) ==
+                  "image of " + std::to_string(expected.samples.size()) + " samples");
+            CHECK(img == expected);
+        }
+        // The public entry point takes this path on a machine of two CPUs or more.
+        page_cache::preload(path);
+        CHECK(ppm::load<std::uint16_t>(path) == expected);
+        CHECK(ppm::load<std::uint16_t>(path, io_mode::read) == expected);
+    }
+}
+
+TEST_CASE("load(path) of a cached plain file in slices: errors at the offset one stream gives",
+          "[ppm][error]") {
+    temp_dir dir;
+    const auto path = dir / "bad.ppm";
+    const std::string good = irregular_plain(512, 400, 255);
+    const std::size_t raster = good.find("255\n") + 4;
+    std::vector<std::pair<std::string, std::string>> cases;
+    // A sample above maxval late in the raster (in the last slice), and one early (first).
+    for (std::size_t where : {good.size() - 40, raster + 100}) {
+        std::string bad = good;
+        bad.insert(sample_start(bad, where), "9");
+        cases.emplace_back("a sample above maxval at " + std::to_string(where), bad);
+    }
+    // A byte that is not a digit, whitespace or comment, in the middle.
+    {
+        std::string bad = good;
+        bad[sample_start(bad, good.size() / 2) - 1] = 'x';
+        cases.emplace_back("a stray byte", bad);
+    }
+    // Too few samples: the raster ends early (still long enough to be parsed in slices).
+    cases.emplace_back("a raster cut short", good.substr(0, good.size() - 1000));
+    // Samples left over after the last one are not read.
+    cases.emplace_back("bytes after the last sample", good + " 1 2 3 junk");
+    for (const auto& [what, bytes] : cases) {
+        CAPTURE(what);
+        write_file(path, bytes);
+        for (unsigned threads : {2u, 3u}) {
+            CAPTURE(threads);
+            CHECK(sliced_outcome<std::uint8_t>(path, threads) ==
+                  streamed_outcome<std::uint8_t>(bytes));
+        }
+    }
+}
+
+TEST_CASE("load(path) of a cached plain file in slices: what it leaves to the stream",
+          "[ppm][source]") {
+    temp_dir dir;
+    const auto path = dir / "odd.ppm";
+    // A header longer than the 64 KiB the slices read it from (a long comment).
+    const std::string body = irregular_plain(300, 200, 255);
+    const std::string long_header = "P3\n#" + std::string(70000, 'c') + "\n" + body.substr(3);
+    write_file(path, long_header);
+    CHECK(sliced_outcome<std::uint8_t>(path, 2) == "nothing");
+    CHECK(ppm::load(path) == from_bytes(long_header));
+    // A raster too short for the samples declared: no image is allocated for it.
+    const std::string huge = "P3 100000 100000 255\n" + body.substr(body.find("255\n") + 4);
+    write_file(path, huge);
+    CHECK(sliced_outcome<std::uint8_t>(path, 2) == "nothing");
+    CHECK(streamed_outcome<std::uint8_t>(huge).starts_with("error at "));
+    // No cut: a comment longer than the 4 KiB a cut looks back and ahead, across the middle.
+    const std::size_t mid = body.size() / 2;
+    const std::string no_cut =
+        body.substr(0, mid) + "\n#" + std::string(20000, 'c') + "\n" + body.substr(mid);
+    write_file(path, no_cut);
+    CHECK(sliced_outcome<std::uint8_t>(path, 2) == "nothing");
+    CHECK(ppm::load(path) == from_bytes(no_cut));
+    // P6: not the slices' job.
+    save_test_image(path, 64, ppm::format::raw);
+    CHECK(sliced_outcome<std::uint8_t>(path, 2) == "nothing");
+}
+
+TEST_CASE("load(path) of a cached plain file in slices: a file cut short gives a parse_error "
+          "where it ends",
+          "[ppm][error]") {
+    temp_dir dir;
+    const auto path = dir / "shrinks.ppm";
+    save_test_image(path, 600, ppm::format::plain);
+    const std::uint64_t size = std::filesystem::file_size(path);
+    // Three slices, cut near 1/3 and 2/3 of the file. Cut in the last slice, after the
+    // slices' starts were found: the raster ends where the data ends. Cut before a slice's
+    // start: no start is found there, nothing is decoded (ppm::load then streams the file,
+    // and finds it short at the same byte). Cut after the last sample (the final line end):
+    // the image is whole. The cut landing while the slices read is the race test's (above).
+    for (std::uint64_t cut : {size / 4, size / 2 + 11, size * 5 / 6, size - 1}) {
+        CAPTURE(cut);
+        const auto img = save_test_image(path, 600, ppm::format::plain);
+        detail::unique_fd fd = detail::open_read_only(path);
+        cut_file(path, cut);
+        const bool in_last_slice = cut > size * 2 / 3 + 5000;
+        try {
+            const auto got =
+                detail::load_plain_in_file_slices<std::uint8_t>(fd.get(), size, 3, path);
+            if (cut == size - 1) {
+                REQUIRE(got.has_value());
+                CHECK(*got == img);
+                continue;
+            }
+            CHECK_FALSE(in_last_slice);
+            CHECK_FALSE(got.has_value());
+            ppm::load(path);
+            FAIL("a short file decoded");
+        } catch (const parse_error& e) {
+            CHECK(e.offset() == cut);
+            CHECK(e.file() == path.string());
+            CHECK_THAT(e.reason(), Catch::StartsWith("truncated raster"));
+        }
+    }
+}

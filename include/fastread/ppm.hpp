@@ -28,11 +28,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "detail/atomic_file.hpp"
 #include "detail/chunk_cursor.hpp"
@@ -76,15 +78,20 @@ struct image {
 /// default), a regular file in the page cache that holds at least 1 MiB (P3) or 8 MiB (P6)
 /// is mapped when this host measures maps faster than reading (FASTREAD_IO overrides):
 /// a plain raster is then parsed in place, on one thread per CPU from 8 MiB, and a raw one
-/// copied with streaming stores. Everything else (cold or small files, pipes, FIFOs,
-/// `/proc` files, and any file that cannot be mapped) is streamed with `read(2)`: a plain
-/// raster chunk by chunk through a 64 KiB buffer, a raw one straight into the samples. The
-/// plain raster goes through the SIMD kernel of scan::active_level(). Time O(file size);
-/// memory O(image size).
+/// copied with streaming stores. A cached plain file of 4 MiB or more that is not mapped
+/// (`io_mode::read`, or a host where reading is cheaper) is cut into slices of at least
+/// 2 MiB, one per CPU (at most 8), each read with `pread(2)` through its own 256 KiB buffer
+/// and parsed on its own thread; the header must then lie in the first 64 KiB, else the file
+/// is streamed. Everything else (cold or small files, pipes, FIFOs, `/proc` files, and any
+/// file that cannot be mapped) is streamed with `read(2)`: a plain raster chunk by chunk
+/// through a 64 KiB buffer, a raw one straight into the samples. The plain raster goes
+/// through the SIMD kernel of scan::active_level(). Time O(file size); memory O(image size)
+/// beyond those buffers.
 ///
 /// A file that shrinks while it is read gives a parse_error at the byte where its data now
-/// ends (read: the input ended there; map: the guard saw the lost pages, or the size
-/// checked after the parse is smaller), never SIGBUS.
+/// ends (read: the input ended there, or the size checked after the parse is below the bytes
+/// read; map: the guard saw the lost pages, or the size checked after the parse is smaller),
+/// never SIGBUS.
 /// @tparam Sample `std::uint8_t` (default) or `std::uint16_t` for maxval above 255.
 /// @throws fastread::parse_error (naming the file and the byte offset) if the file is not a
 ///         valid P3 or P6 image, or if `Sample` is `std::uint8_t` and maxval exceeds 255.
@@ -242,6 +249,138 @@ ppm::image<Sample> load_read_ppm(unique_fd fd, std::uint64_t size_at_open, std::
                                       [&] { return source.consumed(); });
 }
 
+/// load_plain_in_file_slices cuts a raster into slices of at least this many bytes, one per
+/// thread: smaller slices do not repay starting a thread (docs/performance.md, "ppm::load").
+inline constexpr std::uint64_t plain_file_bytes_per_thread = std::uint64_t{2} << 20;
+
+/// Bytes each slice of load_plain_in_file_slices reads per pread(2): one system call per
+/// 256 KiB, and the chunk is still in the L2 cache when it is scanned.
+inline constexpr std::size_t plain_slice_read_block = std::size_t{256} << 10;
+
+/// Where slice `t` of `threads` of the plain raster in [raster, size) of the file open on
+/// `fd` starts, after the cut `previous`: the offset of a whitespace byte outside tokens
+/// and comments near the slice's share (plain_split_point, on the 8 KiB read around it), or
+/// nothing when there is none (or the file ends before it).
+inline std::optional<std::uint64_t> plain_file_cut(int fd, std::uint64_t previous,
+                                                   std::uint64_t raster, std::uint64_t size,
+                                                   unsigned t, unsigned threads,
+                                                   const std::filesystem::path& path) {
+    constexpr std::uint64_t before = 4097, after = 4096 + 65; // plain_split_point's reach
+    const std::uint64_t guess = raster + (size - raster) * t / threads;
+    const std::uint64_t lo = std::max(previous, guess > before ? guess - before : 0);
+    const std::uint64_t hi = std::min(size, guess + after);
+    char window[before + after];
+    const std::size_t got = pread_full(fd, window, static_cast<std::size_t>(hi - lo), lo, path);
+    if (got <= guess - lo) {
+        return std::nullopt;
+    }
+    const char* at = plain_split_point(window, window + (guess - lo), window + got);
+    if (at == nullptr) {
+        return std::nullopt;
+    }
+    const std::uint64_t cut = lo + static_cast<std::uint64_t>(at - window);
+    return cut > previous ? std::optional<std::uint64_t>(cut) : std::nullopt;
+}
+
+/// Decodes the plain (P3) image of the regular file open on `fd` (`size` bytes, in the page
+/// cache) on `threads` threads without holding it in memory: the raster is cut into slices
+/// as parse_plain_in_slices cuts a map, and each thread reads its slice with pread(2) in
+/// plain_slice_read_block chunks into its own buffer and scans them (scan_plain_slices).
+/// So reading costs a copy into a buffer the cache holds, not a map's page-table set-up,
+/// and the parse runs on every thread. Returns nothing, having decoded nothing, when the
+/// header is not within the first 64 KiB, the image is not plain, the raster cannot hold
+/// the samples declared, or no cut is found: the caller then streams the file.
+///
+/// A file that shrinks during the call: a slice whose read ends early stops there (the last
+/// one ends the raster there); read(2) racing the truncation may return zeros, so a size now
+/// below the furthest byte read, or any early end but in the last slice, is a shrink_error.
+template <class Sample>
+std::optional<ppm::image<Sample>> load_plain_in_file_slices(int fd, std::uint64_t size,
+                                                            unsigned threads,
+                                                            const std::filesystem::path& path) {
+    constexpr std::size_t head_bytes = std::size_t{64} << 10;
+    std::unique_ptr<char[]> head(new char[head_bytes]);
+    const std::size_t head_got =
+        pread_full(fd, head.get(),
+                   static_cast<std::size_t>(std::min<std::uint64_t>(size, head_bytes)), 0, path);
+    memory_source head_source(std::span<const char>(head.get(), head_got));
+    chunk_cursor<memory_source> cursor(head_source);
+    ppm_header h;
+    if (parse_ppm_header(cursor, sizeof(Sample), h) || !h.plain || h.raster_offset >= size ||
+        h.samples > (size - h.raster_offset + 1) / 2) {
+        return std::nullopt;
+    }
+    std::vector<std::uint64_t> cuts{h.raster_offset};
+    for (unsigned t = 1; t < threads; ++t) {
+        const std::optional<std::uint64_t> cut =
+            plain_file_cut(fd, cuts.back(), h.raster_offset, size, t, threads, path);
+        if (!cut) {
+            return std::nullopt;
+        }
+        cuts.push_back(*cut);
+    }
+    cuts.push_back(size);
+    std::vector<std::uint64_t> slice_bytes(threads);
+    for (unsigned t = 0; t < threads; ++t) {
+        slice_bytes[t] = cuts[t + 1] - cuts[t] + (t + 1 < threads);
+    }
+
+    const scan::decimal_list_fn<Sample> kernel =
+        scan::decimal_list_for<Sample>(scan::active_level());
+    std::vector<std::uint64_t> reached(threads, 0);
+    std::vector<unsigned char> ended_early(threads, 0);
+    ppm::image<Sample> img;
+    ppm_error err;
+    scan_plain_slices(
+        h, slice_bytes, size, img.samples, err,
+        [&](unsigned t, p3_scanner& scanner, Sample*& o, Sample* o_end, ppm_error& e) {
+            const bool last = t + 1 == threads;
+            const std::uint64_t to = last ? size : cuts[t + 1] + 1;
+            std::unique_ptr<char[]> buffer(new char[plain_slice_read_block]);
+            std::uint64_t pos = cuts[t];
+            p3_scanner::status st = p3_scanner::status::need_input;
+            while (pos < to && st == p3_scanner::status::need_input) {
+                const auto want = static_cast<std::size_t>(
+                    std::min<std::uint64_t>(plain_slice_read_block, to - pos));
+                const std::size_t got = pread_full(fd, buffer.get(), want, pos, path);
+                const char* p = buffer.get();
+                st = scanner.scan(p, p + got, pos + got, o, o_end, kernel, e);
+                pos += got;
+                if (got < want) {
+                    ended_early[t] = 1; // the file ends here now
+                    break;
+                }
+            }
+            reached[t] = pos;
+            if (st == p3_scanner::status::need_input && last) {
+                st = scanner.finish(pos, o, o_end, e);
+            }
+            return st;
+        });
+
+    std::uint64_t furthest = 0;
+    for (unsigned t = 0; t < threads; ++t) {
+        furthest = std::max(furthest, reached[t]);
+        if (ended_early[t] && t + 1 < threads) {
+            furthest = UINT64_MAX; // a gap in the raster: the file shrank
+        }
+    }
+    std::optional<parse_error> failure;
+    if (err) {
+        failure.emplace(err.offset, ppm_error_message(err), path.string());
+    }
+    if (std::optional<parse_error> shrank = shrink_error(fd, size, furthest, failure, path)) {
+        throw *shrank;
+    }
+    if (failure) {
+        throw *failure;
+    }
+    img.width = h.width;
+    img.height = h.height;
+    img.maxval = h.maxval;
+    return img;
+}
+
 } // namespace fastread::detail
 
 namespace fastread::ppm {
@@ -269,6 +408,19 @@ image<Sample> load(const std::filesystem::path& path, io_mode io) {
                 fastread::detail::file_map map = fastread::detail::guarded_map(fd.get(), info.size);
                 if (map) {
                     return fastread::detail::load_mapped_ppm<Sample>(fd.get(), map, path);
+                }
+            }
+            if (plain) {
+                // Cached and not mapped: each thread reads and parses a slice of the raster.
+                const unsigned threads =
+                    fastread::detail::threads_for(static_cast<std::size_t>(info.size),
+                                                  fastread::detail::plain_file_bytes_per_thread, 8);
+                if (threads > 1 && fastread::detail::file_resident(fd.get(), info.size, 95)) {
+                    if (std::optional<image<Sample>> img =
+                            fastread::detail::load_plain_in_file_slices<Sample>(fd.get(), info.size,
+                                                                                threads, path)) {
+                        return std::move(*img);
+                    }
                 }
             }
             if (!plain) {

@@ -563,6 +563,86 @@ inline const char* plain_split_point(const char* begin, const char* at, const ch
     return at == stop ? nullptr : at;
 }
 
+/// Scans a plain raster cut into `slice_bytes.size()` consecutive slices of the sizes given
+/// (a slice but the last ending with the whitespace byte the next one starts at), each on
+/// its own thread: scan_slice(t, scanner, o, o_end, err) scans slice t with a fresh scanner
+/// into [o, o_end) (the first slice straight into `out`, the others into buffers of at
+/// most bytes / 2 + 1 samples copied after it) and returns the scanner's last status. The
+/// slices' counts and errors are then joined as one sequential scan would see them: the
+/// first error before the last sample wins; anything after the last sample is ignored; too
+/// few samples is a truncated raster at `end_offset`. On error `out` is cleared.
+/// @throws what scan_slice throws (the lowest slice's), after every slice has finished.
+template <class Sample, class ScanSlice>
+void scan_plain_slices(const ppm_header& h, const std::vector<std::uint64_t>& slice_bytes,
+                       std::uint64_t end_offset, sample_vector<Sample>& out, ppm_error& err,
+                       ScanSlice scan_slice) {
+    const auto threads = static_cast<unsigned>(slice_bytes.size());
+    struct slice_result {
+        sample_vector<Sample> buffer; // slices after the first
+        std::uint64_t count = 0;
+        ppm_error err;
+    };
+    std::vector<slice_result> results(threads);
+    out.resize(static_cast<std::size_t>(h.samples));
+    in_slices(threads, threads, [&](unsigned, std::size_t first, std::size_t last) {
+        for (std::size_t t = first; t < last; ++t) {
+            slice_result& r = results[t];
+            Sample* o = nullptr;
+            Sample* o_end = nullptr;
+            if (t == 0) {
+                o = out.data();
+                o_end = o + out.size();
+            } else {
+                const std::uint64_t most =
+                    std::min<std::uint64_t>(h.samples, slice_bytes[t] / 2 + 1);
+                r.buffer.resize(static_cast<std::size_t>(most));
+                o = r.buffer.data();
+                o_end = o + r.buffer.size();
+            }
+            Sample* const o_begin = o;
+            p3_scanner scanner = p3_scanner::for_header(h);
+            r.err = plain_raster_error(h);
+            const p3_scanner::status st =
+                scan_slice(static_cast<unsigned>(t), scanner, o, o_end, r.err);
+            r.count = static_cast<std::uint64_t>(o - o_begin);
+            if (st != p3_scanner::status::error) {
+                r.err = {};
+            }
+        }
+    });
+
+    std::uint64_t total = 0;
+    for (unsigned t = 0; t < threads; ++t) {
+        slice_result& r = results[t];
+        const std::uint64_t take = std::min(r.count, h.samples - total);
+        if (t > 0 && take > 0) {
+            std::memcpy(out.data() + total, r.buffer.data(),
+                        static_cast<std::size_t>(take) * sizeof(Sample));
+        }
+        total += take;
+        if (total == h.samples) {
+            return;
+        }
+        if (r.err) {
+            err = r.err;
+            if (err.code == ppm_errc::truncated_raster) {
+                err.value = total;
+            } else {
+                err.index += total - take;
+            }
+            out.clear();
+            return;
+        }
+    }
+    // Every slice ended without an error yet too few samples: the last slice's finish()
+    // reports a short raster, so only a slice that stopped early (its input ended) gets here.
+    err.code = ppm_errc::truncated_raster;
+    err.offset = end_offset;
+    err.value = total;
+    err.limit = h.samples;
+    out.clear();
+}
+
 /// Parses a plain raster held whole in memory, [begin, end) at input offset `begin_offset`,
 /// on `threads` threads: the bytes are cut into slices at whitespace outside comments,
 /// each slice is scanned on its own (the first into `out`, the others into buffers copied
@@ -586,82 +666,27 @@ bool parse_plain_in_slices(const char* begin, const char* end, std::uint64_t beg
     }
     cuts.push_back(end);
 
-    struct slice_result {
-        sample_vector<Sample> buffer; // slices after the first
-        std::uint64_t count = 0;
-        ppm_error err;
-        bool done = false; // reached h.samples on its own (only the first can)
-    };
-    std::vector<slice_result> results(threads);
-    out.resize(static_cast<std::size_t>(h.samples));
-    in_slices(threads, threads, [&](unsigned, std::size_t first, std::size_t last) {
-        for (std::size_t t = first; t < last; ++t) {
-            slice_result& r = results[t];
-            // A slice but the last ends with the whitespace byte the next one starts at, so
-            // its last token is complete and its scan ends outside tokens and comments.
-            const char* from = cuts[t];
+    std::vector<std::uint64_t> slice_bytes(threads);
+    for (unsigned t = 0; t < threads; ++t) {
+        slice_bytes[t] = static_cast<std::uint64_t>(cuts[t + 1] - cuts[t]) + (t + 1 < threads);
+    }
+    const std::uint64_t end_offset = begin_offset + static_cast<std::uint64_t>(end - begin);
+    scan_plain_slices(
+        h, slice_bytes, end_offset, out, err,
+        [&](unsigned t, p3_scanner& scanner, Sample*& o, Sample* o_end, ppm_error& e) {
+            // A slice but the last ends with the whitespace byte the next one
+            // starts at, so its last token is complete and its scan ends
+            // outside tokens and comments.
+            const char* pos = cuts[t];
             const char* to = t + 1 < threads ? cuts[t + 1] + 1 : end;
-            Sample* o = nullptr;
-            Sample* o_end = nullptr;
-            if (t == 0) {
-                o = out.data();
-                o_end = o + out.size();
-            } else {
-                const std::uint64_t most = std::min<std::uint64_t>(
-                    h.samples, static_cast<std::uint64_t>(to - from) / 2 + 1);
-                r.buffer.resize(static_cast<std::size_t>(most));
-                o = r.buffer.data();
-                o_end = o + r.buffer.size();
-            }
-            Sample* const o_begin = o;
-            p3_scanner scanner = p3_scanner::for_header(h);
-            r.err = plain_raster_error(h);
-            const char* pos = from;
             p3_scanner::status st =
                 scanner.scan(pos, to, begin_offset + static_cast<std::uint64_t>(to - begin), o,
-                             o_end, kernel, r.err);
+                             o_end, kernel, e);
             if (st == p3_scanner::status::need_input && to == end) {
-                st = scanner.finish(begin_offset + static_cast<std::uint64_t>(end - begin), o,
-                                    o_end, r.err);
+                st = scanner.finish(end_offset, o, o_end, e);
             }
-            r.count = static_cast<std::uint64_t>(o - o_begin);
-            r.done = st == p3_scanner::status::done;
-            if (st != p3_scanner::status::error) {
-                r.err = {};
-            }
-        }
-    });
-
-    std::uint64_t total = 0;
-    for (unsigned t = 0; t < threads; ++t) {
-        slice_result& r = results[t];
-        const std::uint64_t take = std::min(r.count, h.samples - total);
-        if (t > 0 && take > 0) {
-            std::memcpy(out.data() + total, r.buffer.data(),
-                        static_cast<std::size_t>(take) * sizeof(Sample));
-        }
-        total += take;
-        if (total == h.samples) {
-            return true;
-        }
-        if (r.err) {
-            err = r.err;
-            if (err.code == ppm_errc::truncated_raster) {
-                err.value = total;
-            } else {
-                err.index += total - take;
-            }
-            out.clear();
-            return true;
-        }
-    }
-    // Every slice ended without an error yet too few samples: cannot happen, as the last
-    // slice's finish() reports a short raster.
-    err.code = ppm_errc::truncated_raster;
-    err.offset = begin_offset + static_cast<std::uint64_t>(end - begin);
-    err.value = total;
-    err.limit = h.samples;
-    out.clear();
+            return st;
+        });
     return true;
 }
 
