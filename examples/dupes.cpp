@@ -35,6 +35,7 @@
 #include <string_view>
 #include <vector>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -115,6 +116,13 @@ std::uint64_t size_of(const std::filesystem::path& p) {
 } // namespace
 
 int main(int argc, char* argv[]) {
+    // As other duplicate finders do, allow every descriptor the hard limit allows:
+    // find_duplicates sizes the sets it compares at once from what the process may open.
+    if (rlimit limit{};
+        ::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        (void)::setrlimit(RLIMIT_NOFILE, &limit);
+    }
     fastread::duplicate_options options;
     bool sameline = false, show_size = false, summarize = false, quiet = false, json = false;
     std::vector<std::filesystem::path> roots;

@@ -8,12 +8,14 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <thread>
 #include <tuple>
 #include <vector>
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -555,4 +557,140 @@ TEST_CASE("files_equal preload_then_block on pipes compares their bytes (nothing
         const fs::path pb = "/proc/self/fd/" + std::to_string(b.read_fd());
         CHECK(files_equal(pa, pb, o) == same);
     }
+}
+
+namespace {
+
+// Lowers RLIMIT_NOFILE's soft limit to what is open now plus `room`, for its lifetime.
+class descriptor_limit {
+  public:
+    explicit descriptor_limit(std::size_t room) {
+        REQUIRE(::getrlimit(RLIMIT_NOFILE, &saved_) == 0);
+        rlimit lower = saved_;
+        lower.rlim_cur = static_cast<rlim_t>(open_now() + room);
+        REQUIRE(lower.rlim_cur <= saved_.rlim_cur);
+        REQUIRE(::setrlimit(RLIMIT_NOFILE, &lower) == 0);
+    }
+    ~descriptor_limit() { ::setrlimit(RLIMIT_NOFILE, &saved_); }
+    descriptor_limit(const descriptor_limit&) = delete;
+    descriptor_limit& operator=(const descriptor_limit&) = delete;
+
+    static std::size_t open_now() {
+        std::size_t n = 0;
+        for (const auto& e : fs::directory_iterator("/proc/self/fd")) {
+            (void)e;
+            ++n;
+        }
+        return n - 1; // the iterator's own descriptor
+    }
+
+  private:
+    rlimit saved_{};
+};
+
+// `sets` sets of `per_set` identical files, set s of `bytes` + s bytes (over the small-file
+// size, so that a set is compared with all its files open at once; one size per set, so
+// that each set is a job of its own).
+groups make_sets(const fs::path& dir, int sets, int per_set, std::size_t bytes) {
+    groups want;
+    for (int s = 0; s < sets; ++s) {
+        const std::string content =
+            bytes_of(bytes + static_cast<std::size_t>(s), static_cast<unsigned>(s + 7));
+        std::vector<fs::path> g;
+        for (int f = 0; f < per_set; ++f) {
+            g.push_back(dir / ("s" + std::to_string(s) + "-" + std::to_string(f)));
+            write_file(g.back(), content);
+        }
+        std::sort(g.begin(), g.end());
+        want.push_back(g);
+    }
+    std::sort(want.begin(), want.end());
+    return want;
+}
+
+} // namespace
+
+TEST_CASE("find_duplicates: few descriptors left (RLIMIT_NOFILE) loses no group",
+          "[compare][duplicates]") {
+    // 8 sets of 20 files of 70 KB. With 16 descriptors free and a thread per CPU (or more)
+    // each opening a whole set, the sets ran out (EMFILE) and lost files; the open-file
+    // budget now comes from the limit.
+    temp_dir dir;
+    const groups want = make_sets(dir.path(), 8, 20, 70000);
+    std::vector<std::string> errors;
+    duplicate_options o;
+    o.on_error = [&](const fastread::scan_error& e) {
+        errors.push_back(e.path.string() + ": " + e.operation);
+    };
+    groups got;
+    {
+        descriptor_limit limit(16);
+        got = scan(dir.path(), o);
+    }
+    CHECK(errors.empty());
+    CHECK(got == want);
+}
+
+TEST_CASE("find_duplicates: descriptors taken by the application during the scan lose no group",
+          "[compare][duplicates]") {
+    // One comparing thread; after its first set, the application opens all but 3 of the
+    // descriptors left: the next sets cannot all be open at once (EMFILE) and are compared
+    // file by file instead.
+    temp_dir dir;
+    const groups want = make_sets(dir.path(), 6, 5, 70000);
+    std::vector<std::string> errors;
+    std::vector<int> held;
+    duplicate_options o;
+    o.threads = 1;
+    o.on_error = [&](const fastread::scan_error& e) {
+        errors.push_back(e.path.string() + ": " + e.operation);
+    };
+    o.on_progress = [&](const fastread::scan_progress& p) {
+        if (std::string_view(p.stage) == "compare" && p.done == 1 && held.empty()) {
+            for (int fd; (fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0;) {
+                held.push_back(fd);
+            }
+            for (int k = 0; k < 3 && !held.empty(); ++k) {
+                ::close(held.back());
+                held.pop_back();
+            }
+        }
+    };
+    groups got;
+    {
+        descriptor_limit limit(64);
+        got = scan(dir.path(), o);
+        for (int fd : held) {
+            ::close(fd);
+        }
+    }
+    CHECK_FALSE(held.empty()); // the descriptors were taken
+    CHECK(errors.empty());
+    CHECK(got == want);
+}
+
+TEST_CASE("find_duplicates: a small file replaced after the walk is reported as changed, not "
+          "grouped",
+          "[compare][duplicates]") {
+    // c is replaced (rename over it) by a file of the same bytes between the walk and the
+    // comparison: the bytes match, but the file is not the one the walk saw.
+    temp_dir dir;
+    const std::string content = bytes_of(100);
+    for (const char* name : {"a", "b", "c"}) {
+        write_file(dir / name, content);
+    }
+    fs::create_directory(dir / "sub"); // not walked: the scan is not recursive
+    write_file(dir / "sub" / "c", content);
+    std::vector<std::string> errors;
+    duplicate_options o;
+    o.on_error = [&](const fastread::scan_error& e) {
+        errors.push_back(e.path.string() + ": " + e.operation);
+    };
+    o.on_progress = [&](const fastread::scan_progress& p) {
+        if (std::string_view(p.stage) == "compare" && p.done == 0) {
+            fs::rename(dir / "sub" / "c", dir / "c");
+        }
+    };
+    CHECK(scan(dir.path(), o) == groups{{dir / "a", dir / "b"}});
+    CHECK(errors == std::vector<std::string>{(dir / "c").string() + ": changed"});
 }

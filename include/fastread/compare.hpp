@@ -160,9 +160,13 @@ struct duplicate_options {
 /// 4 KiB first), the set splitting as blocks differ, so that each file is read once; more
 /// are first split by an XXH3-128 hash of their first and last 4 KiB, then of the whole
 /// file. Every group is confirmed by comparing bytes, so that a hash collision never
-/// reports different files as equal. A file whose size, modification time or inode
-/// changes during the scan, or that vanishes, or that reads differently from its size, is
-/// reported to `on_error` and left out.
+/// reports different files as equal. Open files: the comparing threads and the files each
+/// holds open at once are sized from the descriptors RLIMIT_NOFILE still allows (16 kept
+/// free); a set that still runs out of them (EMFILE, ENFILE: the application opened more
+/// meanwhile) is compared file by file, two open at a time, so no group is lost to the
+/// limit. A file whose device, inode, size or modification time differs from what the walk
+/// saw when it is opened or read (replaced by a rename, changed), or that vanishes, or that
+/// reads differently from its size, is reported to `on_error` and left out.
 /// Time O(total size of same-size candidates); memory O(number of files) plus, per
 /// comparing thread, 1 MiB and up to 8 MiB of small files' contents.
 /// @throws std::bad_alloc only; I/O problems go to `options.on_error`.
@@ -361,6 +365,29 @@ inline std::size_t pread_full_gauged(int fd, char* dst, std::size_t n, std::uint
     return done;
 }
 
+/// Descriptors this process may still open: RLIMIT_NOFILE's soft limit less those open now
+/// (counted in /proc/self/fd; where that cannot be read, half the limit counts as used).
+/// At most 2^20 (an unlimited soft limit). O(descriptors open).
+inline std::size_t descriptor_room() noexcept {
+    constexpr std::size_t most = std::size_t{1} << 20;
+    struct rlimit limit {};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY ||
+        limit.rlim_cur >= most) {
+        return most;
+    }
+    const auto soft = static_cast<std::size_t>(limit.rlim_cur);
+    std::size_t open = soft / 2;
+    if (DIR* dir = ::opendir("/proc/self/fd")) {
+        open = 0;
+        while (const dirent* e = ::readdir(dir)) {
+            open += e->d_name[0] != '.';
+        }
+        ::closedir(dir);
+        open -= open > 0; // the directory's own descriptor
+    }
+    return soft > open ? soft - open : 0;
+}
+
 struct dup_file {
     std::string path;
     file_info info;
@@ -414,6 +441,8 @@ class duplicate_finder {
     static constexpr std::size_t set_bytes = std::size_t{1} << 20;
     // Largest set compared at once (open files per thread); bigger sets are hashed first.
     static constexpr std::size_t max_set = 64;
+    // Descriptors kept free for the application and for the walk's directories.
+    static constexpr std::size_t spare_descriptors = 16;
 
     void error(const std::string& path, int err, const char* operation) {
         if (opt_.on_error) {
@@ -813,9 +842,16 @@ class duplicate_finder {
     };
 
     // Opens a candidate and checks that it is still the file the walk saw; else reports it.
-    unique_fd open_unchanged(const dup_file& f, worker& w) const {
+    // With `out_of_descriptors`, running out of descriptors (EMFILE, ENFILE) is not
+    // reported but flagged there, for the caller to retry with fewer files open.
+    unique_fd open_unchanged(const dup_file& f, worker& w,
+                             bool* out_of_descriptors = nullptr) const {
         const int fd = ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0) {
+            if (out_of_descriptors != nullptr && (errno == EMFILE || errno == ENFILE)) {
+                *out_of_descriptors = true;
+                return unique_fd();
+            }
             w.fail(f.path, errno, "open");
             return unique_fd();
         }
@@ -864,7 +900,9 @@ class duplicate_finder {
         if (got != size) {
             return w.fail(f.path, ESTALE, "changed");
         }
-        return true;
+        // The file opened is the one the walk saw (a rename or a new link since would put
+        // another file's bytes under its name), and it was not modified while read.
+        return still_same(f, fd, w);
     }
 
 #if FASTREAD_HAVE_XXHASH
@@ -1044,8 +1082,16 @@ class duplicate_finder {
             unique_fd fd;
         };
         std::vector<member> members;
+        bool out_of_descriptors = false;
         for (std::size_t i : group) {
-            unique_fd fd = open_unchanged(files_[i], w);
+            unique_fd fd = open_unchanged(files_[i], w, &out_of_descriptors);
+            if (out_of_descriptors) {
+                // The application holds more descriptors than set_limit_ allowed for: compare
+                // file by file instead (two open at a time), losing no file.
+                members.clear();
+                confirm(group, w);
+                return;
+            }
             if (fd) {
                 members.push_back(member{i, std::move(fd)});
             }
@@ -1257,7 +1303,7 @@ class duplicate_finder {
         case job_kind::candidates:
             // Up to max_set files: compared all at once, each read once (hashing first would
             // read them all and then compare anyway).
-            if (j.files.size() <= max_set) {
+            if (j.files.size() <= set_limit_) {
                 compare_set(j.files, w);
                 return;
             }
@@ -1266,7 +1312,7 @@ class duplicate_finder {
             // what is still too big to compare at once.
             for (auto& part : split_by(
                      j.files, [&](const dup_file&f, digest&d) { return probe_hash(f, d, w); })) {
-                if (part.size() <= max_set) {
+                if (part.size() <= set_limit_) {
                     compare_set(part, w);
                     continue;
                 }
@@ -1318,8 +1364,14 @@ class duplicate_finder {
                 }
             }
         };
-        const auto most = static_cast<unsigned>(
-            std::max<std::size_t>(1, std::min<std::size_t>(thread_count(), total)));
+        // Each comparing thread holds up to set_limit_ files open at once. Size both from
+        // the descriptors the process may still open (RLIMIT_NOFILE), so that a set does not
+        // run out of them (EMFILE) and lose files: at least 4 per thread, 2 per set.
+        const std::size_t room = descriptor_room();
+        const std::size_t usable = room > spare_descriptors ? room - spare_descriptors : 0;
+        const auto most = static_cast<unsigned>(std::max<std::size_t>(
+            1, std::min<std::size_t>({std::size_t{thread_count()}, total, usable / 4})));
+        set_limit_ = std::clamp<std::size_t>(usable / most, 2, max_set);
         const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
         const bool adaptive = opt_.threads == 0 && most > cpus;
         growing_team team(adaptive ? cpus : most, most, body);
@@ -1384,6 +1436,7 @@ class duplicate_finder {
         return std::move(groups_);
     }
     const duplicate_options& opt_;
+    std::size_t set_limit_ = max_set; // largest set compared at once (run_jobs sizes it)
     std::vector<dup_file> files_;
     std::vector<dir_entry> pending_;
     std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, id_hash> dirs_seen_;
