@@ -119,14 +119,14 @@ class atomic_file {
 
     /// fsync, close, rename over the target, fsync the directory. Throws std::system_error.
     void commit() {
-        if (::fsync(fd_.get()) != 0) {
+        if (sys::fsync(fd_.get()) != 0) {
             throw_system_error(errno, "fsync", temp_);
         }
         int fd = fd_.release();
         if (::close(fd) != 0 && errno != EINTR) {
             throw_system_error(errno, "close", temp_);
         }
-        if (::rename(temp_.c_str(), target_.c_str()) != 0) {
+        if (sys::rename(temp_.c_str(), target_.c_str()) != 0) {
             throw_system_error(errno, "rename temporary file to", target_);
         }
         committed_ = true;
@@ -160,7 +160,7 @@ class atomic_file {
             name += '.';
             name += std::to_string(counter.fetch_add(1) ^ (stamp & 0xffffff));
             temp_ = dir.empty() ? std::filesystem::path(name) : dir / name;
-            const int fd = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+            const int fd = sys::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
             if (fd >= 0) {
                 fd_.reset(fd);
                 return;

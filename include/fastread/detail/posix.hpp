@@ -19,6 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "syscall.hpp"
+
 namespace fastread::detail {
 
 /// Throws std::system_error(err) whose message names the operation and the path.
@@ -167,7 +169,7 @@ inline unique_fd open_regular(const std::filesystem::path& path, std::string_vie
 inline std::size_t read_some(int fd, char* dst, std::size_t n,
                              const std::filesystem::path& path = {}) {
     for (;;) {
-        ssize_t got = ::read(fd, dst, n);
+        ssize_t got = sys::read(fd, dst, n);
         if (got >= 0) {
             return static_cast<std::size_t>(got);
         }
@@ -199,7 +201,7 @@ inline std::size_t pread_full(int fd, char* dst, std::size_t n, std::uint64_t of
     std::size_t done = 0;
     while (done < n) {
         const std::size_t want = n - done < 0x40000000 ? n - done : 0x40000000;
-        const ssize_t got = ::pread(fd, dst + done, want, static_cast<off_t>(offset + done));
+        const ssize_t got = sys::pread(fd, dst + done, want, static_cast<off_t>(offset + done));
         if (got < 0) {
             if (errno == EINTR) {
                 continue;
@@ -219,12 +221,15 @@ inline void pwrite_all(int fd, const char* src, std::size_t n, std::uint64_t off
                        const std::filesystem::path& path = {}) {
     while (n > 0) {
         const std::size_t want = n < 0x40000000 ? n : 0x40000000;
-        const ssize_t put = ::pwrite(fd, src, want, static_cast<off_t>(offset));
+        const ssize_t put = sys::pwrite(fd, src, want, static_cast<off_t>(offset));
         if (put < 0) {
             if (errno == EINTR) {
                 continue;
             }
             throw_system_error(errno, "pwrite", path);
+        }
+        if (put == 0) { // no progress and no error: do not loop forever
+            throw_system_error(EIO, "pwrite (wrote nothing)", path);
         }
         src += put;
         offset += static_cast<std::uint64_t>(put);
@@ -239,7 +244,7 @@ inline int pwrite_counted(int fd, const char* src, std::size_t n, std::uint64_t 
     done = 0;
     while (done < n) {
         const std::size_t want = n - done < 0x40000000 ? n - done : 0x40000000;
-        const ssize_t put = ::pwrite(fd, src + done, want, static_cast<off_t>(offset + done));
+        const ssize_t put = sys::pwrite(fd, src + done, want, static_cast<off_t>(offset + done));
         if (put < 0) {
             if (errno == EINTR) {
                 continue;
@@ -259,12 +264,15 @@ inline void write_all(int fd, const char* src, std::size_t n,
                       const std::filesystem::path& path = {}) {
     while (n > 0) {
         std::size_t want = n < 0x40000000 ? n : 0x40000000;
-        ssize_t put = ::write(fd, src, want);
+        ssize_t put = sys::write(fd, src, want);
         if (put < 0) {
             if (errno == EINTR) {
                 continue;
             }
             throw_system_error(errno, "write", path);
+        }
+        if (put == 0) { // no progress and no error: do not loop forever
+            throw_system_error(EIO, "write (wrote nothing)", path);
         }
         src += put;
         n -= static_cast<std::size_t>(put);
