@@ -666,4 +666,79 @@ TEST_CASE("update_at: fn that throws leaves the file untouched or says what was 
     CHECK_THROWS_WITH(fastread::update_at<std::int32_t>(path, indices, throws_on_fourth, sorted),
                       "fn failed");
     CHECK(records() == before);
+    // io_uring: requests complete in any order; those written before fn threw (and those
+    // in flight, which finish) are counted in applied(), and are exactly the changed ones.
+    if (!fastread::detail::uring_usable()) {
+        WARN("io_uring is not usable here: its case is not checked");
+        return;
+    }
+    make_records<std::int32_t>(path, count);
+    calls = 0;
+    access_options uring;
+    uring.method = access_method::io_uring;
+    std::size_t applied = 99;
+    try {
+        fastread::update_at<std::int32_t>(path, indices, throws_on_fourth, uring);
+        FAIL("no error");
+    } catch (const fastread::update_error& e) {
+        applied = e.applied();
+        CHECK(e.code() == std::errc::operation_canceled);
+        CHECK_THAT(e.what(), Catch::Contains(path.string()) && Catch::Contains("io_uring"));
+        try {
+            std::rethrow_if_nested(e);
+            FAIL("fn's exception is not nested");
+        } catch (const std::runtime_error& inner) {
+            CHECK(std::string(inner.what()) == "fn failed");
+        }
+    }
+    const std::vector<std::int32_t> after = records();
+    std::size_t changed = 0;
+    for (std::size_t i = 0; i < 5; ++i) {
+        CHECK((after[i] == before[i] || after[i] == before[i] + 100));
+        changed += after[i] != before[i];
+    }
+    CHECK(changed == applied);
+    CHECK(applied <= 3); // fn ran for three records before it threw
+}
+
+TEST_CASE("read_at and update_at where no thread can be created: the same records",
+          "[positioned]") {
+    // 300 000 records and 40 000 indices: cached batches this big run on several threads;
+    // without threads their slices run on the calling thread.
+    temp_dir dir;
+    const fs::path path = dir / "records";
+    const std::vector<std::int32_t> records = make_records<std::int32_t>(path, 300000);
+    const std::vector<std::uint64_t> indices = random_indices(records.size(), 40000, 11);
+    fastread::positioned_file file(path, true); // opened here: the child may not open it
+    const int status = fastread_test::without_threads([&] {
+        int failures = 0;
+        for (access_method m :
+             {access_method::automatic, access_method::pread, access_method::mmap}) {
+            access_options o;
+            o.method = m;
+            std::vector<std::int32_t> out(indices.size());
+            file.read_at<std::int32_t>(indices, std::span<std::int32_t>(out), o);
+            for (std::size_t i = 0; i < indices.size(); ++i) {
+                failures += out[i] != records[indices[i]];
+            }
+        }
+        access_options sorted;
+        sorted.method = access_method::pread;
+        file.update_at<std::int32_t>(
+            indices, [](std::int32_t v) { return v + 1; }, sorted);
+        return failures == 0 ? 0 : 1;
+    });
+    CHECK(status == 0);
+    // The update ran in the child, on the file both share: each index once more per visit.
+    std::vector<std::int32_t> want = records;
+    for (std::uint64_t i : indices) {
+        ++want[i];
+    }
+    std::vector<std::int32_t> got(records.size());
+    std::vector<std::uint64_t> all(records.size());
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        all[i] = i;
+    }
+    fastread::read_at<std::int32_t>(path, all, std::span<std::int32_t>(got));
+    CHECK(got == want);
 }

@@ -750,3 +750,24 @@ TEST_CASE("load(path) of a cached plain file in slices: a file cut short gives a
         }
     }
 }
+
+TEST_CASE("load: a big plain image is decoded where no thread can be created", "[ppm]") {
+    // 11 MB: parsed in slices on threads, in memory (a map) and by path (slices read with
+    // pread); without threads every slice runs on the calling thread.
+    temp_dir dir;
+    const auto path = dir / "big.ppm";
+    const auto img = save_test_image(path, 1024, ppm::format::plain);
+    const mmap_source mapped(path);
+    const detail::unique_fd fd = detail::open_read_only(path);
+    const std::uint64_t size = std::filesystem::file_size(path);
+    const int status = fastread_test::without_threads([&] {
+        memory_source memory(mapped.bytes());
+        if (ppm::load(memory) != img) {
+            return 1;
+        }
+        const auto by_path =
+            detail::load_plain_in_file_slices<std::uint8_t>(fd.get(), size, 2, path);
+        return by_path && *by_path == img ? 0 : 2;
+    });
+    CHECK(status == 0);
+}

@@ -16,10 +16,12 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -239,6 +241,39 @@ int as_unprivileged(Body body) {
             ::_exit(99);
         }
         ::_exit(body());
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 98;
+}
+
+// Runs `body` in a child process that cannot create threads (RLIMIT_NPROC 0, as an
+// unprivileged user when the tests run as root, whom the limit does not bind); returns its
+// exit status: body's result, 96 if a thread could still be created, 95 if body threw,
+// 98 if it died. Open what body needs before (descriptors and maps are inherited): the
+// child may not be allowed to open the test's files.
+template <class Body>
+int without_threads(Body body) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) {
+            ::_exit(99);
+        }
+        const rlimit none{0, 0};
+        if (::setrlimit(RLIMIT_NPROC, &none) != 0) {
+            ::_exit(97);
+        }
+        try {
+            std::thread probe([] {});
+            probe.join();
+            ::_exit(96);
+        } catch (const std::system_error&) {
+        }
+        try {
+            ::_exit(body());
+        } catch (...) {
+            ::_exit(95);
+        }
     }
     int status = 0;
     ::waitpid(pid, &status, 0);

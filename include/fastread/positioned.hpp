@@ -238,8 +238,14 @@ class uring {
 /// whole into its slot's buffer (short reads and EAGAIN/EINTR resubmitted), then
 /// `on_read(request_index, buffer)` runs; it returns the byte range of the buffer to write
 /// back ([lo, hi), empty for none), which is then written; `on_written(request_index)`
-/// runs when that write is complete (or at once when there is none). Throws
-/// std::system_error (read) or calls `on_error(err, operation)` (which must throw).
+/// runs when that write is complete (or at once when there is none).
+///
+/// A failure stops it gracefully: after a read or write fails, or on_read throws, no new
+/// request starts and no further on_read runs, but the writes already started finish (and
+/// on_written runs for them) and every request in flight completes before the buffers go.
+/// Then on_read's exception is rethrown, or `on_error(err, operation)` (which must throw)
+/// is called for the first failure, so that it sees every completed write.
+/// @throws std::system_error if the ring cannot be made, or submitting to it fails.
 template <class OnRead, class OnWritten, class OnError>
 void run_on_uring(int fd, const std::vector<block_request>& requests, unsigned depth,
                   OnRead on_read, OnWritten on_written, OnError on_error) {
@@ -247,7 +253,7 @@ void run_on_uring(int fd, const std::vector<block_request>& requests, unsigned d
         return;
     }
     depth = static_cast<unsigned>(std::min<std::size_t>(depth, requests.size()));
-    uring ring(depth);
+    // The buffers and slots outlive the ring: its teardown may still see requests.
     const std::size_t slot_bytes = largest_request(requests);
     std::unique_ptr<char[]> buffers(new char[slot_bytes * depth]);
     struct slot {
@@ -261,7 +267,18 @@ void run_on_uring(int fd, const std::vector<block_request>& requests, unsigned d
     for (unsigned s = depth; s-- > 0;) {
         free_slots.push_back(s);
     }
+    uring ring(depth);
     std::size_t next = 0, in_flight = 0;
+    std::exception_ptr thrown; // on_read's exception
+    int failed = 0;            // the first errno of a read or write
+    const char* failed_operation = "";
+    auto fail = [&](int err, const char* operation) {
+        if (failed == 0 && !thrown) {
+            failed = err;
+            failed_operation = operation;
+        }
+    };
+    auto stopping = [&] { return failed != 0 || thrown != nullptr; };
     auto prep = [&](unsigned s) {
         io_uring_sqe* sqe = io_uring_get_sqe(ring.get());
         slot& sl = slots[s];
@@ -277,17 +294,22 @@ void run_on_uring(int fd, const std::vector<block_request>& requests, unsigned d
         }
         io_uring_sqe_set_data64(sqe, s);
     };
-    while (next < requests.size() || in_flight > 0) {
-        while (!free_slots.empty() && next < requests.size()) {
+    auto release = [&](unsigned s) {
+        free_slots.push_back(s);
+        --in_flight;
+    };
+    while ((!stopping() && next < requests.size()) || in_flight > 0) {
+        while (!stopping() && !free_slots.empty() && next < requests.size()) {
             const unsigned s = free_slots.back();
             free_slots.pop_back();
             slots[s] = slot{next++, 0, 0, 0, false};
             prep(s);
             ++in_flight;
         }
-        int rc = io_uring_submit_and_wait(ring.get(), 1);
-        if (rc < 0 && rc != -EINTR && rc != -EAGAIN) {
-            on_error(-rc, "io_uring_submit_and_wait");
+        const int rc = io_uring_submit_and_wait(ring.get(), 1);
+        if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
+            // The ring refuses work: what is in flight cannot be waited for either.
+            throw std::system_error(-rc, std::generic_category(), "io_uring_submit_and_wait");
         }
         io_uring_cqe* cqe = nullptr;
         unsigned head = 0, seen = 0;
@@ -297,46 +319,58 @@ void run_on_uring(int fd, const std::vector<block_request>& requests, unsigned d
             slot& sl = slots[s];
             const block_request& r = requests[sl.request];
             const int res = cqe->res;
-            if (res == -EAGAIN || res == -EINTR) {
-                prep(s); // again, as it was
+            if (!sl.writing) {
+                if (stopping()) {
+                    release(s); // read for nothing now
+                } else if (res == -EAGAIN || res == -EINTR) {
+                    prep(s); // again, as it was
+                } else if (res <= 0) {
+                    fail(res < 0 ? -res : EIO, res < 0 ? "read" : "read (the file ended early)");
+                    release(s);
+                } else if ((sl.done += static_cast<std::size_t>(res)) < r.length) {
+                    prep(s); // a short read: the rest
+                } else {
+                    std::pair<std::size_t, std::size_t> range{0, 0};
+                    try {
+                        range = on_read(sl.request, buffers.get() + s * slot_bytes);
+                    } catch (...) {
+                        thrown = std::current_exception();
+                        release(s);
+                        continue;
+                    }
+                    if (range.first < range.second) {
+                        sl.writing = true;
+                        sl.done = 0;
+                        sl.lo = range.first;
+                        sl.hi = range.second;
+                        prep(s);
+                    } else {
+                        on_written(sl.request);
+                        release(s);
+                    }
+                }
                 continue;
             }
-            if (res < 0) {
-                io_uring_cq_advance(ring.get(), seen);
-                on_error(-res, sl.writing ? "write" : "read");
-            }
-            if (!sl.writing) {
-                if (res == 0) {
-                    io_uring_cq_advance(ring.get(), seen);
-                    on_error(EIO, "read (the file ended early)");
-                }
-                sl.done += static_cast<std::size_t>(res);
-                if (sl.done < r.length) {
-                    prep(s); // a short read: the rest
-                    continue;
-                }
-                char* buf = buffers.get() + s * slot_bytes;
-                const auto [lo, hi] = on_read(sl.request, buf);
-                if (lo < hi) {
-                    sl.writing = true;
-                    sl.done = 0;
-                    sl.lo = lo;
-                    sl.hi = hi;
-                    prep(s);
-                    continue;
-                }
+            // A write: finished even when stopping, so that on_written counts it.
+            if (res == -EAGAIN || res == -EINTR) {
+                prep(s);
+            } else if (res <= 0) {
+                fail(res < 0 ? -res : EIO, "write");
+                release(s);
+            } else if ((sl.done += static_cast<std::size_t>(res)) < sl.hi - sl.lo) {
+                prep(s);
             } else {
-                sl.done += static_cast<std::size_t>(res);
-                if (sl.done < sl.hi - sl.lo) {
-                    prep(s);
-                    continue;
-                }
+                on_written(sl.request);
+                release(s);
             }
-            on_written(sl.request);
-            free_slots.push_back(s);
-            --in_flight;
         }
         io_uring_cq_advance(ring.get(), seen);
+    }
+    if (thrown) {
+        std::rethrow_exception(thrown);
+    }
+    if (failed != 0) {
+        on_error(failed, failed_operation);
     }
 }
 #endif
@@ -822,15 +856,34 @@ class positioned_file {
             detail::plan_blocks(refs, sizeof(T), size, rules);
         random_advice advice(fd_.get());
         std::size_t applied = 0;
-        detail::run_on_uring(
-            fd_.get(), requests, detail::uring_depth,
-            [&](std::size_t q, char* buffer) {
-                return detail::apply_in_buffer<T>(buffer, requests[q], refs, fn);
-            },
-            [&](std::size_t q) { applied += requests[q].last - requests[q].first; },
-            [&](int err, const char* operation) {
-                detail::throw_update_error(err, operation, path_, applied);
-            });
+        bool fn_threw = false;
+        try {
+            detail::run_on_uring(
+                fd_.get(), requests, detail::uring_depth,
+                [&](std::size_t q, char* buffer) {
+                    try {
+                        return detail::apply_in_buffer<T>(buffer, requests[q], refs, fn);
+                    } catch (...) {
+                        fn_threw = true;
+                        throw;
+                    }
+                },
+                [&](std::size_t q) { applied += requests[q].last - requests[q].first; },
+                [&](int err, const char* operation) {
+                    detail::throw_update_error(err, operation, path_, applied);
+                });
+        } catch (...) {
+            if (!fn_threw) {
+                throw;
+            }
+            // The requests whose writes completed are in the file (counted when each
+            // finished, in completion order); none of the failing request's changes.
+            std::throw_with_nested(update_error(std::make_error_code(std::errc::operation_canceled),
+                                                "update_at: fn threw (io_uring) for \"" +
+                                                    path_.string() + "\" (" +
+                                                    std::to_string(applied) + " updates applied)",
+                                                applied));
+        }
 #else
         (void)refs, (void)fn, (void)size, (void)rules;
         detail::throw_update_error(ENOSYS, "io_uring (fastread was built without liburing)", path_,
@@ -885,7 +938,10 @@ void read_at(const std::filesystem::path& path, std::span<const std::uint64_t> i
 ///           update_error (`std::errc::operation_canceled`) with `applied()` and fn's
 ///           exception nested (std::rethrow_if_nested); other sorted pread / mmap batches
 ///           call fn for every record before writing any, so its exception leaves the file
-///           untouched; with io_uring it must not throw.
+///           untouched; with io_uring, the requests in flight finish (no further fn call)
+///           and update_error (`operation_canceled`, fn's exception nested) counts in
+///           `applied()` the updates of every request whose write completed, which (requests
+///           complete in any order) need not be the first ones.
 /// @throws std::out_of_range if an index is past the last whole record (file untouched);
 ///         update_error (a std::system_error) if opening for writing, a read, a write or
 ///         the final sync fails, with `applied()` = updates already in the file.

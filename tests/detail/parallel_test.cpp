@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include "test_util.hpp"
+
 using fastread::detail::growing_team;
 using fastread::detail::in_slices;
 
@@ -32,6 +34,24 @@ TEST_CASE("in_slices: contiguous slices cover every index once, slice 0 on this 
             CHECK(first_slice == std::this_thread::get_id());
         }
     }
+}
+
+TEST_CASE("in_slices: where no thread can be created, every slice runs on this thread",
+          "[parallel]") {
+    const int status = fastread_test::without_threads([] {
+        std::vector<int> hits(1001);
+        const std::thread::id self = std::this_thread::get_id();
+        bool elsewhere = false;
+        in_slices(hits.size(), 4, [&](unsigned, std::size_t begin, std::size_t end) {
+            elsewhere |= std::this_thread::get_id() != self;
+            for (std::size_t i = begin; i < end; ++i) {
+                ++hits[i];
+            }
+        });
+        const bool each_once = std::all_of(hits.begin(), hits.end(), [](int h) { return h == 1; });
+        return !elsewhere && each_once ? 0 : 1;
+    });
+    CHECK(status == 0);
 }
 
 TEST_CASE("growing_team: starts with some threads and adds the rest once on grow()", "[parallel]") {

@@ -125,8 +125,10 @@ class spread_thread {
 };
 
 /// Runs body(t, begin, end) for `threads` contiguous slices [begin, end) of [0, n), slice 0
-/// on this thread, and waits for all. If bodies throw, rethrows the exception of the
-/// lowest-numbered slice after every thread has finished.
+/// on this thread, and waits for all. A slice whose thread cannot be created (EAGAIN: a
+/// process, user or container limit on threads) runs on this thread after slice 0, so the
+/// work is done either way. If bodies throw, rethrows the exception of the lowest-numbered
+/// slice after every slice has finished.
 template <class Body>
 void in_slices(std::size_t n, unsigned threads, Body body) {
     if (threads <= 1) {
@@ -134,24 +136,27 @@ void in_slices(std::size_t n, unsigned threads, Body body) {
         return;
     }
     std::vector<std::exception_ptr> errors(threads);
+    auto run = [&](unsigned t) {
+        try {
+            body(t, n * t / threads, n * (t + 1) / threads);
+        } catch (...) {
+            errors[t] = std::current_exception();
+        }
+    };
     std::vector<spread_thread> pool;
     pool.reserve(threads - 1);
     const cpu_spread spread;
-    for (unsigned t = 1; t < threads; ++t) {
-        pool.emplace_back(
-            [&, t] {
-                try {
-                    body(t, n * t / threads, n * (t + 1) / threads);
-                } catch (...) {
-                    errors[t] = std::current_exception();
-                }
-            },
-            spread, t - 1);
+    unsigned started = 1; // slices 1 .. started - 1 have a thread
+    for (; started < threads; ++started) {
+        try {
+            pool.emplace_back([&run, t = started] { run(t); }, spread, started - 1);
+        } catch (const std::system_error&) {
+            break; // no more threads now: the rest run here
+        }
     }
-    try {
-        body(0u, std::size_t{0}, n / threads);
-    } catch (...) {
-        errors[0] = std::current_exception();
+    run(0);
+    for (unsigned t = started; t < threads; ++t) {
+        run(t);
     }
     for (spread_thread& th : pool) {
         th.join();
