@@ -1,4 +1,4 @@
-// fastread-wc: line, word and byte counts like wc(1), read with fastread::lines.
+// fastread-wc: line, word and byte counts like wc(1), read with fastread::read_source.
 //
 //   fastread-wc [-l] [-w] [-c] [--] [FILE...]     ('-' or no FILE: stdin; after '--'
 //                                                  every argument is a file)
@@ -6,14 +6,19 @@
 // Counts as GNU wc does in the C locale: lines are newline bytes (a last line without one
 // is not counted), a word starts at a printable byte and ends at whitespace (other bytes
 // neither start nor end one), bytes are bytes. Output columns follow GNU wc's layout.
+// The input is counted chunk by chunk (64 KiB), never held as lines, so memory stays flat
+// whatever the input (a 1 GB line, /dev/zero).
 
-#include <fastread/lines.hpp>
+#include <fastread/source/read_source.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,13 +31,18 @@ struct counts {
     std::uint64_t lines = 0, words = 0, bytes = 0;
 };
 
-template <class Range>
-counts count(Range&& range) {
+// Counts what `source` delivers; words only when `words` (a byte-by-byte pass).
+counts count(fastread::read_source& source, bool words) {
     counts c;
     bool in_word = false;
-    for (std::string_view line : range) { // lines keep their '\n' (keep_delimiter)
-        c.bytes += line.size();
-        for (unsigned char ch : line) {
+    for (std::span<const char> chunk = source.next(); !chunk.empty(); chunk = source.next()) {
+        c.bytes += chunk.size();
+        c.lines += static_cast<std::uint64_t>(std::count(chunk.begin(), chunk.end(), '\n'));
+        if (!words) {
+            continue;
+        }
+        for (const char byte : chunk) {
+            const auto ch = static_cast<unsigned char>(byte);
             if (ch == ' ' || (ch >= '\t' && ch <= '\r')) {
                 in_word = false;
             } else if (ch > ' ' && ch < 127 && !in_word) {
@@ -40,7 +50,6 @@ counts count(Range&& range) {
                 ++c.words;
             }
         }
-        c.lines += !line.empty() && line.back() == '\n';
     }
     return c;
 }
@@ -126,14 +135,14 @@ int main(int argc, char* argv[]) {
         std::printf("\n");
     };
 
-    fastread::line_options keep;
-    keep.keep_delimiter = true;
     counts total;
     int status = 0;
     for (const std::string& f : files) {
         try {
-            const counts c =
-                f == "-" ? count(fastread::lines(stdin, keep)) : count(fastread::lines(f, keep));
+            fastread::read_source source = f == "-"
+                                               ? fastread::read_source(0)
+                                               : fastread::read_source(std::filesystem::path(f));
+            const counts c = count(source, want_words);
             total.lines += c.lines;
             total.words += c.words;
             total.bytes += c.bytes;

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -444,4 +445,51 @@ TEST_CASE("lines(FILE*) reads on when signals interrupt its reads (no SA_RESTART
     CHECK(error.empty());
     CHECK(seen == want);
     CHECK(alarms > 0); // the signals came
+}
+
+TEST_CASE("lines(FILE*) hands out each line of a pipe as soon as it has arrived",
+          "[lines][source]") {
+    // The writer sends the second line only once the reader has the first (or after 10 s,
+    // so that a reader waiting for a whole chunk cannot hang the test: it then fails).
+    int fds[2];
+    REQUIRE(::pipe(fds) == 0);
+    std::atomic<bool> first_seen{false}, second_sent{false};
+    std::thread writer([&] {
+        (void)!::write(fds[1], "first\n", 6);
+        for (int i = 0; i < 10000 && !first_seen.load(); ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+        second_sent = true;
+        (void)!::write(fds[1], "second\nthird", 12);
+        ::close(fds[1]);
+    });
+    std::FILE* f = ::fdopen(fds[0], "r");
+    REQUIRE(f != nullptr);
+    std::vector<std::string> got;
+    bool first_before_second = false;
+    for (std::string_view line : fastread::lines(f)) {
+        got.emplace_back(line);
+        if (got.size() == 1) {
+            first_before_second = !second_sent.load();
+            first_seen = true;
+        }
+    }
+    writer.join();
+    std::fclose(f);
+    CHECK(got == std::vector<std::string>{"first", "second", "third"});
+    CHECK(first_before_second);
+}
+
+TEST_CASE("lines(FILE*) of a pipe starts with what stdio has buffered and what was pushed back",
+          "[lines][source]") {
+    fastread_test::pipe_feeder pipe("abc\ndef\n" + std::string(100000, 'x') + "\nlast\n");
+    std::FILE* f = pipe.take_file();
+    REQUIRE(std::fgetc(f) == 'a'); // stdio now holds a buffer of the pipe's bytes
+    REQUIRE(std::ungetc('A', f) == 'A');
+    std::vector<std::string> got;
+    for (std::string_view line : fastread::lines(f)) {
+        got.emplace_back(line);
+    }
+    std::fclose(f);
+    CHECK(got == std::vector<std::string>{"Abc", "def", std::string(100000, 'x'), "last"});
 }

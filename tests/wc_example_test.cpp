@@ -1,6 +1,7 @@
 // examples/wc.cpp (fastread-wc) against wc(1) from coreutils, in the C locale.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <string>
 
 #include "test_util.hpp"
@@ -65,5 +66,22 @@ TEST_CASE("fastread-wc prints what wc prints", "[lines][example]") {
         CHECK(fastread_test::run_command("FASTREAD_IO=" + std::string(io) + " '" + ours + "' " +
                                          sysfs) == fastread_test::run_command("wc " + sysfs));
     }
+}
+
+TEST_CASE("fastread-wc counts a line longer than memory allows in flat memory",
+          "[lines][example]") {
+    // 512 MB without a newline through a pipe: GNU wc stays flat; counting must never keep a
+    // line. GNU time (scripts/test installs it) gives the peak resident size of the shell
+    // and what it ran: below 200 MB, where keeping the line would take over 512 MB.
+    REQUIRE(std::filesystem::exists("/usr/bin/time"));
+    const std::string out = fastread_test::run_command(
+        "/usr/bin/time -f 'peak %M KiB' sh -c \"head -c 512M /dev/zero | '" +
+        std::string(FASTREAD_WC) + "' -l\" 2>&1");
+    const std::size_t at = out.find("peak ");
+    REQUIRE(at != std::string::npos);
+    CHECK(out.substr(0, at) == "0\n");
+    CHECK(std::stoul(out.substr(at + 5)) < 200 * 1024);
+    CHECK(fastread_test::run_command("head -c 3M /dev/zero | '" + std::string(FASTREAD_WC) + "'") ==
+          fastread_test::run_command("head -c 3M /dev/zero | LC_ALL=C wc"));
 }
 #endif

@@ -22,7 +22,11 @@ namespace fastread {
 /// Streams a C `FILE*` with `fread` into one reused buffer of `chunk_size` bytes.
 ///
 /// Works on stdin and pipes. A borrowed `FILE*` is never closed; reading starts at its
-/// current position and honours what stdio has already buffered.
+/// current position and honours what stdio has already buffered. From a regular file each
+/// chunk is full (but the last). From anything else (a pipe, a terminal, a socket), with
+/// glibc, next() returns as soon as some bytes are there, as read(2) does, instead of
+/// waiting for a whole chunk: what stdio holds buffered first, then one read(2) of the
+/// descriptor, so that `tail -f log | prog` sees each line when it arrives.
 class stdio_source {
   public:
     /// 64 KiB chunks.
@@ -60,7 +64,8 @@ class stdio_source {
     /// The next chunk (up to `chunk_size` bytes); empty at end of input. Valid until the
     /// next call. Throws `std::system_error` on a read error.
     std::span<const char> next() {
-        std::size_t got = read(buffer_.get(), chunk_size_);
+        const std::size_t got =
+            prompt_ ? read_available(buffer_.get(), chunk_size_) : read(buffer_.get(), chunk_size_);
         return {buffer_.get(), got};
     }
 
@@ -95,12 +100,44 @@ class stdio_source {
             std::clearerr(file_);
         }
     }
+    // Up to `n` bytes, waiting only while there are none: what stdio has buffered, else one
+    // read(2) of the descriptor (glibc: the FILE's get area is public in struct _IO_FILE).
+    std::size_t read_available(char* dst, std::size_t n) {
+#if defined(__GLIBC__)
+        constexpr int in_backup = 0x100; // _IO_IN_BACKUP: reading ungetc's pushback
+        const std::size_t held =
+            file_->_IO_read_end > file_->_IO_read_ptr
+                ? static_cast<std::size_t>(file_->_IO_read_end - file_->_IO_read_ptr)
+                : 0;
+        if (held > 0) {
+            return read(dst, held < n ? held : n); // a copy from stdio's buffer: no waiting
+        }
+        if ((file_->_flags & in_backup) != 0) {
+            return read(dst, 1); // stdio switches back to its main buffer
+        }
+        for (;;) {
+            const ssize_t got = detail::sys::read(fd_, dst, n);
+            if (got >= 0) {
+                return static_cast<std::size_t>(got); // 0: the end (a terminal's Ctrl-D too)
+            }
+            if (errno != EINTR) {
+                detail::throw_system_error(errno, "read", path_);
+            }
+        }
+#else
+        return read(dst, n);
+#endif
+    }
     void init_size_hint() {
         int fd = ::fileno(file_);
         if (fd < 0) {
             return; // fmemopen and friends have no descriptor
         }
         detail::file_info info = detail::stat_fd(fd, path_);
+        fd_ = fd;
+#if defined(__GLIBC__)
+        prompt_ = !info.regular;
+#endif
         long at = std::ftell(file_);
         if (info.regular && info.size > 0 && at >= 0 &&
             static_cast<std::uint64_t>(at) <= info.size) {
@@ -114,6 +151,8 @@ class stdio_source {
     std::unique_ptr<char[]> buffer_;
     std::optional<std::uint64_t> size_hint_;
     std::filesystem::path path_;
+    int fd_ = -1;         // the FILE's descriptor, or -1
+    bool prompt_ = false; // not a regular file: next() returns what is there
 };
 
 } // namespace fastread
