@@ -164,13 +164,20 @@ void save(const std::filesystem::path& path, const image<Sample>& img, format fm
 
 namespace fastread::detail {
 
-/// Decodes the first image of `source`; `name` labels errors.
+/// Decodes the first image of `source`; `name` labels errors. `plain`, when given, is set
+/// to whether the header said P3.
 template <class Sample, class Source>
-ppm::image<Sample> load_first_ppm(Source& source, const std::string& name) {
+ppm::image<Sample> load_first_ppm(Source& source, const std::string& name, bool* plain = nullptr) {
     chunk_cursor<Source> cursor(source);
     ppm_header header;
     ppm::image<Sample> img;
+    if (plain != nullptr) {
+        *plain = false;
+    }
     ppm_error err = read_ppm(cursor, header, img.samples, true);
+    if (plain != nullptr) {
+        *plain = header.plain;
+    }
     if (err) {
         throw parse_error(err.offset, ppm_error_message(err), name);
     }
@@ -202,16 +209,24 @@ inline std::optional<parse_error> shrink_error(int fd, std::uint64_t size_at_ope
 /// Decodes the first image of `source`, read from the regular file open on `fd`
 /// (`size_at_open` bytes); then, if the file now ends before `reached()` (the bytes the
 /// parse read from it), throws shrink_error instead of returning the image or the parse's
-/// own error.
+/// own error. A P3 image that decoded is returned without that check (see the code).
 template <class Sample, class Source, class Reached>
 ppm::image<Sample> load_watching_size(Source& source, int fd, std::uint64_t size_at_open,
                                       const std::filesystem::path& path, Reached reached) {
     std::optional<ppm::image<Sample>> img;
     std::optional<parse_error> failure;
+    bool plain = false;
     try {
-        img = load_first_ppm<Sample>(source, path.string());
+        img = load_first_ppm<Sample>(source, path.string(), &plain);
     } catch (const parse_error& e) {
         failure = e;
+    }
+    if (img && plain) {
+        // A plain image decoded: a byte lost to a shrink reads as 0, which is neither a
+        // digit nor whitespace (and ends no comment), so a parse that read one cannot have
+        // completed; the samples are the file's. No fstat needed: a system call is a sixth
+        // of the time of a 30 KB P3 on some hosts.
+        return std::move(*img);
     }
     if (std::optional<parse_error> shrank =
             shrink_error(fd, size_at_open, reached(), failure, path)) {
