@@ -338,7 +338,7 @@ inline ssize_t pread_gauged(int fd, char* dst, std::size_t n, std::uint64_t offs
                 continue;
             }
         } else {
-            got = ::pread(fd, dst, n, static_cast<off_t>(offset));
+            got = sys::pread(fd, dst, n, static_cast<off_t>(offset));
         }
         if (got >= 0 || errno != EINTR) {
             return got;

@@ -1,18 +1,30 @@
-// The loops and error paths of detail/ (posix.hpp, atomic_file.hpp) driven by system calls
-// that fail on purpose: EINTR, short counts, a count of 0, ENOSPC, EIO, at a chosen call.
+// The loops and error paths of detail/ (posix.hpp, atomic_file.hpp, file_map.hpp) and of the
+// entry points above them, driven by system calls that fail on purpose: EINTR, short counts,
+// a count of 0, ENOSPC, EIO, a map that cannot be made, at a chosen call.
 
+#include <fastread/compare.hpp>
 #include <fastread/detail/atomic_file.hpp>
 #include <fastread/detail/posix.hpp>
 #include <fastread/detail/syscall.hpp>
+#include <fastread/lines.hpp>
+#include <fastread/positioned.hpp>
 #include <fastread/ppm.hpp>
+#include <fastread/source/mmap_source.hpp>
+#include <fastread/string_table.hpp>
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
+#include <functional>
+#include <mutex>
+#include <span>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -31,6 +43,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Entry points may call from several threads (read_at splits cached work over the CPUs).
+std::mutex plan_mutex;
+
 // What one kind of call does from the `at`-th call (0-based) after the fault is installed,
 // for `times` calls: fail with `error`, or (error 0) transfer at most `count` bytes.
 struct plan {
@@ -42,6 +57,7 @@ struct plan {
 
     // Whether this call is faulted; then `result` is what it returns.
     bool fault(std::size_t n, long& result) {
+        const std::lock_guard<std::mutex> lock(plan_mutex);
         const int k = calls++;
         if (k < at || k >= at + times) {
             return false;
@@ -57,6 +73,8 @@ struct plan {
 };
 
 plan read_plan, pread_plan, write_plan, pwrite_plan, fsync_plan, rename_plan;
+int mmap_error = 0; // every mmap of a file fails with this errno (0: none)
+int mmap_calls = 0; // mmaps of a file asked for since the fakes went in
 
 // Faulted calls that transfer bytes do so for real (a short count reads or writes that many).
 ssize_t fake_read(int fd, void* dst, std::size_t n) {
@@ -95,6 +113,17 @@ int fake_rename(const char* from, const char* to) {
     long r = 0;
     return rename_plan.fault(0, r) ? -1 : std::rename(from, to);
 }
+void* fake_mmap(void* at, std::size_t n, int prot, int flags, int fd, off_t offset) {
+    {
+        const std::lock_guard<std::mutex> lock(plan_mutex);
+        ++mmap_calls;
+        if (mmap_error != 0) {
+            errno = mmap_error;
+            return MAP_FAILED;
+        }
+    }
+    return ::mmap(at, n, prot, flags, fd, offset);
+}
 
 // Installs the fakes with the plans given, and puts the real calls back when it goes.
 class faults {
@@ -105,6 +134,8 @@ class faults {
              {&read_plan, &pread_plan, &write_plan, &pwrite_plan, &fsync_plan, &rename_plan}) {
             p->at = 1 << 30; // none, unless the test says
         }
+        mmap_error = 0;
+        mmap_calls = 0;
         saved_ = detail::sys::hooks();
         detail::sys::hook_table& h = detail::sys::hooks();
         h.read = fake_read;
@@ -113,6 +144,7 @@ class faults {
         h.pwrite = fake_pwrite;
         h.fsync = fake_fsync;
         h.rename = fake_rename;
+        h.mmap = fake_mmap;
     }
     ~faults() { detail::sys::hooks() = saved_; }
     faults(const faults&) = delete;
@@ -327,4 +359,240 @@ TEST_CASE("writers: a failed write, fsync or rename keeps the old file and leave
     // And with no fault, it is written.
     fastread::ppm::save(path, img);
     CHECK(fastread::ppm::load(path) == img);
+}
+
+namespace {
+
+using bytes_image = fastread::ppm::image<std::uint8_t>;
+
+// A P6 image whose samples all differ from their neighbours.
+bytes_image test_image(std::size_t width, std::size_t height) {
+    bytes_image img;
+    img.width = width;
+    img.height = height;
+    img.maxval = 255;
+    img.samples.resize(width * height * 3);
+    for (std::size_t i = 0; i < img.samples.size(); ++i) {
+        img.samples[i] = static_cast<std::uint8_t>(i * 31 % 251);
+    }
+    return img;
+}
+
+// Text of lines from 0 to 199 bytes, some ending in CRLF.
+std::string test_text(std::size_t lines) {
+    std::string text;
+    for (std::size_t i = 0; i < lines; ++i) {
+        text += std::string(i * 37 % 200, static_cast<char>('a' + i % 26));
+        text += i % 3 == 0 ? "\r\n" : "\n";
+    }
+    return text;
+}
+
+std::vector<std::string> lines_of(const fs::path& path, fastread::io_mode io) {
+    fastread::line_options o;
+    o.io = io;
+    std::vector<std::string> out;
+    for (std::string_view line : fastread::lines(path, o)) {
+        out.emplace_back(line);
+    }
+    return out;
+}
+
+// Records 0, 7, 14, ... and the last, backwards; each 8-byte record holds its own index.
+std::vector<std::uint64_t> records_of(const fs::path& path, std::uint64_t count,
+                                      fastread::access_options o) {
+    std::vector<std::uint64_t> indices;
+    for (std::uint64_t i = count; i-- > 0;) {
+        if (i % 7 == 0 || i + 1 == count) {
+            indices.push_back(i);
+        }
+    }
+    std::vector<std::uint64_t> out(indices.size());
+    fastread::read_at<std::uint64_t>(path, indices, std::span<std::uint64_t>(out), o);
+    return out;
+}
+
+std::vector<std::uint64_t> expected_records(std::uint64_t count) {
+    std::vector<std::uint64_t> out;
+    for (std::uint64_t i = count; i-- > 0;) {
+        if (i % 7 == 0 || i + 1 == count) {
+            out.push_back(i);
+        }
+    }
+    return out;
+}
+
+// The files the entry-point tests read, written once.
+struct entry_files {
+    temp_dir dir;
+    fs::path text = dir / "log.txt";
+    fs::path raw = dir / "image.ppm";
+    fs::path plain = dir / "plain.ppm";
+    fs::path copy = dir / "copy.ppm";
+    fs::path other = dir / "other.ppm";
+    fs::path records = dir / "records.bin";
+    std::string text_bytes = test_text(5000);
+    bytes_image image = test_image(211, 97);
+    std::uint64_t record_count = 20000;
+
+    entry_files() {
+        write_file(text, text_bytes);
+        fastread::ppm::save(raw, image);
+        fastread::ppm::save(plain, image, fastread::ppm::format::plain);
+        fastread::ppm::save(copy, image);
+        std::string differs = read_file(raw);
+        differs.back() ^= 1; // the last byte only
+        write_file(other, differs);
+        std::string r(record_count * 8, '\0');
+        for (std::uint64_t i = 0; i < record_count; ++i) {
+            std::memcpy(r.data() + i * 8, &i, 8);
+        }
+        write_file(records, r);
+    }
+};
+
+std::vector<std::string> split_lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::size_t from = 0;
+    while (from < text.size()) {
+        std::size_t end = text.find('\n', from);
+        std::size_t stop = end;
+        if (stop > from && text[stop - 1] == '\r') {
+            --stop;
+        }
+        out.push_back(text.substr(from, stop - from));
+        from = end + 1;
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("entry points: interrupted and short reads change nothing, a read error names the file",
+          "[syscall]") {
+    entry_files f;
+    const std::vector<std::string> want_lines = split_lines(f.text_bytes);
+    const std::vector<std::uint64_t> want_records = expected_records(f.record_count);
+    using fastread::io_mode;
+    const fastread::compare_options by_reading{fastread::compare_method::automatic, 0,
+                                               io_mode::read};
+    fastread::access_options by_pread;
+    by_pread.method = fastread::access_method::pread;
+    fastread::access_options automatic_read;
+    automatic_read.io = io_mode::read;
+
+    struct {
+        const char* name;
+        plan p;
+    } harmless[] = {
+        {"EINTR three times", fail_at(0, EINTR, 3)},
+        {"EINTR at every other call", fail_at(1, EINTR, 1)},
+        {"short reads of 7 bytes", short_at(0, 7, 40)},
+        {"a short read later", short_at(2, 100, 1)},
+    };
+    for (const auto& c : harmless) {
+        CAPTURE(c.name);
+        faults on;
+        const auto arm = [&] {
+            read_plan = c.p;
+            pread_plan = c.p;
+        };
+        arm();
+        CHECK(lines_of(f.text, io_mode::read) == want_lines);
+        arm();
+        CHECK(fastread::ppm::load(f.raw, io_mode::read) == f.image);
+        arm();
+        CHECK(fastread::ppm::load(f.plain, io_mode::read) == f.image);
+        arm();
+        CHECK(fastread::files_equal(f.raw, f.copy, by_reading));
+        arm();
+        CHECK_FALSE(fastread::files_equal(f.raw, f.other, by_reading));
+        arm();
+        CHECK(records_of(f.records, f.record_count, by_pread) == want_records);
+        arm();
+        CHECK(records_of(f.records, f.record_count, automatic_read) == want_records);
+        CHECK(read_plan.calls + pread_plan.calls > 0);
+    }
+
+    // EIO at the first read: std::system_error (EIO) naming the file, from each entry point.
+    struct {
+        const char* name;
+        fs::path path;
+        std::function<void()> call;
+    } readers[] = {
+        {"lines", f.text, [&] { (void)lines_of(f.text, io_mode::read); }},
+        {"ppm::load P6", f.raw, [&] { (void)fastread::ppm::load(f.raw, io_mode::read); }},
+        {"ppm::load P3", f.plain, [&] { (void)fastread::ppm::load(f.plain, io_mode::read); }},
+        {"files_equal", f.raw, [&] { (void)fastread::files_equal(f.raw, f.copy, by_reading); }},
+        {"read_at pread", f.records,
+         [&] { (void)records_of(f.records, f.record_count, by_pread); }},
+        {"read_at automatic", f.records,
+         [&] { (void)records_of(f.records, f.record_count, automatic_read); }},
+    };
+    for (const auto& r : readers) {
+        CAPTURE(r.name);
+        std::string what;
+        int err = 0;
+        {
+            faults on;
+            read_plan = fail_at(0, EIO, 1 << 20);
+            pread_plan = fail_at(0, EIO, 1 << 20);
+            err = thrown_errno(r.call, what);
+        }
+        CHECK(err == EIO);
+        CHECK_THAT(what, Catch::Contains(r.path.filename().string()));
+    }
+}
+
+TEST_CASE("a map that cannot be made: default paths read instead, mapping APIs name the file",
+          "[syscall]") {
+    entry_files f;
+    const std::vector<std::string> want_lines = split_lines(f.text_bytes);
+    const std::vector<std::uint64_t> want_records = expected_records(f.record_count);
+    using fastread::io_mode;
+    const fastread::compare_options by_map{fastread::compare_method::automatic, 0, io_mode::map};
+    fastread::access_options automatic_map;
+    automatic_map.io = io_mode::map;
+    const fs::path table = f.dir / "strings.tbl";
+    fastread::string_table::write(table, std::vector<std::string>{"one", "two", "three"});
+
+    for (int error : {ENOMEM, ENODEV, EACCES}) {
+        CAPTURE(error);
+        faults on;
+        mmap_error = error;
+        // Each entry point asked for a map (the test would prove nothing otherwise), got
+        // none, and read the same bytes.
+        const auto tried = [&](auto&& result) {
+            const int calls = mmap_calls;
+            mmap_calls = 0;
+            CHECK(calls > 0);
+            return result;
+        };
+        CHECK(tried(lines_of(f.text, io_mode::map)) == want_lines);
+        CHECK(tried(fastread::ppm::load(f.plain, io_mode::map)) == f.image);
+        CHECK(tried(fastread::files_equal(f.raw, f.copy, by_map)));
+        CHECK_FALSE(tried(fastread::files_equal(f.raw, f.other, by_map)));
+        CHECK(tried(records_of(f.records, f.record_count, automatic_map)) == want_records);
+
+        for (int api : {0, 1}) {
+            CAPTURE(api);
+            std::string what;
+            const fs::path& path = api == 0 ? f.text : table;
+            const int err = thrown_errno(
+                [&] {
+                    if (api == 0) {
+                        fastread::mmap_source m(path);
+                    } else {
+                        (void)fastread::string_table::view::open(path);
+                    }
+                },
+                what);
+            CHECK(err == error);
+            CHECK_THAT(what, Catch::Contains("mmap") && Catch::Contains(path.filename().string()));
+        }
+    }
+    // And with maps allowed, the same entry points map (the count above was no accident).
+    faults on;
+    CHECK(lines_of(f.text, io_mode::map) == want_lines);
+    CHECK(mmap_calls > 0);
 }

@@ -127,9 +127,9 @@ class file_map {
         if (size > SIZE_MAX) {
             return EFBIG;
         }
-        void* p = ::mmap(nullptr, static_cast<std::size_t>(size),
-                         a == access::read_only ? PROT_READ : PROT_READ | PROT_WRITE,
-                         s == sharing::shared ? MAP_SHARED : MAP_PRIVATE, fd, 0);
+        void* p = sys::mmap(nullptr, static_cast<std::size_t>(size),
+                            a == access::read_only ? PROT_READ : PROT_READ | PROT_WRITE,
+                            s == sharing::shared ? MAP_SHARED : MAP_PRIVATE, fd, 0);
         if (p == MAP_FAILED) {
             return errno;
         }

@@ -3,14 +3,15 @@
 
 /// @file
 /// The system calls whose failures detail/ handles (read, pread, write, pwrite, fsync,
-/// rename, and open for writing), in one place, so that tests can make each fail at a
-/// chosen call. Built with FASTREAD_SYSCALL_HOOKS defined (fastread's test suite is, in
-/// every file), each goes through a replaceable function pointer in sys::hooks(); otherwise
-/// each is the plain call, inlined. A program must not mix the two in one binary.
+/// rename, open for writing, and mmap of a file), in one place, so that tests can make each fail at
+/// a chosen call. Built with FASTREAD_SYSCALL_HOOKS defined (fastread's test suite is, in every
+/// file), each goes through a replaceable function pointer in sys::hooks(); otherwise each is the
+/// plain call, inlined. A program must not mix the two in one binary.
 
 #include <cstddef>
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -37,6 +38,10 @@ struct hook_table {
     int (*fsync)(int) = [](int fd) { return ::fsync(fd); };
     int (*rename)(const char*, const char*) = [](const char* from, const char* to) {
         return std::rename(from, to);
+    };
+    void* (*mmap)(void*, std::size_t, int, int, int, off_t) = [](void* at, std::size_t n, int prot,
+                                                                 int flags, int fd, off_t offset) {
+        return ::mmap(at, n, prot, flags, fd, offset);
     };
 };
 
@@ -67,6 +72,9 @@ inline int fsync(int fd) {
 inline int rename(const char* from, const char* to) {
     return hooks().rename(from, to);
 }
+inline void* mmap(void* at, std::size_t n, int prot, int flags, int fd, off_t offset) {
+    return hooks().mmap(at, n, prot, flags, fd, offset);
+}
 #else
 inline ssize_t read(int fd, void* dst, std::size_t n) {
     return ::read(fd, dst, n);
@@ -88,6 +96,9 @@ inline int fsync(int fd) {
 }
 inline int rename(const char* from, const char* to) {
     return std::rename(from, to);
+}
+inline void* mmap(void* at, std::size_t n, int prot, int flags, int fd, off_t offset) {
+    return ::mmap(at, n, prot, flags, fd, offset);
 }
 #endif
 
