@@ -422,7 +422,22 @@ std::vector<std::uint64_t> expected_records(std::uint64_t count) {
     return out;
 }
 
-// The files the entry-point tests read, written once.
+std::vector<std::string> split_lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::size_t from = 0;
+    while (from < text.size()) {
+        std::size_t end = text.find('\n', from);
+        std::size_t stop = end;
+        if (stop > from && text[stop - 1] == '\r') {
+            --stop;
+        }
+        out.push_back(text.substr(from, stop - from));
+        from = end + 1;
+    }
+    return out;
+}
+
+// The files the entry-point tests read, written once, and what reading them gives.
 struct entry_files {
     temp_dir dir;
     fs::path text = dir / "log.txt";
@@ -434,6 +449,8 @@ struct entry_files {
     std::string text_bytes = test_text(5000);
     bytes_image image = test_image(211, 97);
     std::uint64_t record_count = 20000;
+    std::vector<std::string> want_lines = split_lines(text_bytes);
+    std::vector<std::uint64_t> want_records = expected_records(record_count);
 
     entry_files() {
         write_file(text, text_bytes);
@@ -451,28 +468,13 @@ struct entry_files {
     }
 };
 
-std::vector<std::string> split_lines(const std::string& text) {
-    std::vector<std::string> out;
-    std::size_t from = 0;
-    while (from < text.size()) {
-        std::size_t end = text.find('\n', from);
-        std::size_t stop = end;
-        if (stop > from && text[stop - 1] == '\r') {
-            --stop;
-        }
-        out.push_back(text.substr(from, stop - from));
-        from = end + 1;
-    }
-    return out;
-}
-
 } // namespace
 
 TEST_CASE("entry points: interrupted and short reads change nothing, a read error names the file",
           "[syscall]") {
-    entry_files f;
-    const std::vector<std::string> want_lines = split_lines(f.text_bytes);
-    const std::vector<std::uint64_t> want_records = expected_records(f.record_count);
+    const entry_files f;
+    const std::vector<std::string>& want_lines = f.want_lines;
+    const std::vector<std::uint64_t>& want_records = f.want_records;
     using fastread::io_mode;
     const fastread::compare_options by_reading{fastread::compare_method::automatic, 0,
                                                io_mode::read};
@@ -546,9 +548,9 @@ TEST_CASE("entry points: interrupted and short reads change nothing, a read erro
 
 TEST_CASE("a map that cannot be made: default paths read instead, mapping APIs name the file",
           "[syscall]") {
-    entry_files f;
-    const std::vector<std::string> want_lines = split_lines(f.text_bytes);
-    const std::vector<std::uint64_t> want_records = expected_records(f.record_count);
+    const entry_files f;
+    const std::vector<std::string>& want_lines = f.want_lines;
+    const std::vector<std::uint64_t>& want_records = f.want_records;
     using fastread::io_mode;
     const fastread::compare_options by_map{fastread::compare_method::automatic, 0, io_mode::map};
     fastread::access_options automatic_map;
