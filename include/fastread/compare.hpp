@@ -181,8 +181,7 @@ namespace detail {
 inline bool compare_getc(const std::filesystem::path& a, const std::filesystem::path& b,
                          bool unlocked) {
     auto open = [](const std::filesystem::path& p) {
-        std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(p.c_str(), "rb"),
-                                                          &std::fclose);
+        unique_file f(std::fopen(p.c_str(), "rb"));
         if (!f) {
             throw_system_error(errno, "fopen", p);
         }

@@ -2,13 +2,16 @@
 #define FASTREAD_ERROR_HPP
 
 /// @file
-/// The exception fastread throws for malformed input. Operating-system failures are reported
-/// as `std::system_error` (errno, operation and path in the message); invalid arguments from
-/// the caller as `std::invalid_argument` or `std::out_of_range`.
+/// The exceptions fastread defines: `parse_error` for malformed input, `update_error` for a
+/// batch of record updates that failed part way. Other operating-system failures are
+/// reported as `std::system_error` (errno, operation and path in the message); invalid
+/// arguments from the caller as `std::invalid_argument` or `std::out_of_range`.
 
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 
 namespace fastread {
 
@@ -38,6 +41,38 @@ class parse_error : public std::runtime_error {
     std::uint64_t offset_ = 0;
     std::string reason_;
     std::string file_;
+};
+
+/// Thrown by update_at when a read or write fails part way: the errno, the operation and
+/// the path, and how many updates are known to have reached the file.
+class update_error : public std::system_error {
+  public:
+    update_error(std::error_code code, const std::string& what, std::size_t applied)
+        : std::system_error(code, what), applied_(applied) {}
+    /// The error `cause` reported, with `applied` updates done: the same code and message
+    /// (its operation and path, then the code's text once).
+    update_error(const std::system_error& cause, std::size_t applied)
+        : std::system_error(cause.code(), without_code_text(cause)), applied_(applied) {}
+    /// Updates known to be in the file (in the page cache, or on disk when `durable`)
+    /// when the error happened: the first `applied()` in visiting order (file order when
+    /// sorted). Exact for `pread`, `mmap` and `io_uring`; for the stdio methods a lower
+    /// bound, since stdio's buffer may have held some when a write failed.
+    std::size_t applied() const noexcept { return applied_; }
+
+  private:
+    // cause.what() is "<operation> \"<path>\": <code's text>"; the base class appends the
+    // text again, so it goes here.
+    static std::string without_code_text(const std::system_error& cause) {
+        std::string what = cause.what();
+        const std::string text = ": " + cause.code().message();
+        if (what.size() >= text.size() &&
+            what.compare(what.size() - text.size(), text.size(), text) == 0) {
+            what.resize(what.size() - text.size());
+        }
+        return what;
+    }
+
+    std::size_t applied_ = 0;
 };
 
 } // namespace fastread

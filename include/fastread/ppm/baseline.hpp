@@ -182,7 +182,7 @@ inline sample_vector<char> read_padded(const std::filesystem::path& path) {
 } // namespace detail
 
 inline sample_vector<char> read_whole_file(const std::filesystem::path& path) {
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+    fastread::detail::unique_file f(std::fopen(path.c_str(), "rb"));
     if (!f) {
         fastread::detail::throw_system_error(errno, "fopen", path);
     }
@@ -242,7 +242,7 @@ inline image<std::uint8_t> stage1_iostream(const std::filesystem::path& path) {
 }
 
 inline image<std::uint8_t> stage2_fscanf(const std::filesystem::path& path) {
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+    fastread::detail::unique_file f(std::fopen(path.c_str(), "rb"));
     if (!f) {
         fastread::detail::throw_system_error(errno, "fopen", path);
     }

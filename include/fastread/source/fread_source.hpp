@@ -29,8 +29,7 @@ class fread_source {
     /// Reads the whole file at `path`. Throws `std::system_error` naming the path if it
     /// cannot be opened or read.
     explicit fread_source(const std::filesystem::path& path) : path_(path) {
-        std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                             &std::fclose);
+        detail::unique_file file(std::fopen(path.c_str(), "rb"));
         if (!file) {
             detail::throw_system_error(errno, "fopen", path_);
         }

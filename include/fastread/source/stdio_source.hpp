@@ -48,7 +48,7 @@ class stdio_source {
     /// `std::system_error` naming the path if it cannot be opened.
     explicit stdio_source(const std::filesystem::path& path,
                           std::size_t chunk_size = default_chunk_size)
-        : owned_(std::fopen(path.c_str(), "rb"), &std::fclose), path_(path) {
+        : owned_(std::fopen(path.c_str(), "rb")), path_(path) {
         if (!owned_) {
             detail::throw_system_error(errno, "fopen", path_);
         }
@@ -145,7 +145,7 @@ class stdio_source {
         }
     }
 
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> owned_{nullptr, &std::fclose};
+    detail::unique_file owned_;
     std::FILE* file_ = nullptr;
     std::size_t chunk_size_ = default_chunk_size;
     std::unique_ptr<char[]> buffer_;
