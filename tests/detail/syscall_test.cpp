@@ -161,6 +161,13 @@ plan short_at(int at, long count, int times = 1) {
     return plan{at, times, 0, count, 0};
 }
 
+// A named fault plan and the errno the call under test must throw (0: none, every byte).
+struct fault_case {
+    const char* name;
+    plan p;
+    int expected_errno;
+};
+
 std::string content_of(std::size_t n) {
     std::string s(n, '\0');
     for (std::size_t i = 0; i < n; ++i) {
@@ -188,11 +195,7 @@ TEST_CASE("write_all: EINTR and short writes are retried, a write of 0 or an err
     temp_dir dir;
     const fs::path path = dir / "out";
     const std::string data = content_of(100000);
-    struct {
-        const char* name;
-        plan p;
-        int expected_errno; // 0: every byte written
-    } cases[] = {
+    const fault_case cases[] = {
         {"EINTR first", fail_at(0, EINTR), 0},   {"EINTR three times", fail_at(1, EINTR, 3), 0},
         {"short writes", short_at(0, 7, 5), 0},  {"a write of 0", short_at(0, 0), EIO},
         {"one short write", short_at(0, 10), 0}, {"ENOSPC", fail_at(0, ENOSPC), ENOSPC},
@@ -226,11 +229,7 @@ TEST_CASE("pwrite_all and pwrite_counted: retries, a write of 0 and errors", "[d
     const std::string data = content_of(50000);
     for (int way : {0, 1}) { // pwrite_all (throws), pwrite_counted (returns the errno)
         CAPTURE(way);
-        struct {
-            const char* name;
-            plan p;
-            int expected_errno;
-        } cases[] = {
+        const fault_case cases[] = {
             {"EINTR", fail_at(0, EINTR, 2), 0},
             {"short writes", short_at(0, 1000, 3), 0},
             {"a write of 0", short_at(0, 0), EIO},
@@ -278,11 +277,7 @@ TEST_CASE("read_full and pread_full: retries and short reads give every byte, er
     const fs::path path = dir / "in";
     const std::string data = content_of(200000);
     write_file(path, data);
-    struct {
-        const char* name;
-        plan p;
-        int expected_errno;
-    } cases[] = {
+    const fault_case cases[] = {
         {"EINTR", fail_at(0, EINTR, 3), 0},
         {"short reads", short_at(0, 5, 10), 0},
         {"EIO", fail_at(0, EIO), EIO},
@@ -483,14 +478,12 @@ TEST_CASE("entry points: interrupted and short reads change nothing, a read erro
     fastread::access_options automatic_read;
     automatic_read.io = io_mode::read;
 
-    struct {
-        const char* name;
-        plan p;
-    } harmless[] = {
-        {"EINTR three times", fail_at(0, EINTR, 3)},
-        {"EINTR at every other call", fail_at(1, EINTR, 1)},
-        {"short reads of 7 bytes", short_at(0, 7, 40)},
-        {"a short read later", short_at(2, 100, 1)},
+    const fault_case harmless[] = {
+        // each gives the fault-free result
+        {"EINTR three times", fail_at(0, EINTR, 3), 0},
+        {"EINTR at the second call", fail_at(1, EINTR, 1), 0},
+        {"short reads of 7 bytes", short_at(0, 7, 40), 0},
+        {"a short read later", short_at(2, 100, 1), 0},
     };
     for (const auto& c : harmless) {
         CAPTURE(c.name);
