@@ -666,6 +666,31 @@ TEST_CASE("update_at: fn that throws leaves the file untouched or says what was 
     CHECK_THROWS_WITH(fastread::update_at<std::int32_t>(path, indices, throws_on_fourth, sorted),
                       "fn failed");
     CHECK(records() == before);
+    // Automatic on cached pages: in file order (0, 1, 2, 3, 4 apart), a window's requests
+    // before the one fn threw in go to the file, and nothing after.
+    make_records<std::int32_t>(path, count);
+    fastread::page_cache::preload(path);
+    calls = 0;
+    try {
+        fastread::update_at<std::int32_t>(path, indices, throws_on_fourth);
+        FAIL("no error");
+    } catch (const fastread::update_error& e) {
+        CHECK(e.applied() == 3);
+        CHECK(e.code() == std::errc::operation_canceled);
+        CHECK_THAT(e.what(), Catch::Contains(path.string()) &&
+                                 Catch::Contains("record " + std::to_string(3 * apart)));
+        try {
+            std::rethrow_if_nested(e);
+            FAIL("fn's exception is not nested");
+        } catch (const std::runtime_error& inner) {
+            CHECK(std::string(inner.what()) == "fn failed");
+        }
+    }
+    want = before;
+    for (std::uint64_t i : {0, 1, 2}) {
+        want[i] += 100;
+    }
+    CHECK(records() == want);
     // io_uring: requests complete in any order; those written before fn threw (and those
     // in flight, which finish) are counted in applied(), and are exactly the changed ones.
     if (!fastread::detail::uring_usable()) {

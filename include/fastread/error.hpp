@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -74,6 +75,20 @@ class update_error : public std::system_error {
 
     std::size_t applied_ = 0;
 };
+
+namespace detail {
+
+/// Throws update_error(err) for `operation` on `path` with `applied` updates in the file.
+[[noreturn]] inline void throw_update_error(int err, const char* operation,
+                                            const std::filesystem::path& path,
+                                            std::size_t applied) {
+    throw update_error(std::error_code(err, std::generic_category()),
+                       std::string(operation) + " " + path.string() + " (" +
+                           std::to_string(applied) + " updates applied)",
+                       applied);
+}
+
+} // namespace detail
 
 } // namespace fastread
 

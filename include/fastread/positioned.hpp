@@ -32,6 +32,7 @@
 #include "detail/parallel.hpp"
 #include "detail/posix.hpp"
 #include "detail/record_plan.hpp"
+#include "detail/record_update.hpp"
 #include "detail/residency.hpp"
 #include "io.hpp"
 #include "positioned/baseline.hpp"
@@ -199,14 +200,6 @@ std::pair<std::size_t, std::size_t> apply_in_buffer(char* buffer, const block_re
     }
     return lo == SIZE_MAX ? std::pair<std::size_t, std::size_t>{0, 0}
                           : std::pair<std::size_t, std::size_t>{lo, hi};
-}
-
-inline std::size_t largest_request(const std::vector<block_request>& requests) noexcept {
-    std::size_t most = 0;
-    for (const block_request& r : requests) {
-        most = std::max(most, r.length);
-    }
-    return most;
 }
 
 [[noreturn]] inline void throw_file_shrank(const std::filesystem::path& path) {
@@ -485,11 +478,14 @@ class positioned_file {
         const plan p = make_plan(refs, sizeof(T), size, options, true);
         if (p.method == access_method::io_uring && options.sort) {
             update_uring<T>(refs, fn, size, p.rules);
+        } else if (options.sort && p.cached_runs) {
+            // Cached pages in file order: joined reads, then one pwrite per run of changed
+            // records, each phase of a window on every CPU.
+            detail::update_in_windows<T>(fd_.get(), path_, refs, fn, size, p.rules, p.threads);
         } else if (!options.sort || p.cached_runs) {
             // In the caller's order a repeated index is not next to its earlier visit:
-            // one request at a time, each written back before the next is read. On cached
-            // pages, the same in file order: a joined read per request, then one pwrite
-            // per run of changed records.
+            // one request at a time, each written back before the next is read (joined
+            // reads and runs of changed records on cached pages).
             std::optional<random_advice> advice;
             if (p.cold) {
                 advice.emplace(fd_.get());

@@ -7,6 +7,7 @@
 #include <fastread/detail/posix.hpp>
 #include <fastread/detail/syscall.hpp>
 #include <fastread/lines.hpp>
+#include <fastread/page_cache.hpp>
 #include <fastread/positioned.hpp>
 #include <fastread/ppm.hpp>
 #include <fastread/source/mmap_source.hpp>
@@ -24,6 +25,7 @@
 #include <span>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 #include <fcntl.h>
@@ -98,7 +100,23 @@ ssize_t fake_write(int fd, const void* src, std::size_t n) {
     }
     return ::write(fd, src, n);
 }
+// A pwrite that starts at this offset fails once with ENOSPC (-1: none; -2: it failed);
+// the pwrites made after it are counted.
+off_t pwrite_fail_offset = -1;
+int pwrites_past_failure = 0;
+
 ssize_t fake_pwrite(int fd, const void* src, std::size_t n, off_t at) {
+    if (pwrite_fail_offset != -1) {
+        const std::lock_guard<std::mutex> lock(plan_mutex);
+        if (at == pwrite_fail_offset) {
+            pwrite_fail_offset = -2; // once; offsets past it are still counted
+            errno = ENOSPC;
+            return -1;
+        }
+        if (pwrite_fail_offset == -2) {
+            ++pwrites_past_failure;
+        }
+    }
     long r = 0;
     if (pwrite_plan.fault(n, r)) {
         return r <= 0 ? r : ::pwrite(fd, src, static_cast<std::size_t>(r), at);
@@ -136,6 +154,8 @@ class faults {
         }
         mmap_error = 0;
         mmap_calls = 0;
+        pwrite_fail_offset = -1;
+        pwrites_past_failure = 0;
         saved_ = detail::sys::hooks();
         detail::sys::hook_table& h = detail::sys::hooks();
         h.read = fake_read;
@@ -590,4 +610,61 @@ TEST_CASE("a map that cannot be made: default paths read instead, mapping APIs n
     faults on;
     CHECK(lines_of(f.text, io_mode::map) == want_lines);
     CHECK(mmap_calls > 0);
+}
+
+TEST_CASE("update_at automatic, cached: a write that fails while another thread writes leaves "
+          "exactly the first applied() updates",
+          "[syscall][positioned]") {
+    // Records 8 KiB apart (a run each), enough for a window's writes to run on two threads.
+    // The write of visit 1000 (the first half of the first window, however requests are
+    // joined) fails with ENOSPC; the other thread may have written later records by then,
+    // and those must go back to what they were.
+    temp_dir dir;
+    const fs::path path = dir / "records.bin";
+    const std::uint64_t apart = 2048, visits = 12000, failing = 1000;
+    std::vector<std::uint64_t> indices(visits);
+    for (std::uint64_t k = 0; k < visits; ++k) {
+        indices[k] = k * apart + 5;
+    }
+    bool later_writes_seen = false;
+    for (int round = 0; round < 20 && !later_writes_seen; ++round) {
+        CAPTURE(round);
+        {
+            const int fd = ::open(path.c_str(), O_CREAT | O_TRUNC | O_RDWR | O_CLOEXEC, 0644);
+            REQUIRE(fd >= 0);
+            REQUIRE(::ftruncate(fd, static_cast<off_t>(visits * apart * 4)) == 0);
+            ::close(fd);
+        }
+        fastread::page_cache::preload(path);
+        std::size_t applied = 0;
+        int err = 0;
+        std::string what;
+        {
+            faults on;
+            pwrite_fail_offset = static_cast<off_t>(indices[failing] * 4);
+            try {
+                fastread::update_at<std::int32_t>(path, indices,
+                                                  [](std::int32_t v) { return v + 1; });
+            } catch (const fastread::update_error& e) {
+                applied = e.applied();
+                err = e.code().value();
+                what = e.what();
+            }
+            later_writes_seen = pwrites_past_failure > 0;
+        }
+        REQUIRE(err == ENOSPC);
+        CHECK(applied == failing);
+        CHECK_THAT(what, Catch::Contains("pwrite") && Catch::Contains(path.string()));
+        std::vector<std::int32_t> got(visits);
+        fastread::read_at<std::int32_t>(path, indices, std::span<std::int32_t>(got));
+        std::size_t wrong = 0;
+        for (std::uint64_t k = 0; k < visits; ++k) {
+            wrong += got[k] != (k < failing ? 1 : 0);
+        }
+        CHECK(wrong == 0);
+    }
+    if (std::thread::hardware_concurrency() >= 2) {
+        // Some round had records after the failed one to put back (writes after the failure).
+        CHECK(later_writes_seen);
+    }
 }

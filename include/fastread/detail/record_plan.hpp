@@ -72,6 +72,15 @@ struct block_request {
     bool operator==(const block_request&) const = default;
 };
 
+/// The longest request's length in bytes (0 for none).
+inline std::size_t largest_request(const std::vector<block_request>& requests) noexcept {
+    std::size_t most = 0;
+    for (const block_request& r : requests) {
+        most = std::max(most, r.length);
+    }
+    return most;
+}
+
 /// How to group visits into requests.
 struct block_rules {
     std::size_t align = 4096;       ///< requests start and end on multiples of this (pages)

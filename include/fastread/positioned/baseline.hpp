@@ -43,15 +43,6 @@ inline void check_indices(std::span<const std::uint64_t> indices, std::uint64_t 
     }
 }
 
-[[noreturn]] inline void throw_update_error(int err, const char* operation,
-                                            const std::filesystem::path& path,
-                                            std::size_t applied) {
-    throw update_error(std::error_code(err, std::generic_category()),
-                       std::string(operation) + " " + path.string() + " (" +
-                           std::to_string(applied) + " updates applied)",
-                       applied);
-}
-
 } // namespace detail
 
 namespace positioned::baseline {

@@ -1,0 +1,254 @@
+#ifndef FASTREAD_DETAIL_RECORD_UPDATE_HPP
+#define FASTREAD_DETAIL_RECORD_UPDATE_HPP
+
+/// @file
+/// Sorted updates of cached records, in windows (`update_at`, `automatic` on cached pages).
+/// A system call costs more on this project's hosts than copying a few pages, so requests
+/// are joined across gaps and the changed records go back in runs (one `pwrite` for
+/// changed records less than a page apart); and the calls of a window run on every CPU:
+/// its requests are read side by side, fn runs on the calling thread in file order, then
+/// the runs are written side by side. docs/performance.md, "Records at random positions",
+/// has the rows this was chosen from.
+
+#include "../error.hpp"
+#include "file_map.hpp"
+#include "parallel.hpp"
+#include "posix.hpp"
+#include "record_plan.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <string>
+#include <system_error>
+#include <vector>
+
+namespace fastread::detail {
+
+/// Bytes of joined requests read per window of update_in_windows (one request more when
+/// a single request is longer).
+inline constexpr std::size_t update_window_bytes = std::size_t{16} << 20;
+
+/// Calls of one phase per thread below which a phase stays on the calling thread: a
+/// thread costs about as much to start as this many cached calls.
+inline constexpr std::size_t calls_per_thread = 64;
+
+/// Applies fn to the records of `refs` (visits in file order, as visit_order(…, true)),
+/// an array of T in the file `fd` of `size` bytes, as if one by one in that order, and
+/// writes back the records that changed.
+///
+/// Windows of requests (plan_blocks with `rules`, up to update_window_bytes each) run one
+/// after another: the window's requests are read on up to `threads` threads; fn runs on
+/// the calling thread in visiting order; the changed records are written with one pwrite
+/// per run on up to `threads` threads. Memory: one window buffer (≤ update_window_bytes,
+/// or the longest request) and sizeof(T) + 3 words per changed record of a window.
+///
+/// @throws update_error with `applied()` exact, the first `applied()` visits in the file
+///         and none after: a read error or a file that ends early (EIO) counts the visits
+///         of the windows before; a failed write the visits before the first record it did
+///         not write, after writing the records of later runs that other threads wrote as
+///         they were again (if that fails too, the message says so and `applied()` is a
+///         lower bound); if fn throws, the window's requests before the one it threw in
+///         are written first, then update_error (`operation_canceled`) with fn's exception
+///         nested and `applied()` = the visits before that request.
+template <class T, class F>
+void update_in_windows(int fd, const std::filesystem::path& path,
+                       const std::vector<record_ref>& refs, F& fn, std::uint64_t size,
+                       const block_rules& rules, unsigned threads) {
+    const std::vector<block_request> requests = plan_blocks(refs, sizeof(T), size, rules);
+    if (requests.empty()) {
+        return;
+    }
+    std::size_t total = 0;
+    for (const block_request& r : requests) {
+        total += r.length;
+    }
+    const std::size_t cap = std::max(update_window_bytes, largest_request(requests));
+    std::unique_ptr<char[]> buffer(new char[std::min(cap, total)]);
+    const std::size_t page = page_size();
+    auto threads_for_calls = [&](std::size_t calls) {
+        return static_cast<unsigned>(
+            std::clamp<std::size_t>(calls / calls_per_thread, 1, std::max(1u, threads)));
+    };
+
+    // A change: the visit, where its record is in the buffer, its request, the bytes before.
+    struct change {
+        std::size_t visit;
+        std::size_t at;
+        std::size_t request;
+        unsigned char before[sizeof(T)];
+    };
+    // A run: buffer bytes [lo, hi) at file `offset`, holding changes [first, last).
+    struct run {
+        std::size_t lo, hi;
+        std::uint64_t offset;
+        std::size_t first, last;
+    };
+    // How a run's write went: the errno (0: written) and the bytes it wrote.
+    struct outcome {
+        int err = 0;
+        std::size_t done = 0;
+    };
+    std::vector<std::size_t> slot; // buffer offset of each request of the window
+    std::vector<change> changes;
+    std::vector<run> runs;
+    std::vector<outcome> outcomes;
+
+    for (std::size_t qa = 0; qa < requests.size();) {
+        // The window: requests [qa, qb).
+        std::size_t qb = qa, bytes = 0;
+        slot.clear();
+        while (qb < requests.size() && (qb == qa || bytes + requests[qb].length <= cap)) {
+            slot.push_back(bytes);
+            bytes += requests[qb].length;
+            ++qb;
+        }
+        auto record_at = [&](std::size_t q, std::size_t k) {
+            return slot[q - qa] +
+                   static_cast<std::size_t>(refs[k].index * sizeof(T) - requests[q].offset);
+        };
+
+        // 1. Read the window's requests, on every CPU.
+        try {
+            in_slices(qb - qa, threads_for_calls(qb - qa),
+                      [&](unsigned, std::size_t b, std::size_t e) {
+                          for (std::size_t q = qa + b; q < qa + e; ++q) {
+                              const block_request& r = requests[q];
+                              if (pread_full(fd, buffer.get() + slot[q - qa], r.length, r.offset,
+                                             path) != r.length) {
+                                  throw_system_error(EIO, "pread (the file ended early)", path);
+                              }
+                          }
+                      });
+        } catch (const std::system_error& e) {
+            throw update_error(e, requests[qa].first);
+        }
+
+        // 2. fn in file order, on this thread; a request's changes are kept or dropped whole.
+        changes.clear();
+        std::size_t stop = qb; // the request fn threw in: none of its changes go back
+        std::exception_ptr thrown;
+        std::uint64_t thrown_index = 0;
+        for (std::size_t q = qa; q < qb && !thrown; ++q) {
+            for (std::size_t k = requests[q].first; k < requests[q].last; ++k) {
+                char* const record = buffer.get() + record_at(q, k);
+                T value;
+                std::memcpy(&value, record, sizeof(T));
+                T updated = value;
+                try {
+                    updated = fn(value);
+                } catch (...) {
+                    thrown = std::current_exception();
+                    thrown_index = refs[k].index;
+                    stop = q;
+                    break;
+                }
+                if (std::memcmp(&updated, record, sizeof(T)) != 0) {
+                    change c{k, record_at(q, k), q, {}};
+                    std::memcpy(c.before, record, sizeof(T));
+                    std::memcpy(record, &updated, sizeof(T));
+                    changes.push_back(c);
+                }
+            }
+        }
+        while (!changes.empty() && changes.back().request >= stop) {
+            changes.pop_back();
+        }
+
+        // 3. The runs: changed records of one request, ascending, less than a page apart;
+        // the bytes between them go back as they were read, so no page without a change is
+        // dirtied.
+        runs.clear();
+        for (std::size_t i = 0; i < changes.size();) {
+            std::size_t lo = changes[i].at, hi = lo + sizeof(T), j = i + 1;
+            for (; j < changes.size() && changes[j].request == changes[i].request; ++j) {
+                const std::size_t a = changes[j].at;
+                if (a >= lo && a + sizeof(T) <= hi) {
+                    continue; // a record of the run, changed again
+                }
+                if (a < hi || a - hi >= page) {
+                    break;
+                }
+                hi = a + sizeof(T);
+            }
+            const std::size_t q = changes[i].request;
+            runs.push_back(run{lo, hi, requests[q].offset + (lo - slot[q - qa]), i, j});
+            i = j;
+        }
+
+        // 4. Write the runs, on every CPU. After a failure, no run after it is started.
+        outcomes.assign(runs.size(), outcome{});
+        constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
+        std::atomic<std::size_t> failed{none};
+        in_slices(runs.size(), threads_for_calls(runs.size()),
+                  [&](unsigned, std::size_t b, std::size_t e) {
+                      for (std::size_t w = b; w < e; ++w) {
+                          if (failed.load(std::memory_order_relaxed) < w) {
+                              return;
+                          }
+                          const run& r = runs[w];
+                          outcome& o = outcomes[w];
+                          o.err = pwrite_counted(fd, buffer.get() + r.lo, r.hi - r.lo, r.offset,
+                                                 o.done);
+                          if (o.err != 0) {
+                              std::size_t seen = failed.load(std::memory_order_relaxed);
+                              while (w < seen && !failed.compare_exchange_weak(seen, w)) {
+                              }
+                              return;
+                          }
+                      }
+                  });
+        const std::size_t f = failed.load();
+        if (f != none) {
+            // Visits before the first record run f did not write are in the file.
+            const run& r = runs[f];
+            std::size_t lost = r.first;
+            while (lost + 1 < r.last && changes[lost].at + sizeof(T) <= r.lo + outcomes[f].done) {
+                ++lost;
+            }
+            // Runs after f that other threads wrote go back to the bytes they replaced.
+            int undo_err = 0;
+            for (std::size_t w = f + 1; w < runs.size() && undo_err == 0; ++w) {
+                if (outcomes[w].done == 0) {
+                    continue;
+                }
+                for (std::size_t c = runs[w].last; c-- > runs[w].first;) {
+                    std::memcpy(buffer.get() + changes[c].at, changes[c].before, sizeof(T));
+                }
+                std::size_t done = 0;
+                undo_err = pwrite_counted(fd, buffer.get() + runs[w].lo, outcomes[w].done,
+                                          runs[w].offset, done);
+            }
+            throw_update_error(outcomes[f].err,
+                               undo_err == 0 ? "pwrite"
+                                             : "pwrite (and restoring records after the "
+                                               "failed write failed too: later records may "
+                                               "hold their new values)",
+                               path, changes[lost].visit);
+        }
+        if (thrown) {
+            const std::size_t applied = requests[stop].first;
+            try {
+                std::rethrow_exception(thrown);
+            } catch (...) {
+                std::throw_with_nested(update_error(
+                    std::make_error_code(std::errc::operation_canceled),
+                    "update_at: fn threw for record " + std::to_string(thrown_index) + " of \"" +
+                        path.string() + "\" (" + std::to_string(applied) + " updates applied)",
+                    applied));
+            }
+        }
+        qa = qb;
+    }
+}
+
+} // namespace fastread::detail
+
+#endif // FASTREAD_DETAIL_RECORD_UPDATE_HPP
