@@ -5,7 +5,8 @@
 // fastread-dupes against fdupes, jdupes and rdfind as whole processes on a generated tree
 // and on /usr/share.
 
-#include <fastread/compare.hpp>
+#include <fastread/duplicates.hpp>
+#include <fastread/files_equal.hpp>
 #include <fastread/page_cache.hpp>
 #include <fastread/source/mmap_source.hpp>
 

@@ -23,7 +23,7 @@
 // be read (each is named on stderr and skipped), or the output could not be written (said
 // on stderr); 2 invalid usage.
 
-#include <fastread/compare.hpp>
+#include <fastread/duplicates.hpp>
 
 #include <cerrno>
 #include <cstdint>

@@ -1,4 +1,5 @@
-#include <fastread/compare.hpp>
+#include <fastread/duplicates.hpp>
+#include <fastread/files_equal.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -514,9 +515,10 @@ TEST_CASE("files_equal: a file truncated during the comparison is unequal, never
          {fastread::io_mode::automatic, fastread::io_mode::read, fastread::io_mode::map}) {
         CAPTURE(fastread::to_string(io));
         int unequal = 0;
-        // Rounds until the cut landed inside a call (at least 6, at most 40): how long a
-        // truncate takes on ext4 (journal, writeback) is not the test's to choose.
-        for (int round = 0; round < 40 && (round < 6 || unequal == 0); ++round) {
+        // Rounds until the cut landed inside a call (at least 6, at most 120): how long a
+        // truncate takes on ext4 (journal, writeback, other tests syncing) is not the test's
+        // to choose; a round that cut in time ends the loop.
+        for (int round = 0; round < 120 && (round < 6 || unequal == 0); ++round) {
             write_file(dir / "a", bytes);
             write_file(dir / "b", bytes);
             fastread_test::sync_file(dir / "b");

@@ -4,7 +4,7 @@
 // sanitizers (AddressSanitizer reserves terabytes of address space and cannot run under
 // such a limit).
 
-#include <fastread/compare.hpp>
+#include <fastread/files_equal.hpp>
 #include <fastread/lines.hpp>
 #include <fastread/ppm.hpp>
 #include <fastread/source.hpp>

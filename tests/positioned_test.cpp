@@ -311,6 +311,8 @@ TEST_CASE("positioned_file: batches see the updates of earlier batches", "[posit
     std::vector<std::int32_t> want = make_records<std::int32_t>(path, 5000, 2);
     fastread::positioned_file file(path, true);
     CHECK(file.record_count(sizeof(std::int32_t)) == 5000);
+    CHECK(file.record_count(3) == 6667); // 20,002 bytes: the partial record is not counted
+    CHECK_THROWS_AS(file.record_count(0), std::invalid_argument);
     for (unsigned round = 0; round < 3; ++round) {
         const std::vector<std::uint64_t> indices = random_indices(5000, 300, 10 + round);
         access_options o;

@@ -4,8 +4,9 @@
 /// @file
 /// Everything fastread offers.
 
-#include "compare.hpp"
+#include "duplicates.hpp"
 #include "error.hpp"
+#include "files_equal.hpp"
 #include "io.hpp"
 #include "line_readers.hpp"
 #include "lines.hpp"

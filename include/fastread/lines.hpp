@@ -490,6 +490,8 @@ inline line_range<detail::file_source> lines(const std::filesystem::path& path,
 
 /// The lines read from `file` (e.g. stdin) with `fread` of 64 KiB chunks; `file` is borrowed
 /// and never closed.
+/// @throws std::invalid_argument if `file` is null; std::bad_alloc; while iterating,
+///         std::system_error if a read fails (stdio_source).
 inline line_range<stdio_source> lines(std::FILE* file, line_options options = {}) {
     return line_range<stdio_source>(std::make_unique<stdio_source>(file), options);
 }

@@ -40,11 +40,11 @@
 #include "detail/chunk_cursor.hpp"
 #include "detail/file_map.hpp"
 #include "detail/posix.hpp"
-#include "detail/ppm_parse.hpp"
-#include "detail/ppm_write.hpp"
-#include "detail/raw_copy.hpp"
 #include "error.hpp"
 #include "io.hpp"
+#include "ppm/detail/parse.hpp"
+#include "ppm/detail/raw_copy.hpp"
+#include "ppm/detail/write.hpp"
 #include "sample_vector.hpp"
 #include "source/byte_source.hpp"
 #include "source/read_source.hpp"
@@ -118,6 +118,8 @@ requires byte_source<std::remove_cvref_t<Source>> image<Sample> load(Source&& so
 template <class Sample, byte_source Source>
 class reader {
   public:
+    /// Reads nothing yet: the first next() does.
+    /// @throws std::bad_alloc only (copying the source's path for messages).
     explicit reader(Source& source) : cursor_(source), name_(detail::source_name(source)) {}
 
     /// Decodes the next image into `out`, reusing its sample buffer.
@@ -136,6 +138,8 @@ class reader {
     bool started_ = false;
 };
 
+/// `ppm::reader frames(source)` reads 8-bit samples (std::uint8_t); name the sample type,
+/// `ppm::reader<std::uint16_t, Source>`, for 16-bit ones. Deduction throws nothing.
 template <byte_source Source>
 reader(Source&) -> reader<std::uint8_t, Source>;
 

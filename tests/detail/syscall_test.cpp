@@ -2,10 +2,10 @@
 // entry points above them, driven by system calls that fail on purpose: EINTR, short counts,
 // a count of 0, ENOSPC, EIO, a map that cannot be made, at a chosen call.
 
-#include <fastread/compare.hpp>
 #include <fastread/detail/atomic_file.hpp>
 #include <fastread/detail/posix.hpp>
 #include <fastread/detail/syscall.hpp>
+#include <fastread/files_equal.hpp>
 #include <fastread/lines.hpp>
 #include <fastread/page_cache.hpp>
 #include <fastread/positioned.hpp>

@@ -316,6 +316,7 @@ TEST_CASE("chunk size 0 and a null FILE* are rejected", "[source][error]") {
     CHECK_THROWS_AS(read_source(path, 0), std::invalid_argument);
     CHECK_THROWS_AS(stdio_source(path, 0), std::invalid_argument);
     CHECK_THROWS_AS(stdio_source(static_cast<std::FILE*>(nullptr)), std::invalid_argument);
+    CHECK_THROWS_AS(fread_source(static_cast<std::FILE*>(nullptr)), std::invalid_argument);
     std::istringstream in("x");
     CHECK_THROWS_AS(istream_source(in, 0), std::invalid_argument);
 }

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <memory>
 #include <span>
+#include <stdexcept>
 
 #include "../detail/posix.hpp"
 #include "../sample_vector.hpp"
@@ -37,7 +38,14 @@ class fread_source {
     }
 
     /// Reads everything that remains in `file` (borrowed: not closed).
-    explicit fread_source(std::FILE* file) { read_all(file); }
+    /// @throws std::invalid_argument if `file` is null; std::system_error if fstat or
+    ///         fread fails; std::bad_alloc.
+    explicit fread_source(std::FILE* file) {
+        if (file == nullptr) {
+            throw std::invalid_argument("fastread::fread_source: needs a FILE*");
+        }
+        read_all(file);
+    }
 
     /// The whole input on the first call, then an empty span.
     std::span<const char> next() noexcept {

@@ -27,7 +27,7 @@ class read_source {
   public:
     /// 64 KiB: big enough to amortise the system call, small enough to stay in L1/L2, and
     /// below glibc's mmap threshold, so that the buffer comes from the heap instead of fresh
-    /// pages that fault on every new source (256 KiB measured 2x slower for a 2 MB P6).
+    /// pages that fault on every new source (docs/performance.md, "PPM").
     static constexpr std::size_t default_chunk_size = std::size_t{64} * 1024;
 
     /// Opens `path` for reading. Throws `std::system_error` naming the path if it cannot

@@ -1,5 +1,5 @@
-#ifndef FASTREAD_DETAIL_RAW_COPY_HPP
-#define FASTREAD_DETAIL_RAW_COPY_HPP
+#ifndef FASTREAD_PPM_DETAIL_RAW_COPY_HPP
+#define FASTREAD_PPM_DETAIL_RAW_COPY_HPP
 
 // Copies a raw (P6) raster from memory into samples in one pass: widen 1-byte samples or
 // swap 2-byte big-endian ones, and find the first sample above maxval. On x86-64 the loop
@@ -105,4 +105,4 @@ std::size_t copy_raw_samples(Sample* dst, const unsigned char* src, std::size_t 
 
 } // namespace fastread::detail
 
-#endif // FASTREAD_DETAIL_RAW_COPY_HPP
+#endif // FASTREAD_PPM_DETAIL_RAW_COPY_HPP

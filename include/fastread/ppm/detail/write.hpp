@@ -1,5 +1,5 @@
-#ifndef FASTREAD_DETAIL_PPM_WRITE_HPP
-#define FASTREAD_DETAIL_PPM_WRITE_HPP
+#ifndef FASTREAD_PPM_DETAIL_WRITE_HPP
+#define FASTREAD_PPM_DETAIL_WRITE_HPP
 
 // The PPM encoder behind fastread::ppm::save: checks the image, then streams the header and
 // raster to a sink in blocks (ppm(5) layout).
@@ -106,4 +106,4 @@ void encode_ppm(std::uint32_t width, std::uint32_t height, std::uint16_t maxval,
 
 } // namespace fastread::detail
 
-#endif // FASTREAD_DETAIL_PPM_WRITE_HPP
+#endif // FASTREAD_PPM_DETAIL_WRITE_HPP

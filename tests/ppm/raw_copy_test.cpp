@@ -1,4 +1,4 @@
-#include <fastread/detail/raw_copy.hpp>
+#include <fastread/ppm/detail/raw_copy.hpp>
 #include <fastread/sample_vector.hpp>
 
 #include <catch2/catch.hpp>

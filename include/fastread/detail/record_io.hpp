@@ -1,0 +1,287 @@
+#ifndef FASTREAD_DETAIL_RECORD_IO_HPP
+#define FASTREAD_DETAIL_RECORD_IO_HPP
+
+/// @file
+/// How the records' requests reach the file: the request rules for cached and cold
+/// batches, the residency sample that tells them apart, the in-buffer update of a
+/// request, and the io_uring loop that keeps many requests in flight (read_at and
+/// update_at, fastread/positioned.hpp).
+
+#include "file_map.hpp"
+#include "posix.hpp"
+#include "record_plan.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#ifndef FASTREAD_HAVE_LIBURING
+#define FASTREAD_HAVE_LIBURING 0
+#endif
+#if FASTREAD_HAVE_LIBURING
+#include <liburing.h>
+#endif
+
+namespace fastread::detail {
+
+/// True if this build has liburing and the kernel gives it a ring (probed once; false
+/// when io_uring is disabled, e.g. `kernel.io_uring_disabled`, or filtered by seccomp).
+inline bool uring_usable() noexcept {
+#if FASTREAD_HAVE_LIBURING
+    static const bool usable = [] {
+        io_uring ring;
+        if (io_uring_queue_init(4, &ring, 0) != 0) {
+            return false;
+        }
+        io_uring_queue_exit(&ring);
+        return true;
+    }();
+    return usable;
+#else
+    return false;
+#endif
+}
+
+// Requests for a cold batch: pages, joined across gaps of up to 16 KiB, at most 256 KiB.
+// A request costs about what moving 10-20 KiB does on an SSD with many requests in
+// flight (docs/performance.md, "Records at random positions").
+inline block_rules cold_rules() noexcept {
+    return {page_size(), 16384, 256 * 1024};
+}
+// Reads in flight on an io_uring: past 256 the disk gains nothing (docs/performance.md).
+inline constexpr unsigned uring_depth = 256;
+// Requests for pread on cached pages: a page each, joined when adjacent, at most 64 KiB.
+inline block_rules pread_rules() noexcept {
+    return {page_size(), 0, 64 * 1024};
+}
+
+/// Byte offsets of up to 64 of the visited records, spread over the batch: the sample
+/// whose pages' residency decides whether a batch is cached.
+inline std::vector<std::uint64_t> residency_sample(const std::vector<record_ref>& refs,
+                                                   std::size_t record_size) {
+    const std::size_t samples = std::min<std::size_t>(64, refs.size());
+    std::vector<std::uint64_t> offsets(samples);
+    for (std::size_t s = 0; s < samples; ++s) {
+        offsets[s] = refs[s * refs.size() / samples].index * record_size;
+    }
+    return offsets;
+}
+
+/// True when the batch wants at least half of the pages between its first and its last
+/// record (then mapping them costs less than copying them with pread). O(n).
+inline bool touches_most_pages(const std::vector<record_ref>& refs, std::size_t record_size) {
+    const std::uint64_t page = page_size();
+    std::uint64_t lo = UINT64_MAX, hi = 0, pages = 0, next = 0; // next: first page not counted
+    for (const record_ref& r : refs) { // sorted: distinct pages are counted exactly
+        const std::uint64_t first = r.index * record_size / page;
+        const std::uint64_t last = (r.index * record_size + record_size - 1) / page;
+        lo = std::min(lo, first);
+        hi = std::max(hi, last);
+        const std::uint64_t from = std::max(first, next);
+        if (last >= from) {
+            pages += last - from + 1;
+            next = last + 1;
+        }
+    }
+    return !refs.empty() && pages * 2 >= hi - lo + 1;
+}
+
+/// Applies `fn` to the records of `request` held in `buffer` (the request's bytes), in
+/// visiting order; returns the changed byte range [lo, hi) of the buffer (lo == hi: none).
+template <class T, class F>
+std::pair<std::size_t, std::size_t> apply_in_buffer(char* buffer, const block_request& request,
+                                                    const std::vector<record_ref>& refs, F& fn) {
+    std::size_t lo = SIZE_MAX, hi = 0;
+    for (std::size_t k = request.first; k < request.last; ++k) {
+        const auto at = static_cast<std::size_t>(refs[k].index * sizeof(T) - request.offset);
+        T value;
+        std::memcpy(&value, buffer + at, sizeof(T));
+        const T updated = fn(value);
+        if (std::memcmp(&updated, buffer + at, sizeof(T)) != 0) {
+            std::memcpy(buffer + at, &updated, sizeof(T));
+            lo = std::min(lo, at);
+            hi = std::max(hi, at + sizeof(T));
+        }
+    }
+    return lo == SIZE_MAX ? std::pair<std::size_t, std::size_t>{0, 0}
+                          : std::pair<std::size_t, std::size_t>{lo, hi};
+}
+
+[[noreturn]] inline void throw_file_shrank(const std::filesystem::path& path) {
+    throw std::system_error(std::make_error_code(std::errc::io_error),
+                            path.string() + ": the file ended before a requested record "
+                                            "(truncated during the call?)");
+}
+
+#if FASTREAD_HAVE_LIBURING
+/// An io_uring of `depth` entries; torn down on destruction.
+class uring {
+  public:
+    explicit uring(unsigned depth) {
+        const int rc = io_uring_queue_init(depth, &ring_, 0);
+        if (rc != 0) {
+            throw std::system_error(-rc, std::generic_category(), "io_uring_queue_init");
+        }
+    }
+    uring(const uring&) = delete;
+    uring& operator=(const uring&) = delete;
+    ~uring() { io_uring_queue_exit(&ring_); }
+    io_uring* get() noexcept { return &ring_; }
+
+  private:
+    io_uring ring_{};
+};
+
+/// Runs `requests` on an io_uring with up to `depth` in flight. Each request is read
+/// whole into its slot's buffer (short reads and EAGAIN/EINTR resubmitted), then
+/// `on_read(request_index, buffer)` runs; it returns the byte range of the buffer to write
+/// back ([lo, hi), empty for none), which is then written; `on_written(request_index)`
+/// runs when that write is complete (or at once when there is none).
+///
+/// A failure stops it gracefully: after a read or write fails, or on_read throws, no new
+/// request starts and no further on_read runs, but the writes already started finish (and
+/// on_written runs for them) and every request in flight completes before the buffers go.
+/// Then on_read's exception is rethrown, or `on_error(err, operation)` (which must throw)
+/// is called for the first failure, so that it sees every completed write.
+/// @throws std::system_error if the ring cannot be made, or submitting to it fails.
+template <class OnRead, class OnWritten, class OnError>
+void run_on_uring(int fd, const std::vector<block_request>& requests, unsigned depth,
+                  OnRead on_read, OnWritten on_written, OnError on_error) {
+    if (requests.empty()) {
+        return;
+    }
+    depth = static_cast<unsigned>(std::min<std::size_t>(depth, requests.size()));
+    // The buffers and slots outlive the ring: its teardown may still see requests.
+    const std::size_t slot_bytes = largest_request(requests);
+    std::unique_ptr<char[]> buffers(new char[slot_bytes * depth]);
+    struct slot {
+        std::size_t request = 0;
+        std::size_t done = 0;       // bytes read (or written) so far
+        std::size_t lo = 0, hi = 0; // the range being written back
+        bool writing = false;
+    };
+    std::vector<slot> slots(depth);
+    std::vector<unsigned> free_slots;
+    for (unsigned s = depth; s-- > 0;) {
+        free_slots.push_back(s);
+    }
+    uring ring(depth);
+    std::size_t next = 0, in_flight = 0;
+    std::exception_ptr thrown; // on_read's exception
+    int failed = 0;            // the first errno of a read or write
+    const char* failed_operation = "";
+    auto fail = [&](int err, const char* operation) {
+        if (failed == 0 && !thrown) {
+            failed = err;
+            failed_operation = operation;
+        }
+    };
+    auto stopping = [&] { return failed != 0 || thrown != nullptr; };
+    auto prep = [&](unsigned s) {
+        io_uring_sqe* sqe = io_uring_get_sqe(ring.get());
+        slot& sl = slots[s];
+        const block_request& r = requests[sl.request];
+        char* buf = buffers.get() + s * slot_bytes;
+        if (sl.writing) {
+            io_uring_prep_write(sqe, fd, buf + sl.lo + sl.done,
+                                static_cast<unsigned>(sl.hi - sl.lo - sl.done),
+                                r.offset + sl.lo + sl.done);
+        } else {
+            io_uring_prep_read(sqe, fd, buf + sl.done, static_cast<unsigned>(r.length - sl.done),
+                               r.offset + sl.done);
+        }
+        io_uring_sqe_set_data64(sqe, s);
+    };
+    auto release = [&](unsigned s) {
+        free_slots.push_back(s);
+        --in_flight;
+    };
+    while ((!stopping() && next < requests.size()) || in_flight > 0) {
+        while (!stopping() && !free_slots.empty() && next < requests.size()) {
+            const unsigned s = free_slots.back();
+            free_slots.pop_back();
+            slots[s] = slot{next++, 0, 0, 0, false};
+            prep(s);
+            ++in_flight;
+        }
+        const int rc = io_uring_submit_and_wait(ring.get(), 1);
+        if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
+            // The ring refuses work: what is in flight cannot be waited for either.
+            throw std::system_error(-rc, std::generic_category(), "io_uring_submit_and_wait");
+        }
+        io_uring_cqe* cqe = nullptr;
+        unsigned head = 0, seen = 0;
+        io_uring_for_each_cqe(ring.get(), head, cqe) {
+            ++seen;
+            const auto s = static_cast<unsigned>(io_uring_cqe_get_data64(cqe));
+            slot& sl = slots[s];
+            const block_request& r = requests[sl.request];
+            const int res = cqe->res;
+            if (!sl.writing) {
+                if (stopping()) {
+                    release(s); // read for nothing now
+                } else if (res == -EAGAIN || res == -EINTR) {
+                    prep(s); // again, as it was
+                } else if (res <= 0) {
+                    fail(res < 0 ? -res : EIO, res < 0 ? "read" : "read (the file ended early)");
+                    release(s);
+                } else if ((sl.done += static_cast<std::size_t>(res)) < r.length) {
+                    prep(s); // a short read: the rest
+                } else {
+                    std::pair<std::size_t, std::size_t> range{0, 0};
+                    try {
+                        range = on_read(sl.request, buffers.get() + s * slot_bytes);
+                    } catch (...) {
+                        thrown = std::current_exception();
+                        release(s);
+                        continue;
+                    }
+                    if (range.first < range.second) {
+                        sl.writing = true;
+                        sl.done = 0;
+                        sl.lo = range.first;
+                        sl.hi = range.second;
+                        prep(s);
+                    } else {
+                        on_written(sl.request);
+                        release(s);
+                    }
+                }
+                continue;
+            }
+            // A write: finished even when stopping, so that on_written counts it.
+            if (res == -EAGAIN || res == -EINTR) {
+                prep(s);
+            } else if (res <= 0) {
+                fail(res < 0 ? -res : EIO, "write");
+                release(s);
+            } else if ((sl.done += static_cast<std::size_t>(res)) < sl.hi - sl.lo) {
+                prep(s);
+            } else {
+                on_written(sl.request);
+                release(s);
+            }
+        }
+        io_uring_cq_advance(ring.get(), seen);
+    }
+    if (thrown) {
+        std::rethrow_exception(thrown);
+    }
+    if (failed != 0) {
+        on_error(failed, failed_operation);
+    }
+}
+#endif
+
+} // namespace fastread::detail
+
+#endif // FASTREAD_DETAIL_RECORD_IO_HPP

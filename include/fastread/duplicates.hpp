@@ -1,0 +1,56 @@
+#ifndef FASTREAD_DUPLICATES_HPP
+#define FASTREAD_DUPLICATES_HPP
+
+/// @file
+/// Finding duplicate files: `fastread::find_duplicates`, the size, probe, hash and
+/// byte-compare funnel that fdupes, jdupes and rdfind use.
+///
+/// Hashing uses XXH3-128 from the xxHash library (Debian `libxxhash-dev`) when its header
+/// `<xxhash.h>` is found, included in its header-only mode (`XXH_INLINE_ALL`). Without it,
+/// or with `FASTREAD_NO_XXHASH` defined, find_duplicates skips the hash stages and splits
+/// candidates by byte comparison alone: the same groups, with more reads when many files of
+/// one size share their first and last 4 KiB but differ elsewhere.
+
+#include "duplicates/options.hpp"
+#include "duplicates/schedule.hpp"
+
+#include <filesystem>
+#include <span>
+#include <vector>
+
+namespace fastread {
+
+/// Groups of identical regular files under `roots`: each group lists two or more paths
+/// whose contents are equal byte for byte, sorted; the groups are sorted by their first
+/// path. Files are never modified.
+///
+/// A root may be a directory or a file; a root given twice, or reached twice through
+/// symbolic links, is counted once, and directory loops terminate. Non-regular files
+/// (FIFOs, sockets, devices) are skipped. Pipeline: walk; group by size; drop sizes with
+/// one file. Small files (64 KiB or less) of one size are each read whole once and compared
+/// in memory (more than 8 MiB of them are first split by an XXH3-128 hash of each file).
+/// Larger files of one size, up to 64, are open at once and read block by block (the last
+/// 4 KiB first), the set splitting as blocks differ, so that each file is read once; more
+/// are first split by an XXH3-128 hash of their first and last 4 KiB, then of the whole
+/// file. Every group is confirmed by comparing bytes, so that a hash collision never
+/// reports different files as equal. Open files: the comparing threads and the files each
+/// holds open at once are sized from the descriptors RLIMIT_NOFILE still allows (16 kept
+/// free); a set that still runs out of them (EMFILE, ENFILE: the application opened more
+/// meanwhile) is compared file by file, two open at a time, so no group is lost to the
+/// limit. A file whose device, inode, size or modification time differs from what the walk
+/// saw when it is opened or read (replaced by a rename, changed), or that vanishes, or that
+/// reads differently from its size, is reported to `on_error` and left out.
+/// Time O(total size of same-size candidates); memory O(number of files) plus, per
+/// comparing thread, 1 MiB and up to 8 MiB of small files' contents.
+/// @throws std::bad_alloc only; I/O problems go to `options.on_error`.
+std::vector<std::vector<std::filesystem::path>>
+find_duplicates(std::span<const std::filesystem::path> roots, duplicate_options options = {});
+
+inline std::vector<std::vector<std::filesystem::path>>
+find_duplicates(std::span<const std::filesystem::path> roots, duplicate_options options) {
+    return detail::duplicate_finder(options).run(roots);
+}
+
+} // namespace fastread
+
+#endif // FASTREAD_DUPLICATES_HPP

@@ -1,0 +1,62 @@
+#ifndef FASTREAD_DUPLICATES_OPTIONS_HPP
+#define FASTREAD_DUPLICATES_OPTIONS_HPP
+
+/// @file
+/// find_duplicates' options and what it reports: `duplicate_options`, `scan_error`,
+/// `scan_progress` (declared with find_duplicates in fastread/duplicates.hpp).
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+namespace fastread {
+
+/// A file or directory that find_duplicates could not read, and why. It is skipped.
+struct scan_error {
+    std::filesystem::path path;
+    std::error_code error; ///< the errno, as a std::error_code (generic category)
+    std::string operation; ///< what failed: "open", "opendir", "stat", "read", "changed"
+};
+
+/// Where find_duplicates is, for progress displays and tests.
+struct scan_progress {
+    /// "walk" (`done` and `total` count the files found, when it ends); "compare" (sets of
+    /// candidates of one size read, hashed when needed and compared byte for byte; `done`
+    /// and `total` count sets). Files are first read in "compare".
+    std::string_view stage;
+    std::uint64_t done = 0;  ///< files or sets finished in this stage
+    std::uint64_t total = 0; ///< files or sets this stage looks at
+};
+
+/// Options of find_duplicates. Names and defaults follow FDUPES.
+struct duplicate_options {
+    bool recursive = false;       ///< descend into subdirectories (fdupes -r)
+    bool follow_symlinks = false; ///< follow symbolic links to files and directories (-s)
+    /// Count several hard links to one inode as duplicates of each other (-H). Off: they
+    /// are one file, reported once (under the first path found).
+    bool hardlinks_are_duplicates = false;
+    bool include_empty = true;           ///< empty files are duplicates of each other (off: -n)
+    bool include_hidden = true;          ///< look at names starting with '.' (off: -A)
+    std::uint64_t min_size = 0;          ///< ignore files smaller than this many bytes (-G)
+    std::uint64_t max_size = UINT64_MAX; ///< ignore files larger than this (-L)
+    /// Threads that walk wide directory levels and compare sets of candidates at once.
+    /// 0: 8 per CPU (`std::thread::hardware_concurrency`, at most 64) for walking; for
+    /// comparing, one per CPU, joined by the rest as soon as a read has to wait for the
+    /// device (`preadv2` with `RWF_NOWAIT` tells), since from the page cache more threads
+    /// than CPUs only add switching. Threads waiting on the device help on SSDs and
+    /// network or virtual disks (more reads in flight); on a rotating disk 1 avoids seeking
+    /// between files.
+    unsigned threads = 0;
+    /// Called for every file or directory that could not be read (then skipped), and for
+    /// every file that changed during the scan (then left out of the groups). May be empty.
+    std::function<void(const scan_error&)> on_error;
+    /// Called as the scan advances (several times per stage). May be empty.
+    std::function<void(const scan_progress&)> on_progress;
+};
+
+} // namespace fastread
+
+#endif // FASTREAD_DUPLICATES_OPTIONS_HPP

@@ -1,0 +1,276 @@
+#ifndef FASTREAD_DUPLICATES_READ_HPP
+#define FASTREAD_DUPLICATES_READ_HPP
+
+/// @file
+/// The duplicate finder's reading: candidates opened and checked against what the walk saw,
+/// small files read whole, and the XXH3-128 hashes (first and last 4 KiB, whole file).
+
+#include "../detail/posix.hpp"
+#include "read_gauge.hpp"
+#include "walk.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <thread>
+#include <tuple>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#if !defined(FASTREAD_NO_XXHASH) && __has_include(<xxhash.h>)
+#define FASTREAD_HAVE_XXHASH 1
+#ifndef XXH_INLINE_ALL
+#define XXH_INLINE_ALL
+#endif
+#include <xxhash.h>
+#else
+#define FASTREAD_HAVE_XXHASH 0
+#endif
+
+namespace fastread::detail {
+
+/// Reads candidates for the comparing stages, from threads that each own a `worker`.
+class duplicate_reader : protected duplicate_walk {
+  public:
+    using duplicate_walk::duplicate_walk;
+
+  protected:
+    // Still the file the walk saw: same device, inode, size and modification time.
+    static bool unchanged(const dup_file& f, const struct stat& st) noexcept {
+        const file_info now = info_of(st);
+        return now.device == f.info.device && now.inode == f.info.inode &&
+               now.size == f.info.size && now.mtime_ns == f.info.mtime_ns;
+    }
+
+    // What one reading thread owns: where its errors and groups go (the current job's
+    // output), and its comparison buffer (set_bytes), allocated when first needed. The
+    // reading functions below are const and write only here, so threads run them at once.
+    struct worker {
+        std::vector<scan_error>* errors = nullptr;
+        std::vector<std::vector<std::size_t>>* groups = nullptr;
+        read_gauge* gauge = nullptr;
+        std::unique_ptr<char[]> buffers; // set_bytes, allocated when first needed
+
+        bool fail(const std::string& path, int err, const char* operation) {
+            errors->push_back(
+                scan_error{path, std::error_code(err, std::generic_category()), operation});
+            return false;
+        }
+        char* buffer_a() {
+            if (!buffers) {
+                buffers.reset(new char[set_bytes]);
+            }
+            return buffers.get();
+        }
+        char* buffer_b() { return buffer_a() + block_bytes; }
+
+        // Room for `n` bytes of small files' contents, kept between jobs.
+        char* contents(std::size_t n) {
+            if (n > contents_size) {
+                contents_buffer.reset(new char[n]);
+                contents_size = n;
+            }
+            return contents_buffer.get();
+        }
+        std::unique_ptr<char[]> contents_buffer;
+        std::size_t contents_size = 0;
+    };
+
+    // Opens a candidate and checks that it is still the file the walk saw; else reports it.
+    // With `out_of_descriptors`, running out of descriptors (EMFILE, ENFILE) is not
+    // reported but flagged there, for the caller to retry with fewer files open.
+    unique_fd open_unchanged(const dup_file& f, worker& w,
+                             bool* out_of_descriptors = nullptr) const {
+        const int fd = ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0) {
+            if (out_of_descriptors != nullptr && (errno == EMFILE || errno == ENFILE)) {
+                *out_of_descriptors = true;
+                return unique_fd();
+            }
+            w.fail(f.path, errno, "open");
+            return unique_fd();
+        }
+        unique_fd guard(fd);
+        if (!still_same(f, fd, w)) {
+            return unique_fd();
+        }
+        return guard;
+    }
+
+    bool still_same(const dup_file& f, int fd, worker& w) const {
+        struct stat st {};
+        if (::fstat(fd, &st) != 0) {
+            return w.fail(f.path, errno, "stat");
+        }
+        if (!unchanged(f, st)) {
+            return w.fail(f.path, ESTALE, "changed");
+        }
+        return true;
+    }
+
+    // Reads a small file whole into `dst` (room for size + 1 bytes) with one open and, in
+    // the usual case, one pread of size + 1 bytes: a regular file that returns exactly its
+    // size is at its end, so neither a second read nor an fstat is needed (the bytes
+    // compared are the bytes read; a file that grew or shrank since the walk is reported as
+    // changed). False, with the reason reported, if it cannot be read or changed size.
+    bool load_whole(const dup_file& f, char* dst, worker& w) const {
+        const int fd = ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0) {
+            return w.fail(f.path, errno, "open");
+        }
+        unique_fd guard(fd);
+        const auto size = static_cast<std::size_t>(f.info.size);
+        const ssize_t first = pread_gauged(fd, dst, size + 1, 0, w.gauge); // +1: see growth
+        if (first < 0) {
+            return w.fail(f.path, errno, "read");
+        }
+        auto got = static_cast<std::size_t>(first);
+        if (got != 0 && got < size) { // a short read before the expected end: keep reading
+            try {
+                got += pread_full_gauged(fd, dst + got, size + 1 - got, got, f.path, w.gauge);
+            } catch (const std::system_error& e) {
+                return w.fail(f.path, e.code().value(), "read");
+            }
+        }
+        if (got != size) {
+            return w.fail(f.path, ESTALE, "changed");
+        }
+        // The file opened is the one the walk saw (a rename or a new link since would put
+        // another file's bytes under its name), and it was not modified while read.
+        return still_same(f, fd, w);
+    }
+
+#if FASTREAD_HAVE_XXHASH
+    using digest = std::pair<std::uint64_t, std::uint64_t>;
+
+    // XXH3-128 of the first and last 4 KiB (the whole file when it is 8 KiB or less).
+    bool probe_hash(const dup_file& f, digest& out, worker& w) const {
+        unique_fd fd = open_unchanged(f, w);
+        if (!fd) {
+            return false;
+        }
+        char buf[2 * probe_bytes];
+        const std::uint64_t size = f.info.size;
+        std::size_t n = 0;
+        try {
+            if (size <= 2 * probe_bytes) {
+                n = pread_full_gauged(fd.get(), buf, static_cast<std::size_t>(size), 0, f.path,
+                                      w.gauge);
+            } else {
+                n = pread_full_gauged(fd.get(), buf, probe_bytes, 0, f.path, w.gauge);
+                n += pread_full_gauged(fd.get(), buf + n, probe_bytes, size - probe_bytes, f.path,
+                                       w.gauge);
+            }
+        } catch (const std::system_error& e) {
+            return w.fail(f.path, e.code().value(), "read");
+        }
+        const XXH128_hash_t h = XXH3_128bits(buf, n);
+        out = {h.low64, h.high64};
+        return true;
+    }
+
+    // XXH3-128 of a small file, read whole.
+    bool small_hash(const dup_file& f, digest& out, worker& w) const {
+        char* const dst = w.contents(static_cast<std::size_t>(f.info.size) + 1);
+        if (!load_whole(f, dst, w)) {
+            return false;
+        }
+        const XXH128_hash_t h = XXH3_128bits(dst, static_cast<std::size_t>(f.info.size));
+        out = {h.low64, h.high64};
+        return true;
+    }
+
+    // XXH3-128 of the whole file, read in 64 KiB blocks.
+    bool full_hash(const dup_file& f, digest& out, worker& w) const {
+        unique_fd fd = open_unchanged(f, w);
+        if (!fd) {
+            return false;
+        }
+        (void)::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_SEQUENTIAL);
+        XXH3_state_t state;
+        XXH3_128bits_reset(&state);
+        try {
+            for (std::uint64_t offset = 0;; offset += block_bytes) {
+                const std::size_t n =
+                    pread_full_gauged(fd.get(), w.buffer_a(), block_bytes, offset, f.path, w.gauge);
+                XXH3_128bits_update(&state, w.buffer_a(), n);
+                if (n < block_bytes) {
+                    break;
+                }
+            }
+        } catch (const std::system_error& e) {
+            return w.fail(f.path, e.code().value(), "read");
+        }
+        const XXH128_hash_t h = XXH3_128bits_digest(&state);
+        out = {h.low64, h.high64};
+        return true;
+    }
+
+    // Splits `group` (indices into files_) by `hash`; files that fail drop out.
+    template <class Hash>
+    std::vector<std::vector<std::size_t>> split_by(const std::vector<std::size_t>& group,
+                                                   Hash hash) const {
+        std::vector<std::pair<digest, std::size_t>> keyed;
+        keyed.reserve(group.size());
+        for (std::size_t i : group) {
+            digest d;
+            if (hash(files_[i], d)) {
+                keyed.emplace_back(d, i);
+            }
+        }
+        std::sort(keyed.begin(), keyed.end());
+        std::vector<std::vector<std::size_t>> out;
+        for (std::size_t k = 0; k < keyed.size();) {
+            std::size_t e = k + 1;
+            while (e < keyed.size() && keyed[e].first == keyed[k].first) {
+                ++e;
+            }
+            if (e - k >= 2) {
+                out.emplace_back();
+                for (std::size_t j = k; j < e; ++j) {
+                    out.back().push_back(keyed[j].second);
+                }
+            }
+            k = e;
+        }
+        return out;
+    }
+#endif
+
+    enum class verdict { equal, different, first_lost, second_lost };
+
+    // pread of up to `n` bytes at `offset`; false (reported) on an I/O error.
+    static bool read_part(const dup_file& f, int fd, char* dst, std::size_t n, std::uint64_t offset,
+                          std::size_t& got, worker& w) {
+        try {
+            got = pread_full_gauged(fd, dst, n, offset, f.path, w.gauge);
+            return true;
+        } catch (const std::system_error& e) {
+            return w.fail(f.path, e.code().value(), "read");
+        }
+    }
+};
+
+} // namespace fastread::detail
+
+#endif // FASTREAD_DUPLICATES_READ_HPP

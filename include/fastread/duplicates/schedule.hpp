@@ -1,0 +1,273 @@
+#ifndef FASTREAD_DUPLICATES_SCHEDULE_HPP
+#define FASTREAD_DUPLICATES_SCHEDULE_HPP
+
+/// @file
+/// The duplicate finder's schedule: candidates grouped by size into jobs, run on a team of
+/// threads sized from the CPUs and the descriptors left, the groups gathered in order.
+
+#include "../detail/parallel.hpp"
+#include "compare.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <thread>
+#include <tuple>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+namespace fastread::detail {
+
+/// Descriptors this process may still open: RLIMIT_NOFILE's soft limit less those open now
+/// (counted in /proc/self/fd; where that cannot be read, half the limit counts as used).
+/// At most 2^20 (an unlimited soft limit). O(descriptors open).
+inline std::size_t descriptor_room() noexcept {
+    constexpr std::size_t most = std::size_t{1} << 20;
+    struct rlimit limit {};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY ||
+        limit.rlim_cur >= most) {
+        return most;
+    }
+    const auto soft = static_cast<std::size_t>(limit.rlim_cur);
+    std::size_t open = soft / 2;
+    if (DIR* dir = ::opendir("/proc/self/fd")) {
+        open = 0;
+        while (const dirent* e = ::readdir(dir)) {
+            open += e->d_name[0] != '.';
+        }
+        ::closedir(dir);
+        open -= open > 0; // the directory's own descriptor
+    }
+    return soft > open ? soft - open : 0;
+}
+
+/// find_duplicates: walk, group by size, compare, gather.
+class duplicate_finder : protected duplicate_comparer {
+  public:
+    explicit duplicate_finder(const duplicate_options& options) : duplicate_comparer(options) {}
+
+    std::vector<std::vector<std::filesystem::path>>
+    run(std::span<const std::filesystem::path> roots) {
+        for (const std::filesystem::path& root : roots) {
+            add_root(root);
+        }
+        walk();
+        progress("walk", files_.size(), files_.size());
+        return find();
+    }
+
+  private:
+    // A set of candidates (indices into files_, all of one size) and what to do with it.
+    enum class job_kind {
+        empty,      // empty files: equal to each other while they stay empty
+        small,      // small files: read whole and compared in memory
+        candidates, // probe hash, whole-file hash, then compare bytes
+    };
+    struct job {
+        job_kind kind;
+        std::vector<std::size_t> files;
+    };
+    struct job_out {
+        std::vector<std::vector<std::size_t>> groups;
+        std::vector<scan_error> errors;
+    };
+
+    void run_job(const job& j, worker& w) const {
+        switch (j.kind) {
+        case job_kind::empty: {
+            std::vector<std::size_t> still;
+            for (std::size_t i : j.files) {
+                if (open_unchanged(files_[i], w)) {
+                    still.push_back(i);
+                }
+            }
+            if (still.size() >= 2) {
+                w.groups->push_back(std::move(still));
+            }
+            return;
+        }
+        case job_kind::small: {
+            // All at once in memory when that is small (each file read once). Else split by
+            // a whole-file hash first, then each set of equal hashes the same way (or file by
+            // file against a representative when even that set is big).
+            const std::uint64_t size = files_[j.files[0]].info.size;
+            if ((size + 1) * j.files.size() <= batch_bytes) {
+                group_by_content(j.files, w);
+                return;
+            }
+#if FASTREAD_HAVE_XXHASH
+            for (auto& same : split_by(
+                     j.files, [&](const dup_file&f, digest&d) { return small_hash(f, d, w); })) {
+                if ((size + 1) * same.size() <= batch_bytes) {
+                    group_by_content(same, w);
+                } else {
+                    confirm(std::move(same), w);
+                }
+            }
+#else
+            confirm(j.files, w);
+#endif
+            return;
+        }
+        case job_kind::candidates:
+            // Up to max_set files: compared all at once, each read once (hashing first would
+            // read them all and then compare anyway).
+            if (j.files.size() <= set_limit_) {
+                compare_set(j.files, w);
+                return;
+            }
+#if FASTREAD_HAVE_XXHASH
+            // More: split by a probe hash (first and last 4 KiB), then by a whole-file hash
+            // what is still too big to compare at once.
+            for (auto& part : split_by(
+                     j.files, [&](const dup_file&f, digest&d) { return probe_hash(f, d, w); })) {
+                if (part.size() <= set_limit_) {
+                    compare_set(part, w);
+                    continue;
+                }
+                for (auto& same : split_by(
+                         part, [&](const dup_file&f, digest&d) { return full_hash(f, d, w); })) {
+                    confirm(std::move(same), w);
+                }
+            }
+#else
+            confirm(j.files, w);
+#endif
+            return;
+        }
+    }
+
+    // Runs the jobs on several threads, each taking the next job when done with one,
+    // biggest jobs first (so that no big one is left for the end); this thread is one of
+    // them and reports progress between its jobs. Errors and groups are reported in job
+    // order, so the result does not depend on timing. With the default thread count the
+    // team starts with one thread per CPU and grows to thread_count() when a read has to
+    // wait for the device.
+    void run_jobs(const std::vector<job>& jobs) {
+        const std::size_t total = jobs.size();
+        std::vector<job_out> outs(total);
+        std::vector<std::size_t> order(total);
+        std::vector<std::uint64_t> cost(total);
+        for (std::size_t k = 0; k < total; ++k) {
+            order[k] = k;
+            // Bytes to read, plus the open and close of each file (worth about 16 KiB of
+            // copying from the page cache).
+            cost[k] = (files_[jobs[k].files[0]].info.size + 16384) * jobs[k].files.size();
+        }
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t x, std::size_t y) { return cost[x] > cost[y]; });
+        std::atomic<std::size_t> next{0}, done{0};
+        read_gauge gauge;
+        progress("compare", 0, total);
+        auto body = [&](unsigned t) {
+            worker w;
+            w.gauge = &gauge;
+            for (std::size_t n; (n = next.fetch_add(1, std::memory_order_relaxed)) < total;) {
+                const std::size_t k = order[n];
+                w.errors = &outs[k].errors;
+                w.groups = &outs[k].groups;
+                run_job(jobs[k], w);
+                const std::size_t finished = done.fetch_add(1, std::memory_order_relaxed) + 1;
+                if (t == 0) {
+                    progress("compare", finished, total);
+                }
+            }
+        };
+        // Each comparing thread holds up to set_limit_ files open at once. Size both from
+        // the descriptors the process may still open (RLIMIT_NOFILE), so that a set does not
+        // run out of them (EMFILE) and lose files: at least 4 per thread, 2 per set.
+        const std::size_t room = descriptor_room();
+        const std::size_t usable = room > spare_descriptors ? room - spare_descriptors : 0;
+        const auto most = static_cast<unsigned>(std::max<std::size_t>(
+            1, std::min<std::size_t>({std::size_t{thread_count()}, total, usable / 4})));
+        set_limit_ = std::clamp<std::size_t>(usable / most, 2, max_set);
+        const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+        const bool adaptive = opt_.threads == 0 && most > cpus;
+        growing_team team(adaptive ? cpus : most, most, body);
+        if (adaptive) {
+            gauge.on_wait = [&team] { team.grow(); };
+            gauge.probing = true;
+        }
+        team.run();
+        progress("compare", total, total);
+        for (job_out& out : outs) {
+            report(out.errors);
+            for (const auto& g : out.groups) {
+                emit(g);
+            }
+        }
+    }
+
+    void emit(const std::vector<std::size_t>& group) {
+        std::vector<std::filesystem::path> paths;
+        paths.reserve(group.size());
+        for (std::size_t i : group) {
+            paths.emplace_back(files_[i].path);
+        }
+        std::sort(paths.begin(), paths.end());
+        groups_.push_back(std::move(paths));
+    }
+
+    std::vector<std::vector<std::filesystem::path>> find() {
+        // Group by size (ties in walk order, which is deterministic); drop sizes with one
+        // file.
+        std::vector<std::size_t> order(files_.size());
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            order[i] = i;
+        }
+        std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+            return files_[x].info.size != files_[y].info.size
+                       ? files_[x].info.size < files_[y].info.size
+                       : x < y;
+        });
+        std::vector<job> jobs;
+        for (std::size_t k = 0; k < order.size();) {
+            std::size_t e = k + 1;
+            const std::uint64_t size = files_[order[k]].info.size;
+            while (e < order.size() && files_[order[e]].info.size == size) {
+                ++e;
+            }
+            if (e - k >= 2) {
+                const auto first = order.begin() + static_cast<std::ptrdiff_t>(k);
+                const auto last = order.begin() + static_cast<std::ptrdiff_t>(e);
+                if (size == 0) {
+                    jobs.push_back(job{job_kind::empty, {first, last}});
+                } else if (size <= small_bytes) {
+                    jobs.push_back(job{job_kind::small, {first, last}});
+                } else {
+                    jobs.push_back(job{job_kind::candidates, {first, last}});
+                }
+            }
+            k = e;
+        }
+        run_jobs(jobs);
+        std::sort(groups_.begin(), groups_.end());
+        return std::move(groups_);
+    }
+
+    std::vector<std::vector<std::filesystem::path>> groups_;
+};
+
+} // namespace fastread::detail
+
+#endif // FASTREAD_DUPLICATES_SCHEDULE_HPP

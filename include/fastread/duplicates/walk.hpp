@@ -1,0 +1,412 @@
+#ifndef FASTREAD_DUPLICATES_WALK_HPP
+#define FASTREAD_DUPLICATES_WALK_HPP
+
+/// @file
+/// The duplicate finder's walk: roots and directories read level by level (wide levels on
+/// several threads), the candidate files kept with what `stat` said of them.
+
+#include "../detail/parallel.hpp"
+#include "../detail/posix.hpp"
+#include "files.hpp"
+#include "options.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <thread>
+#include <tuple>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+namespace fastread::detail {
+
+/// Walks the roots into `files_` (candidates) and `dirs_` (their directories); reports what
+/// it cannot read to the options' on_error.
+class duplicate_walk : protected duplicate_limits {
+  public:
+    explicit duplicate_walk(const duplicate_options& options) : opt_(options) {}
+
+  protected:
+    void error(const std::string& path, int err, const char* operation) {
+        if (opt_.on_error) {
+            opt_.on_error(
+                scan_error{path, std::error_code(err, std::generic_category()), operation});
+        }
+    }
+
+    void progress(std::string_view stage, std::uint64_t done, std::uint64_t total) {
+        if (opt_.on_progress) {
+            opt_.on_progress(scan_progress{stage, done, total});
+        }
+    }
+
+    void add_root(const std::filesystem::path& root) {
+        struct stat st {};
+        // A root named explicitly is followed even if it is a symbolic link.
+        if (::stat(root.c_str(), &st) != 0) {
+            error(root.string(), errno, "stat");
+            return;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            pending_.push_back({root.string(), st.st_dev, st.st_ino});
+            return;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            return;
+        }
+        std::filesystem::path parent = root.parent_path();
+        struct stat ps {};
+        if (::stat(parent.empty() ? "." : parent.c_str(), &ps) != 0) {
+            error(parent.string(), errno, "stat");
+            return;
+        }
+        dirs_.push_back(parent.empty() ? std::string(".") : parent.string());
+        add_file(files_, root.string(), st, ps.st_dev, ps.st_ino, root.filename().string(), true,
+                 static_cast<std::uint32_t>(dirs_.size() - 1));
+    }
+
+    // Appends the file to `out` unless the options exclude it or it was already given as a
+    // root. Called from several walking threads at once when `root` is false (then it
+    // only reads paths_seen_).
+    void add_file(std::vector<dup_file>& out, std::string path, const struct stat& st,
+                  dev_t parent_dev, ino_t parent_ino, std::string name, bool root,
+                  std::uint32_t dir, bool via_link = false) {
+        const file_info info = info_of(st);
+        if (info.size < opt_.min_size || info.size > opt_.max_size ||
+            (info.size == 0 && !opt_.include_empty)) {
+            return;
+        }
+        // The same path twice (a root file given twice, or also found in a directory walked)
+        // is one file. The walk itself meets every path once (each directory is read once),
+        // so only root files need remembering.
+        const std::size_t name_size = name.size();
+        path_key key{parent_dev, parent_ino, std::move(name)};
+        if (root ? !paths_seen_.insert(std::move(key)).second
+                 : !paths_seen_.empty() && paths_seen_.count(key) != 0) {
+            return;
+        }
+        const auto name_at = static_cast<std::uint32_t>(path.size() - name_size);
+        out.push_back(
+            dup_file{std::move(path), info, dir, name_at, st.st_nlink > 1, via_link || root});
+    }
+
+    struct dir_entry {
+        std::string path;
+        dev_t device;
+        ino_t inode;
+    };
+
+    // What reading some directories found; `files[i].dir` indexes `dirs`.
+    struct walk_out {
+        std::vector<dup_file> files;
+        std::vector<std::string> dirs;
+        std::vector<dir_entry> subdirs;
+        std::vector<scan_error> errors;
+    };
+
+    unsigned thread_count() const {
+        // Default: 8 per CPU. The threads mostly wait for the device (docs/performance.md,
+        // "Compare and duplicates").
+        const unsigned n = opt_.threads != 0
+                               ? opt_.threads
+                               : 8 * std::max(1u, std::thread::hardware_concurrency());
+        return std::min(n, 64u);
+    }
+
+    // Reads the roots, then (when recursive) their subdirectories, level by level. The
+    // directories of a wide level are cut into chunks that several threads take in turn,
+    // and the results are merged in chunk order, so the outcome does not depend on the
+    // threads. With the default thread count a level starts with one thread per CPU
+    // (directories in the page cache keep them busy; more only add switching:
+    // docs/performance.md, "Compare and duplicates") and grows to
+    // thread_count() as soon as a thread's reading went to the device (its block input
+    // count, getrusage ru_inblock, grew); later levels then start at full size.
+    void walk() {
+        std::vector<dir_entry> level;
+        while (!pending_.empty()) {
+            level.clear();
+            for (dir_entry& d : pending_) {
+                if (dirs_seen_.insert({d.device, d.inode}).second) { // not given twice, no loop
+                    level.push_back(std::move(d));
+                }
+            }
+            pending_.clear();
+            std::vector<walk_out> outs;
+            walk_level(level, outs);
+            std::size_t files = files_.size(), dirs = dirs_.size();
+            for (const walk_out& out : outs) {
+                files += out.files.size();
+                dirs += out.dirs.size();
+            }
+            files_.reserve(files);
+            dirs_.reserve(dirs);
+            for (walk_out& out : outs) {
+                report(out.errors);
+                const auto base = static_cast<std::uint32_t>(dirs_.size());
+                for (dup_file& f : out.files) {
+                    f.dir += base;
+                    files_.push_back(std::move(f));
+                }
+                for (std::string& d : out.dirs) {
+                    dirs_.push_back(std::move(d));
+                }
+                for (dir_entry& d : out.subdirs) {
+                    pending_.push_back(std::move(d));
+                }
+            }
+        }
+        // Hard links are one file, under its first path in sorted order, unless they count
+        // as duplicates.
+        if (!opt_.hardlinks_are_duplicates) {
+            // Only files with several links can share an inode, unless some file was reached
+            // through a symbolic link or given as a root (then any file may be its alias):
+            // sort just those.
+            const bool any_alias = std::any_of(files_.begin(), files_.end(),
+                                               [](const dup_file& f) { return f.aliased; });
+            std::vector<std::size_t> linked;
+            for (std::size_t i = 0; i < files_.size(); ++i) {
+                if (any_alias || files_[i].linked) {
+                    linked.push_back(i);
+                }
+            }
+            std::sort(linked.begin(), linked.end(), [&](std::size_t x, std::size_t y) {
+                const dup_file& a = files_[x];
+                const dup_file& b = files_[y];
+                return std::tie(a.info.device, a.info.inode, a.path) <
+                       std::tie(b.info.device, b.info.inode, b.path);
+            });
+            std::vector<bool> drop(files_.size());
+            for (std::size_t k = 1; k < linked.size(); ++k) {
+                const dup_file& a = files_[linked[k - 1]];
+                const dup_file& b = files_[linked[k]];
+                drop[linked[k]] = a.info.device == b.info.device && a.info.inode == b.info.inode;
+            }
+            std::size_t kept = 0;
+            for (std::size_t i = 0; i < files_.size(); ++i) {
+                if (!drop[i]) {
+                    if (kept != i) {
+                        files_[kept] = std::move(files_[i]);
+                    }
+                    ++kept;
+                }
+            }
+            files_.resize(kept);
+        }
+    }
+
+    // Block input operations of the calling thread so far (reads that went to the device).
+    static long blocks_read() noexcept {
+        rusage usage{};
+        return ::getrusage(RUSAGE_THREAD, &usage) == 0 ? usage.ru_inblock : 0;
+    }
+
+    // A directory's names, sorted, and the open directory to stat them in.
+    struct listing {
+        std::unique_ptr<DIR, int (*)(DIR*)> dir{nullptr, &::closedir};
+        std::vector<std::string> names;
+    };
+
+    // Names stat'ed per task: a directory with more is split into tasks for several threads.
+    static constexpr std::size_t names_per_task = 512;
+
+    // Reads the directories of one level into `outs`, in level order (a directory split
+    // into several tasks gives one walk_out per task, in name order), on a team of threads
+    // that take directories in turn and share the tasks of big directories (see walk). A
+    // level of fewer than 64 directories starts on this thread alone and widens to one
+    // thread per CPU when a big directory is split.
+    void walk_level(const std::vector<dir_entry>& level, std::vector<walk_out>& outs) {
+        struct task {
+            std::size_t dir, part;
+            std::shared_ptr<const listing> names;
+        };
+        std::vector<std::vector<walk_out>> parts(level.size());
+        std::mutex m;
+        std::vector<task> tasks; // split-off parts of big directories, not taken yet
+        std::atomic<std::size_t> next{0};
+        std::atomic<unsigned> reading{0}; // threads that took a directory, not yet split
+        const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+        const unsigned most = thread_count();
+        const bool adaptive = opt_.threads == 0 && most > cpus;
+        const unsigned start = level.size() < 64                   ? 1
+                               : opt_.threads != 0 || walk_waited_ ? most
+                                                                   : std::min(cpus, most);
+        std::function<void(unsigned)> grow_to;
+        auto body = [&](unsigned) {
+            long before = adaptive ? blocks_read() : 0;
+            auto after_task = [&] {
+                if (adaptive && !walk_waited_.load(std::memory_order_relaxed)) {
+                    const long now = blocks_read();
+                    if (now != before) {
+                        walk_waited_ = true;
+                        grow_to(most);
+                    }
+                    before = now;
+                }
+            };
+            for (;;) {
+                std::optional<task> t;
+                {
+                    const std::lock_guard<std::mutex> lock(m);
+                    if (!tasks.empty()) {
+                        t = std::move(tasks.back());
+                        tasks.pop_back();
+                    }
+                }
+                if (t) {
+                    stat_names(level[t->dir], *t->names, t->part, parts[t->dir][t->part]);
+                    after_task();
+                    continue;
+                }
+                reading.fetch_add(1);
+                const std::size_t c = next.fetch_add(1, std::memory_order_relaxed);
+                if (c >= level.size()) {
+                    reading.fetch_sub(1);
+                    if (reading.load() == 0) {
+                        const std::lock_guard<std::mutex> lock(m);
+                        if (tasks.empty()) {
+                            return; // nothing left, and nobody can add more
+                        }
+                    }
+                    std::this_thread::yield(); // a directory being read may add tasks
+                    continue;
+                }
+                auto names = std::make_shared<listing>();
+                std::vector<walk_out>& out = parts[c];
+                out.resize(1);
+                list_dir(level[c], *names, out[0]);
+                const std::size_t count = std::max<std::size_t>(
+                    1, (names->names.size() + names_per_task - 1) / names_per_task);
+                out.resize(count);
+                if (count > 1) {
+                    {
+                        const std::lock_guard<std::mutex> lock(m);
+                        for (std::size_t part = count - 1; part >= 1; --part) {
+                            tasks.push_back(task{c, part, names});
+                        }
+                    }
+                    grow_to(cpus);
+                }
+                reading.fetch_sub(1);
+                stat_names(level[c], *names, 0, out[0]);
+                after_task();
+            }
+        };
+        growing_team team(start, most, body);
+        grow_to = [&team](unsigned n) { team.grow_to(n); };
+        team.run();
+        for (std::vector<walk_out>& list : parts) {
+            for (walk_out& out : list) {
+                outs.push_back(std::move(out));
+            }
+        }
+    }
+
+    // Opens a directory and reads its names, sorted (so that which of two ways to a file is
+    // kept does not depend on the file system's directory order); errors go to `out`.
+    void list_dir(const dir_entry& d, listing& l, walk_out& out) const {
+        l.dir.reset(::opendir(d.path.c_str()));
+        if (!l.dir) {
+            out.errors.push_back(
+                scan_error{d.path, std::error_code(errno, std::generic_category()), "opendir"});
+            return;
+        }
+        for (;;) {
+            errno = 0;
+            const dirent* e = ::readdir(l.dir.get());
+            if (e == nullptr) {
+                if (errno != 0) {
+                    out.errors.push_back(scan_error{
+                        d.path, std::error_code(errno, std::generic_category()), "readdir"});
+                }
+                break;
+            }
+            const std::string_view name(e->d_name);
+            if (name == "." || name == ".." || (!opt_.include_hidden && name.front() == '.')) {
+                continue;
+            }
+            l.names.emplace_back(name);
+        }
+        std::sort(l.names.begin(), l.names.end());
+    }
+
+    // Stats part `part` of a listing's names (names_per_task each) and adds what it finds
+    // to `out`. Runs on several threads at once, each with its own `out`.
+    void stat_names(const dir_entry& d, const listing& l, std::size_t part, walk_out& out) {
+        if (!l.dir) {
+            return;
+        }
+        const int dfd = ::dirfd(l.dir.get());
+        const std::string prefix = d.path.ends_with('/') ? d.path : d.path + '/';
+        const std::size_t begin = part * names_per_task;
+        const std::size_t end = std::min(l.names.size(), begin + names_per_task);
+        std::uint32_t dir_index = UINT32_MAX; // set by the first file
+        for (std::size_t k = begin; k < end; ++k) {
+            const std::string& name = l.names[k];
+            struct stat st {};
+            if (::fstatat(dfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+                out.errors.push_back(scan_error{
+                    prefix + name, std::error_code(errno, std::generic_category()), "stat"});
+                continue;
+            }
+            const bool via_link = S_ISLNK(st.st_mode);
+            if (via_link) {
+                if (!opt_.follow_symlinks || ::fstatat(dfd, name.c_str(), &st, 0) != 0) {
+                    continue; // not followed, or dangling
+                }
+            }
+            if (S_ISDIR(st.st_mode)) {
+                if (opt_.recursive) {
+                    out.subdirs.push_back({prefix + name, st.st_dev, st.st_ino});
+                }
+            } else if (S_ISREG(st.st_mode)) {
+                if (dir_index == UINT32_MAX) {
+                    out.dirs.push_back(d.path);
+                    dir_index = static_cast<std::uint32_t>(out.dirs.size() - 1);
+                }
+                add_file(out.files, prefix + name, st, d.device, d.inode, name, false, dir_index,
+                         via_link);
+            }
+        }
+    }
+
+    // Reports errors collected by worker threads, in order.
+    void report(const std::vector<scan_error>& errors) const {
+        if (opt_.on_error) {
+            for (const scan_error& e : errors) {
+                opt_.on_error(e);
+            }
+        }
+    }
+
+    const duplicate_options& opt_;
+    std::vector<dup_file> files_;
+    std::vector<dir_entry> pending_;
+    std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, id_hash> dirs_seen_;
+    std::unordered_set<path_key, path_key_hash> paths_seen_;
+    std::atomic<bool> walk_waited_{false}; // the walk read directories from the device
+    std::vector<std::string> dirs_;        // directories holding files_, by dup_file::dir
+};
+
+} // namespace fastread::detail
+
+#endif // FASTREAD_DUPLICATES_WALK_HPP

@@ -1,0 +1,203 @@
+#ifndef FASTREAD_FILES_EQUAL_HPP
+#define FASTREAD_FILES_EQUAL_HPP
+
+/// @file
+/// Whether two files hold the same bytes: `fastread::files_equal`, with the programs of the
+/// compare article ("Comparing two files", the article list in docs/) kept as methods.
+
+#include "detail/posix.hpp"
+#include "io.hpp"
+#include "page_cache.hpp"
+#include "source/mmap_source.hpp"
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <span>
+
+namespace fastread {
+
+/// How files_equal reads the two files. The first five are the programs of the article
+/// this job comes from, kept so that fastread-bench can compare them.
+enum class compare_method {
+    /// The default: `block` with 1 MiB blocks, or guarded maps of both files when
+    /// `compare_options::io` says so for both (fastread/io.hpp: with io_mode::automatic, when
+    /// both are 1 MiB or more, in the page cache, and this host measures maps faster than
+    /// reading). A file that changes size during the call gives `false` (or, if it cannot
+    /// be read any more, std::system_error), never SIGBUS. (find_duplicates never maps.)
+    automatic,
+    /// `getc` on two `FILE*`, one byte from each in turn (the article's simple-compare).
+    getc,
+    /// As `getc`, with `getc_unlocked` (no stream locking per byte).
+    getc_unlocked,
+    /// `read(2)` of `block_size` bytes from each file in turn, then `memcmp`.
+    block,
+    /// Reads each file once sequentially first (pre-loading the page cache), then `block`
+    /// (the article's compare-with-extra-read).
+    preload_then_block,
+    /// `memcmp` over read-only maps of the two files (mmap_source: not guarded). A file
+    /// truncated by another process during the comparison raises SIGBUS, which ends the
+    /// process unless the program handles it; `automatic` never does.
+    mmap,
+};
+
+/// Options of files_equal.
+struct compare_options {
+    compare_method method = compare_method::automatic;
+    /// Bytes per read for `block` and `preload_then_block`; 0 reads each file whole (one
+    /// buffer of the file's size per file). `automatic` ignores it.
+    std::size_t block_size = std::size_t{1} << 20;
+    /// `automatic` only: read or map (fastread/io.hpp); automatic decides for this host.
+    io_mode io = io_mode::automatic;
+};
+
+/// True iff the two files hold the same bytes.
+///
+/// The same file (same device and inode) is equal without reading; two regular files of
+/// different sizes are unequal without reading. Otherwise the files are read with
+/// `options.method` until the first difference or the end. Works on pipes and other
+/// unsized files too (by reading them).
+/// Time O(size); memory O(block size), O(file size) for whole-file blocks.
+/// @throws std::system_error naming the path if a file cannot be opened, stat'ed, mapped or
+///         read.
+bool files_equal(const std::filesystem::path& a, const std::filesystem::path& b,
+                 compare_options options = {});
+
+// ---------------------------------------------------------------------------------------
+// Implementation
+
+namespace detail {
+
+inline bool compare_getc(const std::filesystem::path& a, const std::filesystem::path& b,
+                         bool unlocked) {
+    auto open = [](const std::filesystem::path& p) {
+        unique_file f(std::fopen(p.c_str(), "rb"));
+        if (!f) {
+            throw_system_error(errno, "fopen", p);
+        }
+        return f;
+    };
+    auto fa = open(a);
+    auto fb = open(b);
+    int ca = 0, cb = 0;
+    if (unlocked) {
+        do {
+            ca = getc_unlocked(fa.get());
+            cb = getc_unlocked(fb.get());
+        } while (ca == cb && ca != EOF);
+    } else {
+        do {
+            ca = std::getc(fa.get());
+            cb = std::getc(fb.get());
+        } while (ca == cb && ca != EOF);
+    }
+    if (std::ferror(fa.get()) != 0) {
+        throw_system_error(EIO, "getc", a);
+    }
+    if (std::ferror(fb.get()) != 0) {
+        throw_system_error(EIO, "getc", b);
+    }
+    return ca == cb;
+}
+
+// Reads both descriptors `block` bytes at a time in turn and compares.
+inline bool compare_blocks(int fa, int fb, std::size_t block, const std::filesystem::path& a,
+                           const std::filesystem::path& b) {
+    std::unique_ptr<char[]> ba(new char[block]);
+    std::unique_ptr<char[]> bb(new char[block]);
+    for (;;) {
+        const std::size_t na = read_full(fa, ba.get(), block, a);
+        const std::size_t nb = read_full(fb, bb.get(), block, b);
+        if (na != nb || std::memcmp(ba.get(), bb.get(), na) != 0) {
+            return false;
+        }
+        if (na < block) {
+            return true;
+        }
+    }
+}
+
+inline bool compare_maps(int fa, int fb) {
+    mmap_source ma(fa);
+    mmap_source mb(fb);
+    const std::span<const char> x = ma.bytes(), y = mb.bytes();
+    return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size()) == 0;
+}
+
+} // namespace detail
+
+inline bool files_equal(const std::filesystem::path& a, const std::filesystem::path& b,
+                        compare_options options) {
+    detail::unique_fd fa = detail::open_read_only(a);
+    detail::unique_fd fb = detail::open_read_only(b);
+    const detail::file_info ia = detail::stat_fd(fa.get(), a);
+    const detail::file_info ib = detail::stat_fd(fb.get(), b);
+    if (ia.device == ib.device && ia.inode == ib.inode) {
+        return true;
+    }
+    const bool sized = ia.regular && ib.regular && ia.size > 0 && ib.size > 0;
+    if (ia.regular && ib.regular && ia.size != ib.size) {
+        // A /proc file reports size 0 whatever it holds: only trust sizes of 1 byte or more.
+        if (sized) {
+            return false;
+        }
+    }
+    compare_method method = options.method;
+    std::size_t block = options.block_size;
+    if (method == compare_method::automatic) {
+        // Reading 1 MiB blocks in turn matches reading the files one after the other from
+        // the disk, and from the page cache it is what a host with expensive maps wants;
+        // where maps are cheaper (io_costs), memcmp over two maps skips both copies.
+        if (sized && detail::map_wanted(options.io, fa.get(), ia.size, detail::map_threshold) &&
+            detail::map_wanted(options.io, fb.get(), ib.size, detail::map_threshold)) {
+            // Both maps have the size fstat gave before (equal here); a file that shrinks
+            // meanwhile reads as zeros past its new end (the guards) and is caught below.
+            const detail::file_map ma = detail::guarded_map(fa.get(), ia.size);
+            const detail::file_map mb = detail::guarded_map(fb.get(), ib.size);
+            if (ma && mb && ma.size() == mb.size()) {
+                const bool same = std::memcmp(ma.data(), mb.data(), ma.size()) == 0;
+                const bool changed = ma.lost() >= 0 || mb.lost() >= 0 ||
+                                     detail::stat_fd(fa.get(), a).size != ia.size ||
+                                     detail::stat_fd(fb.get(), b).size != ib.size;
+                return same && !changed;
+            }
+        }
+        method = compare_method::block;
+        block = std::size_t{1} << 20;
+    }
+    if (method == compare_method::mmap && !sized) {
+        method = compare_method::block; // an empty or unsized file cannot be mapped
+        block = std::size_t{1} << 20;
+    }
+    if (block == 0) {
+        // Whole-file blocks: one read per file, sized from fstat (+1 to see the end).
+        block = sized ? static_cast<std::size_t>(ia.size) + 1 : std::size_t{1} << 20;
+    }
+    switch (method) {
+    case compare_method::getc:
+    case compare_method::getc_unlocked:
+        return detail::compare_getc(a, b, method == compare_method::getc_unlocked);
+    case compare_method::preload_then_block:
+        // Only a regular file has pages to load: a pipe would be drained.
+        if (ia.regular) {
+            page_cache::preload(a);
+        }
+        if (ib.regular) {
+            page_cache::preload(b);
+        }
+        return detail::compare_blocks(fa.get(), fb.get(), block, a, b);
+    case compare_method::mmap:
+        return detail::compare_maps(fa.get(), fb.get());
+    case compare_method::automatic:
+    case compare_method::block:
+        break;
+    }
+    return detail::compare_blocks(fa.get(), fb.get(), block, a, b);
+}
+
+} // namespace fastread
+
+#endif // FASTREAD_FILES_EQUAL_HPP

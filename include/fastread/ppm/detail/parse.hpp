@@ -1,0 +1,234 @@
+#ifndef FASTREAD_PPM_DETAIL_PARSE_HPP
+#define FASTREAD_PPM_DETAIL_PARSE_HPP
+
+// The PPM decoder behind fastread::ppm. It reports errors as values (ppm_error: a code, the
+// input offset and the numbers a message needs), never by throwing from its loops; the public
+// entry points in ppm.hpp turn them into fastread::parse_error. Only the sources throw
+// (std::system_error, for operating-system failures).
+//
+// Rules: Netpbm ppm(5) (netpbm.sourceforge.net/doc/ppm.html), with libnetpbm deciding where
+// the spec is silent; see the docs of fastread::ppm::load for the list.
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../../detail/chunk_cursor.hpp"
+#include "../../sample_vector.hpp"
+#include "../../source/byte_source.hpp"
+#include "header.hpp"
+#include "plain.hpp"
+#include "raw_copy.hpp"
+
+namespace fastread::detail {
+
+// ---------------------------------------------------------------------------------------
+// Raw (P6) raster
+
+/// Sizes a streaming buffer: the whole raster when the input is known to hold it, else a
+/// start that grows with what arrives, so a tiny input never causes a huge allocation.
+inline std::uint64_t initial_capacity(std::uint64_t needed, std::uint64_t bytes_per_item,
+                                      std::optional<std::uint64_t> remaining,
+                                      std::uint64_t default_items) {
+    std::uint64_t cap = remaining ? *remaining / bytes_per_item + 1 : default_items;
+    return std::max<std::uint64_t>(1, std::min(needed, cap));
+}
+
+template <class Sample, class Source>
+ppm_error read_raw_raster(chunk_cursor<Source>& cur, const ppm_header& h,
+                          sample_vector<Sample>& out) {
+    const std::size_t bps = h.maxval > 255 ? 2 : 1;
+    const std::uint64_t samples = h.samples;
+    const std::uint64_t raster_bytes = samples * bps;
+    ppm_error err;
+    err.plain = false;
+    err.width = h.width;
+    err.height = h.height;
+
+    std::optional<std::uint64_t> remaining = cur.known_remaining();
+    if constexpr (contiguous_source<Source>) {
+        if (raster_bytes > *remaining) {
+            // Rejected before allocating: the input cannot hold what the header declares.
+            err.code = ppm_errc::truncated_raster;
+            err.offset = h.raster_offset + *remaining;
+            err.value = *remaining;
+            err.limit = raster_bytes;
+            return err;
+        }
+        // The whole raster is in memory: decode it in one pass, straight into the samples.
+        cur.fill();
+        const auto* src = reinterpret_cast<const unsigned char*>(cur.pos);
+        out.resize(static_cast<std::size_t>(samples));
+        const std::size_t bad =
+            copy_raw_samples(out.data(), src, out.size(), static_cast<unsigned>(bps), h.maxval);
+        cur.pos += raster_bytes;
+        if (bad < out.size()) {
+            err.code = ppm_errc::sample_exceeds_maxval;
+            err.offset = h.raster_offset + bad * bps;
+            err.value =
+                bps == 1 ? src[bad] : static_cast<unsigned>(src[2 * bad] << 8 | src[2 * bad + 1]);
+            err.limit = h.maxval;
+            err.index = bad;
+            out.clear();
+            return err;
+        }
+        return {};
+    }
+
+    // Read the raster bytes into the sample buffer's storage, growing it as data arrives
+    // when the input size is not known.
+    std::uint64_t capacity = initial_capacity(samples, bps, remaining, std::uint64_t{1} << 16);
+    out.resize(static_cast<std::size_t>(capacity));
+    std::uint64_t filled = 0; // raster bytes read
+    for (;;) {
+        std::uint64_t room = std::min<std::uint64_t>(out.size() * sizeof(Sample), raster_bytes);
+        std::size_t want = static_cast<std::size_t>(room - filled);
+        std::size_t got = cur.read(reinterpret_cast<char*>(out.data()) + filled, want);
+        filled += got;
+        if (got < want) {
+            out.clear();
+            err.code = ppm_errc::truncated_raster;
+            err.offset = h.raster_offset + filled;
+            err.value = filled;
+            err.limit = raster_bytes;
+            return err;
+        }
+        if (filled == raster_bytes) {
+            break;
+        }
+        out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(samples, out.size() * 2)));
+    }
+    out.resize(static_cast<std::size_t>(samples));
+
+    // Convert in place: widen 1-byte samples into 16-bit ones (backwards, so that each byte
+    // is read before its slot is overwritten), or turn big-endian pairs into native order.
+    unsigned char* bytes = reinterpret_cast<unsigned char*>(out.data());
+    if constexpr (sizeof(Sample) == 2) {
+        if (bps == 1) {
+            for (std::size_t i = static_cast<std::size_t>(samples); i-- > 0;) {
+                out[i] = bytes[i];
+            }
+        } else if constexpr (std::endian::native == std::endian::little) {
+            for (Sample& s : out) {
+                s = static_cast<Sample>((s >> 8) | (s << 8));
+            }
+        }
+    }
+
+    // ppm(5): no sample may exceed maxval. Nothing to check when maxval is the largest
+    // value the sample width can hold.
+    if (h.maxval != (bps == 1 ? 255 : 65535)) {
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            if (out[i] > h.maxval) {
+                err.code = ppm_errc::sample_exceeds_maxval;
+                err.offset = h.raster_offset + i * bps;
+                err.value = out[i];
+                err.limit = h.maxval;
+                err.index = i;
+                out.clear();
+                return err;
+            }
+        }
+    }
+    return {};
+}
+
+// ---------------------------------------------------------------------------------------
+// Plain (P3) raster
+
+/// `last_image`: nothing after this image is read, so the raster may be parsed in slices.
+template <class Sample, class Source>
+ppm_error read_plain_raster(chunk_cursor<Source>& cur, const ppm_header& h,
+                            sample_vector<Sample>& out, bool last_image) {
+    ppm_error err = plain_raster_error(h);
+    p3_scanner scanner = p3_scanner::for_header(h);
+
+    // Every sample but the last needs a digit and a whitespace byte, so n samples need at
+    // least 2n - 1 bytes. When the input is known to be shorter, parse into a small scratch
+    // buffer instead of allocating the image: the parse then ends in the same error, at the
+    // same offset, as it would from a stream.
+    std::optional<std::uint64_t> remaining = cur.known_remaining();
+    bool discard = false;
+    if constexpr (contiguous_source<Source>) {
+        discard = h.samples > (*remaining + 1) / 2;
+    }
+    const scan::decimal_list_fn<Sample> kernel =
+        scan::decimal_list_for<Sample>(scan::active_level());
+    if constexpr (contiguous_source<Source>) {
+        const unsigned threads = threads_for(*remaining, plain_bytes_per_thread, 8);
+        if (last_image && !discard && threads > 1 && cur.fill()) {
+            const char* begin = cur.pos;
+            const char* end = cur.end; // the whole rest of the input
+            if (parse_plain_in_slices(begin, end, cur.offset(), h, threads, kernel, out, err)) {
+                cur.pos = end;
+                return err;
+            }
+        }
+    }
+    std::vector<Sample> scratch;
+    Sample* out_begin = nullptr;
+    Sample* out_end = nullptr;
+    if (discard) {
+        scratch.resize(4096);
+        out_begin = scratch.data();
+        out_end = out_begin + scratch.size();
+    } else {
+        std::uint64_t capacity = initial_capacity(h.samples, 2, remaining, std::uint64_t{1} << 16);
+        out.resize(static_cast<std::size_t>(capacity));
+        out_begin = out.data();
+        out_end = out_begin + out.size();
+    }
+    Sample* o = out_begin;
+
+    for (;;) {
+        p3_scanner::status st;
+        if (cur.fill()) {
+            st = scanner.scan(cur.pos, cur.end, cur.offset() + (cur.end - cur.pos), o, out_end,
+                              kernel, err);
+        } else {
+            st = scanner.finish(cur.offset(), o, out_end, err);
+        }
+        if (st == p3_scanner::status::done) {
+            break;
+        }
+        if (st == p3_scanner::status::error) {
+            out.clear();
+            return err;
+        }
+        if (st == p3_scanner::status::out_full) {
+            if (discard) {
+                o = out_begin;
+            } else {
+                std::size_t filled = out.size();
+                out.resize(static_cast<std::size_t>(
+                    std::min<std::uint64_t>(h.samples, std::uint64_t{out.size()} * 2)));
+                o = out.data() + filled;
+                out_end = out.data() + out.size();
+            }
+        }
+    }
+    out.resize(static_cast<std::size_t>(h.samples));
+    return {};
+}
+
+/// Reads one image (header and raster) at the cursor.
+template <class Sample, class Source>
+ppm_error read_ppm(chunk_cursor<Source>& cur, ppm_header& h, sample_vector<Sample>& samples,
+                   bool last_image = false) {
+    ppm_error err = parse_ppm_header(cur, sizeof(Sample), h);
+    if (err) {
+        return err;
+    }
+    return h.plain ? read_plain_raster(cur, h, samples, last_image)
+                   : read_raw_raster(cur, h, samples);
+}
+
+} // namespace fastread::detail
+
+#endif // FASTREAD_PPM_DETAIL_PARSE_HPP
