@@ -40,6 +40,17 @@ const char* to_string(cache_mode m) {
 
 namespace {
 
+// The compiler that built this binary, by name and version ("GCC 12.2.0", "Clang 16.0.6").
+std::string compiler_name() {
+#if defined(__clang__)
+    return "Clang " __clang_version__;
+#elif defined(__GNUC__)
+    return "GCC " __VERSION__;
+#else
+    return "unknown compiler";
+#endif
+}
+
 int open_cycle_counter() {
     perf_event_attr attr{};
     attr.type = PERF_TYPE_HARDWARE;
@@ -643,7 +654,7 @@ void context::report(std::ostream& out) const {
        << "- Date: " << date << "\n"
        << "- Command: `" << opts_.command_line << "`\n"
        << "- CPU: " << cpu << " (" << benchmark::CPUInfo::Get().num_cpus << " logical CPUs)\n"
-       << "- Compiler: GCC " << __VERSION__ << "\n"
+       << "- Compiler: " << compiler_name() << "\n"
        << "- Host: " << host_description() << "\n"
        << "- Cycles: " << cycles().describe() << "\n"
        << "- Figures: cycles per byte of input, mean ± 95% confidence interval over "

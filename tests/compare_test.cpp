@@ -442,16 +442,16 @@ TEST_CASE("find_duplicates' reads tell the thread team when they wait for the de
     REQUIRE(fd >= 0);
     fastread::detail::unique_fd guard(fd);
     int waits = 0;
-    fastread::detail::read_gauge gauge;
-    gauge.on_wait = [&] { ++waits; };
-    gauge.probing = true;
+    fastread::detail::cache_miss_probe miss_probe;
+    miss_probe.on_miss = [&] { ++waits; };
+    miss_probe.probing = true;
     std::string got(s.size() + 10, '\0');
     // Just written: in the page cache, so the RWF_NOWAIT read takes it all.
-    CHECK(fastread::detail::pread_full_gauged(fd, got.data(), got.size(), 0, "f", &gauge) ==
+    CHECK(fastread::detail::pread_full_probing(fd, got.data(), got.size(), 0, "f", &miss_probe) ==
           s.size());
     CHECK(got.substr(0, s.size()) == s);
     CHECK(waits == 0);
-    CHECK(gauge.probing);
+    CHECK(miss_probe.probing);
     if (on_memory_file_system(dir.path())) {
         WARN("skipped the evicted half: " << dir.path() << " is on tmpfs/ramfs");
         return;
@@ -464,14 +464,15 @@ TEST_CASE("find_duplicates' reads tell the thread team when they wait for the de
         WARN("skipped the evicted half: this file system ignores POSIX_FADV_DONTNEED");
         return;
     }
-    // Evicted: the first read would wait, so the gauge hears of it once, stops probing, and
+    // Evicted: the first read would wait, so the probe hears of it once, stops probing, and
     // the bytes still arrive, from any offset.
     std::fill(got.begin(), got.end(), '\0');
-    CHECK(fastread::detail::pread_full_gauged(fd, got.data(), 5000, 100000, "f", &gauge) == 5000);
+    CHECK(fastread::detail::pread_full_probing(fd, got.data(), 5000, 100000, "f", &miss_probe) ==
+          5000);
     CHECK(got.substr(0, 5000) == s.substr(100000, 5000));
     CHECK(waits == 1);
-    CHECK_FALSE(gauge.probing);
-    CHECK(fastread::detail::pread_full_gauged(fd, got.data(), got.size(), 0, "f", &gauge) ==
+    CHECK_FALSE(miss_probe.probing);
+    CHECK(fastread::detail::pread_full_probing(fd, got.data(), got.size(), 0, "f", &miss_probe) ==
           s.size());
     CHECK(got.substr(0, s.size()) == s);
     CHECK(waits == 1);

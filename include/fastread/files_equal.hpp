@@ -5,6 +5,7 @@
 /// Whether two files hold the same bytes: `fastread::files_equal`, with the programs of the
 /// compare article ("Comparing two files", the article list in docs/) kept as methods.
 
+#include "detail/policy.hpp"
 #include "detail/posix.hpp"
 #include "io.hpp"
 #include "page_cache.hpp"
@@ -49,7 +50,7 @@ struct compare_options {
     compare_method method = compare_method::automatic;
     /// Bytes per read for `block` and `preload_then_block`; 0 reads each file whole (one
     /// buffer of the file's size per file). `automatic` ignores it.
-    std::size_t block_size = std::size_t{1} << 20;
+    std::size_t block_size = detail::block_bytes;
     /// `automatic` only: read or map (fastread/io.hpp); automatic decides for this host.
     io_mode io = io_mode::automatic;
 };
@@ -166,15 +167,15 @@ inline bool files_equal(const std::filesystem::path& a, const std::filesystem::p
             }
         }
         method = compare_method::block;
-        block = std::size_t{1} << 20;
+        block = detail::block_bytes;
     }
     if (method == compare_method::mmap && !sized) {
         method = compare_method::block; // an empty or unsized file cannot be mapped
-        block = std::size_t{1} << 20;
+        block = detail::block_bytes;
     }
     if (block == 0) {
         // Whole-file blocks: one read per file, sized from fstat (+1 to see the end).
-        block = sized ? static_cast<std::size_t>(ia.size) + 1 : std::size_t{1} << 20;
+        block = sized ? static_cast<std::size_t>(ia.size) + 1 : detail::block_bytes;
     }
     switch (method) {
     case compare_method::getc:

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "detail/file_map.hpp"
+#include "detail/policy.hpp"
 #include "detail/posix.hpp"
 #include "detail/residency.hpp"
 
@@ -224,11 +225,6 @@ inline std::optional<io_mode> io_mode_from_environment() {
 
 namespace detail {
 
-/// Files smaller than this are read even where maps are faster: mapping costs a system
-/// call, page-table set-up and teardown that a small copy does not repay (measured on both
-/// hosts: docs/performance.md), and the measurement is not worth making for them.
-inline constexpr std::uint64_t map_threshold = std::uint64_t{1} << 20;
-
 /// The mode a default entry point uses: `requested` unless automatic, else FASTREAD_IO
 /// unless unset or auto, else `automatic` (left to map_wanted's measurement).
 inline io_mode effective_io_mode(io_mode requested) {
@@ -238,22 +234,6 @@ inline io_mode effective_io_mode(io_mode requested) {
     return io_mode_from_environment().value_or(io_mode::automatic);
 }
 
-/// Whether a default entry point maps the regular file of `size` bytes open on `fd`:
-/// `io_mode::map` (asked for, by the call or FASTREAD_IO) always; `read` never; automatic
-/// only for a file of at least `map_from` bytes that is (95 %) in the page cache, and then
-/// as choose_io(host_io_costs()) says. `costs` replaces the host's figures (tests).
-inline bool map_wanted(io_mode requested, int fd, std::uint64_t size, std::uint64_t map_from,
-                       const io_costs* costs = nullptr) {
-    const io_mode mode = effective_io_mode(requested);
-    if (mode != io_mode::automatic) {
-        return mode == io_mode::map && size > 0;
-    }
-    if (size == 0 || size < map_from || !file_resident(fd, size, 95)) {
-        return false;
-    }
-    return choose_io(costs != nullptr ? *costs : host_io_costs()) == io_mode::map;
-}
-
 /// How lines(path) reaches a regular file (plan_reading()).
 enum class reading_plan {
     stream,   ///< read(2) through a buffer, front to back
@@ -261,14 +241,9 @@ enum class reading_plan {
     adaptive, ///< window by window, mapped or read as window_io measures
 };
 
-/// Files of at least this many bytes that are cached are read adaptively (window_io) by
-/// lines(path) in automatic mode: the probe that may find maps cheaper costs up to
-/// window_io::probe_bytes mapped at the slow rate, a small share of such a file.
-inline constexpr std::uint64_t adaptive_from = std::uint64_t{32} << 20;
-
 /// What lines(path) does with the regular file of `size` bytes open on `fd`: `io_mode::map`
 /// (by the call or FASTREAD_IO) maps, `read` streams; automatic streams files that are
-/// empty, smaller than `map_from` or not (95 %) cached; adapts for cached files of
+/// empty, smaller than `map_from` or not (resident_percent) cached; adapts for cached files of
 /// `adapt_from` bytes or more; maps the cached ones between if choose_io says so.
 /// `costs` replaces the host's figures (tests).
 inline reading_plan plan_reading(io_mode requested, int fd, std::uint64_t size,
@@ -278,7 +253,7 @@ inline reading_plan plan_reading(io_mode requested, int fd, std::uint64_t size,
     if (mode != io_mode::automatic) {
         return mode == io_mode::map && size > 0 ? reading_plan::map : reading_plan::stream;
     }
-    if (size == 0 || size < map_from || !file_resident(fd, size, 95)) {
+    if (size == 0 || size < map_from || !file_resident(fd, size, resident_percent)) {
         return reading_plan::stream;
     }
     if (size >= adapt_from) {
@@ -287,6 +262,17 @@ inline reading_plan plan_reading(io_mode requested, int fd, std::uint64_t size,
     return choose_io(costs != nullptr ? *costs : host_io_costs()) == io_mode::map
                ? reading_plan::map
                : reading_plan::stream;
+}
+
+/// Whether a default entry point maps the regular file of `size` bytes open on `fd`: the
+/// decision of plan_reading() without the adaptive plan. `io_mode::map` (asked for, by the
+/// call or FASTREAD_IO) always; `read` never; automatic only for a file of at least
+/// `map_from` bytes that is (resident_percent) in the page cache, and then as
+/// choose_io(host_io_costs()) says. `costs` replaces the host's figures (tests).
+inline bool map_wanted(io_mode requested, int fd, std::uint64_t size, std::uint64_t map_from,
+                       const io_costs* costs = nullptr) {
+    return plan_reading(requested, fd, size, map_from, std::numeric_limits<std::uint64_t>::max(),
+                        costs) == reading_plan::map;
 }
 
 /// Window by window, whether a sequential pass over one cached file maps or reads, from
@@ -308,8 +294,8 @@ inline reading_plan plan_reading(io_mode requested, int fd, std::uint64_t size,
 /// nanoseconds; all figures come from the caller, so tests drive it with their own.
 class window_io {
   public:
-    static constexpr std::size_t window = std::size_t{2} << 20;
-    static constexpr std::size_t probe_bytes = std::size_t{256} << 10;
+    static constexpr std::size_t window = window_bytes;
+    static constexpr std::size_t probe_bytes = window_bytes / 8;
     static constexpr std::uint64_t first_between_probes = 2;
     static constexpr std::uint64_t most_between_probes = 32;
 

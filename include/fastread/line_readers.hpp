@@ -9,8 +9,8 @@
 /// | reader | technique | line type |
 /// |---|---|---|
 /// | `istream_line_reader` | `std::getline` | `const std::string&` |
-/// | `file_line_reader` | `fgets` for '\n', `fread` blocks for other delimiters | `const char*` (+
-/// `size()`) | | `mmap_line_reader` | byte scan of an `mmap` | `const std::string&` |
+/// | `file_line_reader` | `fgets` ('\n'), else `fread` blocks | `const char*`, `size()` |
+/// | `mmap_line_reader` | byte scan of an `mmap` | `const std::string&` |
 ///
 /// Unlike the originals: an empty file is 0 lines (the original mmap reader threw), and
 /// `file_line_reader` keeps NUL bytes inside lines (the original measured lines with

@@ -26,7 +26,9 @@
 #include <string_view>
 #include <utility>
 
+#include "detail/chunk_cursor.hpp"
 #include "detail/file_map.hpp"
+#include "detail/policy.hpp"
 #include "detail/posix.hpp"
 #include "error.hpp"
 #include "io.hpp"
@@ -97,13 +99,14 @@ class line_range {
 
     /// Borrows `source`, which must outlive the range.
     explicit line_range(Source& source, line_options options = {})
-        : source_(&source), options_(options), keep_(options.keep_delimiter ? 1 : 0),
+        : source_(&source), cursor_(source), options_(options),
+          keep_(options.keep_delimiter ? 1 : 0),
           strip_cr_(options.strip_cr && !options.keep_delimiter && options.delimiter == '\n'),
           find_(scan::byte_positions_for(scan::active_level())),
           positions_(new std::uint32_t[window_blocks * 64 + 8]) {}
     /// Owns `source`.
     explicit line_range(std::unique_ptr<Source> source, line_options options = {})
-        : owned_(std::move(source)), source_(owned_.get()), options_(options),
+        : owned_(std::move(source)), source_(owned_.get()), cursor_(*owned_), options_(options),
           keep_(options.keep_delimiter ? 1 : 0),
           strip_cr_(options.strip_cr && !options.keep_delimiter && options.delimiter == '\n'),
           find_(scan::byte_positions_for(scan::active_level())),
@@ -128,25 +131,17 @@ class line_range {
   private:
     static constexpr std::size_t window_blocks = 16; // 64-byte blocks scanned per call
 
+    // With the current chunk used up: the next one, not yet scanned; false at the end.
     bool fetch() {
-        if (eof_) {
+        if (!cursor_.fill()) {
             return false;
         }
-        chunk_offset_ += static_cast<std::uint64_t>(end_ - chunk_begin_);
-        std::span<const char> chunk = source_->next();
-        if (chunk.empty()) {
-            eof_ = true;
-            pos_ = end_ = chunk_begin_ = nullptr;
-            return false;
-        }
-        chunk_begin_ = pos_ = scanned_ = chunk.data();
-        end_ = pos_ + chunk.size();
-        window_ = scanned_;
+        scanned_ = window_ = cursor_.pos;
         count_ = next_ = 0;
         return true;
     }
 
-    // The next delimiter at or after pos_ in the current chunk, or nullptr. The kernel
+    // The next delimiter at or after cursor_.pos in the current chunk, or nullptr. The kernel
     // (scan::byte_positions: SSE2, AVX2 or AVX-512, chosen at construction) lists the
     // delimiters of a window of up to 1 KiB at a time; taking the next one is a load, with
     // no call and no hard-to-predict branch per line, unlike memchr or a per-block bitmask.
@@ -155,7 +150,7 @@ class line_range {
             if (next_ != count_) {
                 return window_ + positions_[next_++];
             }
-            const std::size_t left = static_cast<std::size_t>(end_ - scanned_);
+            const std::size_t left = static_cast<std::size_t>(cursor_.end - scanned_);
             if (left == 0) {
                 return nullptr;
             }
@@ -168,13 +163,9 @@ class line_range {
             } else {
                 count_ =
                     scan::byte_positions_tail(window_, left, options_.delimiter, positions_.get());
-                scanned_ = end_;
+                scanned_ = cursor_.end;
             }
         }
-    }
-
-    std::uint64_t offset_of(const char* p) const noexcept {
-        return chunk_offset_ + static_cast<std::uint64_t>(p - chunk_begin_);
     }
 
     void check_length(std::size_t content) const {
@@ -190,10 +181,10 @@ class line_range {
     bool next_line() {
         if (next_ != count_ && options_.max_line_length == 0) {
             const char* nl = window_ + positions_[next_++];
-            line_offset_ = offset_of(pos_);
-            const std::size_t content = static_cast<std::size_t>(nl - pos_);
-            line_ = std::string_view(pos_, content + keep_);
-            pos_ = nl + 1;
+            line_offset_ = cursor_.offset();
+            const std::size_t content = static_cast<std::size_t>(nl - cursor_.pos);
+            line_ = std::string_view(cursor_.pos, content + keep_);
+            cursor_.pos = nl + 1;
             if (strip_cr_ && content != 0 && nl[-1] == '\r') {
                 line_.remove_suffix(1);
             }
@@ -211,7 +202,7 @@ class line_range {
         carry_.clear();
         bool partial = false; // part of this line is in carry_
         for (;;) {
-            if (pos_ == end_ && !fetch()) {
+            if (cursor_.pos == cursor_.end && !fetch()) {
                 done_ = true;
                 if (!partial) {
                     line_ = {};
@@ -222,22 +213,22 @@ class line_range {
                 return true;
             }
             if (!partial) {
-                line_offset_ = offset_of(pos_);
+                line_offset_ = cursor_.offset();
             }
             const char* hit = find_delimiter();
             if (hit == nullptr) {
                 // A '\r' ending the chunk may be stripped (if a '\n' starts the next one):
                 // not counted yet.
-                const bool cr_last = strip_cr_ && end_[-1] == '\r';
-                check_length(carry_.size() + static_cast<std::size_t>(end_ - pos_) -
+                const bool cr_last = strip_cr_ && cursor_.end[-1] == '\r';
+                check_length(carry_.size() + static_cast<std::size_t>(cursor_.end - cursor_.pos) -
                              (cr_last ? 1 : 0));
-                carry_.append(pos_, end_);
+                carry_.append(cursor_.pos, cursor_.end);
                 partial = true;
-                pos_ = end_;
+                cursor_.pos = cursor_.end;
                 continue;
             }
             const char* nl = hit;
-            const std::size_t content = static_cast<std::size_t>(nl - pos_);
+            const std::size_t content = static_cast<std::size_t>(nl - cursor_.pos);
             // The limit is on the line as handed out: without a '\r' that strip_cr drops.
             const bool cr_dropped =
                 strip_cr_ &&
@@ -245,12 +236,12 @@ class line_range {
             check_length(carry_.size() + content - (cr_dropped ? 1 : 0));
             const std::size_t take = content + (options_.keep_delimiter ? 1 : 0);
             if (partial) {
-                carry_.append(pos_, take);
+                carry_.append(cursor_.pos, take);
                 line_ = carry_;
             } else {
-                line_ = std::string_view(pos_, take);
+                line_ = std::string_view(cursor_.pos, take);
             }
-            pos_ = nl + 1;
+            cursor_.pos = nl + 1;
             if (strip_cr_ && !line_.empty() && line_.back() == '\r') {
                 line_.remove_suffix(1);
             }
@@ -260,25 +251,21 @@ class line_range {
 
     std::unique_ptr<Source> owned_;
     Source* source_ = nullptr;
+    detail::chunk_cursor<Source> cursor_; // the current chunk, the input offset of its bytes
     line_options options_;
     std::size_t keep_ = 0;                       // 1 when lines keep their delimiter
     bool strip_cr_ = false;                      // strip a '\r' before a '\n' delimiter
     scan::byte_positions_fn find_ = nullptr;     // the SIMD level's kernel, chosen at construction
     std::unique_ptr<std::uint32_t[]> positions_; // delimiter offsets in the window
-    const char* chunk_begin_ = nullptr;
-    const char* pos_ = nullptr;
-    const char* end_ = nullptr;
-    const char* window_ = nullptr;   // the bytes positions_ describes
-    const char* scanned_ = nullptr;  // the first byte of the chunk not yet scanned
-    std::size_t count_ = 0;          // delimiters listed in positions_
-    std::size_t next_ = 0;           // the first of them not yet handed out
-    std::uint64_t chunk_offset_ = 0; // input offset of chunk_begin_
+    const char* window_ = nullptr;               // the bytes positions_ describes
+    const char* scanned_ = nullptr;              // the first byte of the chunk not yet scanned
+    std::size_t count_ = 0;                      // delimiters listed in positions_
+    std::size_t next_ = 0;                       // the first of them not yet handed out
     std::uint64_t line_offset_ = 0;
     std::string carry_;     // a line that straddles chunks
     std::string_view line_; // the current line
     bool started_ = false;
     bool exhausted_ = false; // the iterator has passed the last line
-    bool eof_ = false;
     bool done_ = false;
 };
 
@@ -295,11 +282,8 @@ namespace detail {
 /// at the end of input when streaming, at the next window otherwise.
 class file_source {
   public:
-    /// Bytes per window of a map or adaptive pass: the file's size is checked once per window.
-    static constexpr std::size_t window = window_io::window;
-    /// Bytes per read(2) of an adaptive pass: one system call per 256 KiB, and the chunk
-    /// stays in the L2 cache while the lines are scanned.
-    static constexpr std::size_t read_block = std::size_t{256} << 10;
+    static constexpr std::size_t window = window_bytes;
+    static constexpr std::size_t read_block = scan_read_block;
 
     file_source(const std::filesystem::path& path, io_mode io) : path_(path) {
         unique_fd fd = open_read_only(path);

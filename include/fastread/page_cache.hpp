@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "detail/file_map.hpp"
+#include "detail/policy.hpp"
 #include "detail/posix.hpp"
 #include "detail/residency.hpp"
 
@@ -37,7 +38,8 @@ void evict(const std::filesystem::path& path);
 /// Loads the whole file into the page cache by reading it sequentially (1 MiB `read`s into a
 /// scratch buffer), so that a following pass finds every page resident. One
 /// `POSIX_FADV_WILLNEED` or `readahead(2)` call is not enough: the kernel caps it at its
-/// read-ahead window (8 MiB here). Time O(file size); memory 1 MiB.
+/// read-ahead window (`read_ahead_kb`, 8 MiB on the VMs of docs/performance.md). Time O(file size);
+/// memory 1 MiB.
 /// @throws std::system_error naming the path if the file cannot be opened or read, or is
 ///         not a regular file (EISDIR, EINVAL: a FIFO is neither waited on nor drained).
 void preload(const std::filesystem::path& path);
@@ -70,7 +72,7 @@ inline void preload(const std::filesystem::path& path) {
     detail::unique_fd fd = detail::open_regular(path, "page_cache::preload");
     // Also widens the kernel's read-ahead for this descriptor (advice; failure is harmless).
     (void)::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_SEQUENTIAL);
-    constexpr std::size_t block = std::size_t{1} << 20;
+    constexpr std::size_t block = detail::block_bytes;
     std::unique_ptr<char[]> buffer(new char[block]);
     while (detail::read_some(fd.get(), buffer.get(), block, path) != 0) {
     }

@@ -318,7 +318,7 @@ class positioned_file {
         // Cached work splits over the CPUs; cold pread waits on the device, so more threads
         // keep more reads in flight.
         p.threads = p.cold ? detail::threads_for(refs.size(), 256, 16) * 4
-                           : detail::threads_for(refs.size(), 4096, 8);
+                           : detail::threads_for(refs.size(), 4096, detail::max_threads);
         p.threads = std::max(1u, std::min<unsigned>(p.threads, static_cast<unsigned>(refs.size())));
         return p;
     }

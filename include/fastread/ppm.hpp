@@ -39,6 +39,7 @@
 #include "detail/atomic_file.hpp"
 #include "detail/chunk_cursor.hpp"
 #include "detail/file_map.hpp"
+#include "detail/policy.hpp"
 #include "detail/posix.hpp"
 #include "error.hpp"
 #include "io.hpp"
@@ -252,7 +253,7 @@ ppm::image<Sample> load_mapped_ppm(int fd, const file_map& map, const std::files
             return map.lost() >= 0 ? UINT64_MAX : map.size();
         });
     // Tearing down a big map is a serial cost munmap would add; share it.
-    map.drop_entries(threads_for(map.size(), plain_bytes_per_thread, 8));
+    map.drop_entries(threads_for(map.size(), plain_bytes_per_thread, max_threads));
     return img;
 }
 
@@ -267,14 +268,6 @@ ppm::image<Sample> load_read_ppm(unique_fd fd, std::uint64_t size_at_open, std::
     return load_watching_size<Sample>(source, raw, size_at_open, path,
                                       [&] { return source.consumed(); });
 }
-
-/// load_plain_in_file_slices cuts a raster into slices of at least this many bytes, one per
-/// thread: smaller slices do not repay starting a thread (docs/performance.md, "ppm::load").
-inline constexpr std::uint64_t plain_file_bytes_per_thread = std::uint64_t{2} << 20;
-
-/// Bytes each slice of load_plain_in_file_slices reads per pread(2): one system call per
-/// 256 KiB, and the chunk is still in the L2 cache when it is scanned.
-inline constexpr std::size_t plain_slice_read_block = std::size_t{256} << 10;
 
 /// Where slice `t` of `threads` of the plain raster in [raster, size) of the file open on
 /// `fd` starts, after the cut `previous`: the offset of a whitespace byte outside tokens
@@ -304,7 +297,7 @@ inline std::optional<std::uint64_t> plain_file_cut(int fd, std::uint64_t previou
 /// Decodes the plain (P3) image of the regular file open on `fd` (`size` bytes, in the page
 /// cache) on `threads` threads without holding it in memory: the raster is cut into slices
 /// as parse_plain_in_slices cuts a map, and each thread reads its slice with pread(2) in
-/// plain_slice_read_block chunks into its own buffer and scans them (scan_plain_slices).
+/// scan_read_block chunks into its own buffer and scans them (scan_plain_slices).
 /// So reading costs a copy into a buffer the cache holds, not a map's page-table set-up,
 /// and the parse runs on every thread. Returns nothing, having decoded nothing, when the
 /// header is not within the first 64 KiB, the image is not plain, the raster cannot hold
@@ -355,12 +348,12 @@ std::optional<ppm::image<Sample>> load_plain_in_file_slices(int fd, std::uint64_
         [&](unsigned t, p3_scanner& scanner, Sample*& o, Sample* o_end, ppm_error& e) {
             const bool last = t + 1 == threads;
             const std::uint64_t to = last ? size : cuts[t + 1] + 1;
-            std::unique_ptr<char[]> buffer(new char[plain_slice_read_block]);
+            std::unique_ptr<char[]> buffer(new char[scan_read_block]);
             std::uint64_t pos = cuts[t];
             p3_scanner::status st = p3_scanner::status::need_input;
             while (pos < to && st == p3_scanner::status::need_input) {
-                const auto want = static_cast<std::size_t>(
-                    std::min<std::uint64_t>(plain_slice_read_block, to - pos));
+                const auto want =
+                    static_cast<std::size_t>(std::min<std::uint64_t>(scan_read_block, to - pos));
                 const std::size_t got = pread_full(fd, buffer.get(), want, pos, path);
                 const char* p = buffer.get();
                 st = scanner.scan(p, p + got, pos + got, o, o_end, kernel, e);
@@ -414,15 +407,15 @@ image<Sample> load(const std::filesystem::path& path, io_mode io) {
     const fastread::detail::file_info info = fastread::detail::stat_fd(fd.get(), path);
     std::size_t chunk = read_source::default_chunk_size;
     if (info.regular && info.size > 0) {
-        // Below 1 MiB neither the map nor the chunk size depends on the format: no pread of
-        // the magic (a system call costs 2 us on some hosts, a sixth of a 30 KB P3).
-        if (info.size >= fastread::detail::plain_map_threshold ||
+        // Below map_threshold neither the map nor the chunk size depends on the format: no
+        // pread of the magic (a system call can cost a sixth of a small P3's load).
+        if (info.size >= fastread::detail::map_threshold ||
             fastread::detail::effective_io_mode(io) == io_mode::map) {
             char magic[2] = {0, 0};
             const bool plain =
                 ::pread(fd.get(), magic, 2, 0) == 2 && magic[0] == 'P' && magic[1] == '3';
-            const std::uint64_t map_from = plain ? fastread::detail::plain_map_threshold
-                                                 : fastread::detail::stream_store_threshold;
+            const std::uint64_t map_from =
+                plain ? fastread::detail::map_threshold : fastread::detail::raw_map_threshold;
             if (fastread::detail::map_wanted(io, fd.get(), info.size, map_from)) {
                 fastread::detail::file_map map = fastread::detail::guarded_map(fd.get(), info.size);
                 if (map) {
@@ -431,10 +424,11 @@ image<Sample> load(const std::filesystem::path& path, io_mode io) {
             }
             if (plain) {
                 // Cached and not mapped: each thread reads and parses a slice of the raster.
-                const unsigned threads =
-                    fastread::detail::threads_for(static_cast<std::size_t>(info.size),
-                                                  fastread::detail::plain_file_bytes_per_thread, 8);
-                if (threads > 1 && fastread::detail::file_resident(fd.get(), info.size, 95)) {
+                const unsigned threads = fastread::detail::threads_for(
+                    static_cast<std::size_t>(info.size),
+                    fastread::detail::plain_file_bytes_per_thread, fastread::detail::max_threads);
+                if (threads > 1 && fastread::detail::file_resident(
+                                       fd.get(), info.size, fastread::detail::resident_percent)) {
                     if (std::optional<image<Sample>> img =
                             fastread::detail::load_plain_in_file_slices<Sample>(fd.get(), info.size,
                                                                                 threads, path)) {

@@ -15,6 +15,7 @@
 
 #include "detail/atomic_file.hpp"
 #include "detail/file_map.hpp"
+#include "detail/policy.hpp"
 #include "detail/posix.hpp"
 #include "error.hpp"
 
@@ -58,7 +59,9 @@ inline constexpr std::size_t at_version = 8, at_minor = 10, at_byte_order = 12, 
                              at_reserved = 56;
 } // namespace format
 
-namespace detail {
+} // namespace fastread::string_table
+
+namespace fastread::detail {
 
 inline std::uint64_t load_u64(const unsigned char* p) noexcept {
     std::uint64_t v;
@@ -92,28 +95,28 @@ constexpr std::uint64_t align8(std::uint64_t x) noexcept {
 }
 
 /// The header of a table of `count` strings holding `data_size` bytes.
-inline std::array<unsigned char, format::header_size> make_header(std::uint64_t count,
-                                                                  std::uint64_t data_size) {
-    std::array<unsigned char, format::header_size> h{};
-    std::memcpy(h.data(), format::magic.data(), format::magic.size());
-    store_u16(h.data() + format::at_version, format::major_version);
-    store_u16(h.data() + format::at_minor, format::minor_version);
-    store_u32(h.data() + format::at_byte_order, format::byte_order_mark);
-    const std::uint64_t offsets_at = format::header_size;
+inline std::array<unsigned char, string_table::format::header_size>
+make_table_header(std::uint64_t count, std::uint64_t data_size) {
+    std::array<unsigned char, string_table::format::header_size> h{};
+    std::memcpy(h.data(), string_table::format::magic.data(), string_table::format::magic.size());
+    store_u16(h.data() + string_table::format::at_version, string_table::format::major_version);
+    store_u16(h.data() + string_table::format::at_minor, string_table::format::minor_version);
+    store_u32(h.data() + string_table::format::at_byte_order,
+              string_table::format::byte_order_mark);
+    const std::uint64_t offsets_at = string_table::format::header_size;
     const std::uint64_t data_at = offsets_at + 8 * (count + 1);
-    store_u64(h.data() + format::at_count, count);
-    store_u64(h.data() + format::at_offsets, offsets_at);
-    store_u64(h.data() + format::at_data, data_at);
-    store_u64(h.data() + format::at_data_size, data_size);
-    store_u64(h.data() + format::at_file_size, data_at + data_size);
+    store_u64(h.data() + string_table::format::at_count, count);
+    store_u64(h.data() + string_table::format::at_offsets, offsets_at);
+    store_u64(h.data() + string_table::format::at_data, data_at);
+    store_u64(h.data() + string_table::format::at_data_size, data_size);
+    store_u64(h.data() + string_table::format::at_file_size, data_at + data_size);
     return h;
 }
 
 /// Writes through a 1 MiB buffer to an atomic_file.
 class buffered_output {
   public:
-    explicit buffered_output(fastread::detail::atomic_file& file)
-        : file_(file), buffer_(new char[capacity]) {}
+    explicit buffered_output(atomic_file& file) : file_(file), buffer_(new char[capacity]) {}
     void put(const void* bytes, std::size_t n) {
         const char* p = static_cast<const char*>(bytes);
         if (n >= capacity) {
@@ -140,13 +143,15 @@ class buffered_output {
     }
 
   private:
-    static constexpr std::size_t capacity = std::size_t{1} << 20;
-    fastread::detail::atomic_file& file_;
+    static constexpr std::size_t capacity = block_bytes;
+    atomic_file& file_;
     std::unique_ptr<char[]> buffer_;
     std::size_t used_ = 0;
 };
 
-} // namespace detail
+} // namespace fastread::detail
+
+namespace fastread::string_table {
 
 /// Writes `strings` (any range whose elements convert to std::string_view: bytes,
 /// including NUL, any length) as a table at `path`, atomically: a temporary file in the
@@ -182,7 +187,7 @@ class writer {
             flush();
         }
         if (s.size() >= capacity) {
-            fastread::detail::write_all(data_.get(), s.data(), s.size(), path_);
+            detail::write_all(data_.get(), s.data(), s.size(), path_);
         } else {
             std::memcpy(out_.get() + used_, s.data(), s.size());
             used_ += s.size();
@@ -197,7 +202,7 @@ class writer {
     void finish() {
         flush();
         const std::uint64_t data_size = offsets_.back();
-        const auto header = detail::make_header(size(), data_size);
+        const auto header = detail::make_table_header(size(), data_size);
         detail::buffered_output out(target_);
         out.put(header.data(), header.size());
         for (std::uint64_t off : offsets_) {
@@ -209,25 +214,25 @@ class writer {
     }
 
   private:
-    static constexpr std::size_t capacity = std::size_t{1} << 20;
+    static constexpr std::size_t capacity = detail::block_bytes;
 
-    static fastread::detail::unique_fd open_unnamed(const std::filesystem::path& path) {
+    static detail::unique_fd open_unnamed(const std::filesystem::path& path) {
         const std::filesystem::path dir = path.parent_path().empty() ? "." : path.parent_path();
         int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
         if (fd < 0) { // no O_TMPFILE here: a named file, removed at once
             std::filesystem::path name = dir / (".string-table-data." + std::to_string(::getpid()));
             fd = ::open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
             if (fd < 0) {
-                fastread::detail::throw_system_error(errno, "create a temporary file for", path);
+                detail::throw_system_error(errno, "create a temporary file for", path);
             }
             ::unlink(name.c_str());
         }
-        return fastread::detail::unique_fd(fd);
+        return detail::unique_fd(fd);
     }
 
     void flush() {
         if (used_ != 0) {
-            fastread::detail::write_all(data_.get(), out_.get(), used_, path_);
+            detail::write_all(data_.get(), out_.get(), used_, path_);
             used_ = 0;
         }
     }
@@ -251,10 +256,9 @@ class writer {
         while (done < size) {
             const std::size_t want =
                 static_cast<std::size_t>(std::min<std::uint64_t>(capacity, size - done));
-            const std::size_t got =
-                fastread::detail::pread_full(data_.get(), out_.get(), want, done, path_);
+            const std::size_t got = detail::pread_full(data_.get(), out_.get(), want, done, path_);
             if (got == 0) {
-                fastread::detail::throw_system_error(EIO, "read back the strings for", path_);
+                detail::throw_system_error(EIO, "read back the strings for", path_);
             }
             target_.write(out_.get(), got);
             done += got;
@@ -262,8 +266,8 @@ class writer {
     }
 
     std::filesystem::path path_;
-    fastread::detail::atomic_file target_;
-    fastread::detail::unique_fd data_;
+    detail::atomic_file target_;
+    detail::unique_fd data_;
     std::unique_ptr<char[]> out_;
     std::size_t used_ = 0;
     std::vector<std::uint64_t> offsets_;
@@ -284,9 +288,9 @@ void write(const std::filesystem::path& path, R&& strings) {
             ++count;
             data_size += std::string_view(s).size();
         }
-        fastread::detail::atomic_file file(path);
+        detail::atomic_file file(path);
         detail::buffered_output out(file);
-        const auto header = detail::make_header(count, data_size);
+        const auto header = detail::make_table_header(count, data_size);
         out.put(header.data(), header.size());
         std::uint64_t at = 0;
         out.put_u64(0);
@@ -342,8 +346,8 @@ class view {
     /// data area, so a corrupt table gives wrong strings or errors, never a read outside the map.
     static view open_unchecked(const std::filesystem::path& path) {
         // O_NONBLOCK: a FIFO must not block the open; it is refused just below.
-        fastread::detail::unique_fd fd = fastread::detail::open_read_only(path, O_NONBLOCK);
-        const fastread::detail::file_info info = fastread::detail::stat_fd(fd.get(), path);
+        detail::unique_fd fd = detail::open_read_only(path, O_NONBLOCK);
+        const detail::file_info info = detail::stat_fd(fd.get(), path);
         const std::string file = path.string();
         if (!info.regular) {
             throw parse_error(0, "not a regular file", file);
@@ -355,16 +359,15 @@ class view {
                               file);
         }
         // The header with pread, not through the map: a first fault on a cold map reads
-        // the kernel's whole read-around window (8 MiB here), a 64-byte read only a page
-        // or a few.
+        // the kernel's whole read-around window (`read_ahead_kb`, often MiBs), a 64-byte read only
+        // a page or a few.
         std::array<unsigned char, format::header_size> header{};
-        fastread::detail::pread_full(fd.get(), reinterpret_cast<char*>(header.data()),
-                                     header.size(), 0, path);
+        detail::pread_full(fd.get(), reinterpret_cast<char*>(header.data()), header.size(), 0,
+                           path);
         view v;
         v.check_header(header.data(), info.size, file);
-        v.map_ = fastread::detail::file_map(fd.get(), info.size,
-                                            fastread::detail::file_map::access::read_only,
-                                            fastread::detail::file_map::sharing::shared, path);
+        v.map_ = detail::file_map(fd.get(), info.size, detail::file_map::access::read_only,
+                                  detail::file_map::sharing::shared, path);
         v.offsets_ = v.bytes() + v.offsets_at_;
         v.data_ = v.bytes() + v.data_at_;
         return v;
@@ -491,7 +494,7 @@ class view {
     void check_offsets(const std::filesystem::path& path) const {
         const std::string file = path.string();
         // The offsets are read once, in order: ask for them ahead.
-        const std::uint64_t page = fastread::detail::page_size();
+        const std::uint64_t page = detail::page_size();
         (void)::madvise(const_cast<unsigned char*>(offsets_) - (offsets_at_ % page),
                         static_cast<std::size_t>(8 * (count_ + 1) + offsets_at_ % page),
                         MADV_WILLNEED);
@@ -526,7 +529,7 @@ class view {
         }
     }
 
-    fastread::detail::file_map map_;
+    detail::file_map map_;
     const unsigned char* offsets_ = nullptr;
     const unsigned char* data_ = nullptr;
     std::uint64_t count_ = 0;

@@ -4,22 +4,24 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
 namespace {
 
-// The reference: one sample at a time, as ppm(5) defines them.
+// The reference: one sample at a time, as ppm(5) defines them. `out` gets the samples up to
+// and including the first above maxval.
 template <class Sample>
 std::size_t reference(std::vector<unsigned>& out, const unsigned char* src, std::size_t count,
                       unsigned bps, unsigned maxval) {
     out.clear();
     for (std::size_t i = 0; i < count; ++i) {
         unsigned v = bps == 1 ? src[i] : static_cast<unsigned>(src[2 * i] << 8 | src[2 * i + 1]);
+        out.push_back(v);
         if (v > maxval) {
             return i;
         }
-        out.push_back(v);
     }
     return count;
 }
@@ -47,14 +49,25 @@ void check(std::size_t count, unsigned bps, unsigned maxval, std::size_t misalig
     const std::size_t got = fastread::detail::copy_raw_samples(d, src.data(), count, bps, maxval);
     CAPTURE(count, bps, maxval, misalign, bad_at);
     REQUIRE(got == expect);
-    if (got == count) {
-        REQUIRE(std::vector<unsigned>(d, d + count) == want);
+    // Every sample up to the first bad one is decoded, the bad one included (its value is
+    // what the error message reports).
+    REQUIRE(std::vector<unsigned>(d, d + want.size()) == want);
+
+    // The same bytes read into the start of the samples' own storage, decoded in place.
+    fastread::sample_vector<Sample> in_place(count + 16);
+    Sample* q = in_place.data() + misalign;
+    if (!src.empty()) {
+        std::memcpy(q, src.data(), src.size());
     }
+    const std::size_t got_in_place = fastread::detail::decode_raw_in_place(q, count, bps, maxval);
+    REQUIRE(got_in_place == expect);
+    REQUIRE(std::vector<unsigned>(q, q + want.size()) == want);
 }
 
 } // namespace
 
-TEST_CASE("copy_raw_samples matches the one-sample-at-a-time reference", "[ppm][detail]") {
+TEST_CASE("copy_raw_samples and decode_raw_in_place match the one-sample-at-a-time reference",
+          "[ppm][detail]") {
     std::mt19937 rng(42);
     for (std::size_t count : {0, 1, 2, 15, 16, 17, 31, 33, 100, 1000}) {
         for (std::size_t misalign = 0; misalign < 4; ++misalign) {
@@ -81,4 +94,6 @@ TEST_CASE("copy_raw_samples with streaming stores (rasters above the threshold)"
     check<std::uint8_t>(big, 1, 254, 3, rng, static_cast<long>(big) - 5);
     check<std::uint16_t>(big / 2, 2, 4095, 1, rng, -1);
     check<std::uint16_t>(big / 2, 2, 4095, 0, rng, 12345);
+    check<std::uint16_t>(big / 2 + 1, 1, 200, 2, rng, -1); // widened in place
+    check<std::uint16_t>(big / 2 + 1, 1, 200, 1, rng, static_cast<long>(big) / 2 - 3);
 }

@@ -195,13 +195,17 @@ inline std::size_t read_full(int fd, char* dst, std::size_t n,
     return done;
 }
 
-/// pread(2) until `n` bytes arrived from `offset` or the file ended; returns the count.
-inline std::size_t pread_full(int fd, char* dst, std::size_t n, std::uint64_t offset,
-                              const std::filesystem::path& path = {}) {
+/// Calls `read_at(dst, want, offset)`, a pread(2)-like call (bytes read, 0 at the end of the
+/// file, -1 with errno set), until `n` bytes arrived from `offset` or the file ended, at most
+/// 1 GiB per call; retries EINTR. Returns the count. @throws std::system_error ("pread",
+/// `path`) on any other error.
+template <class ReadAt>
+std::size_t read_full_at(ReadAt read_at, char* dst, std::size_t n, std::uint64_t offset,
+                         const std::filesystem::path& path) {
     std::size_t done = 0;
     while (done < n) {
         const std::size_t want = n - done < 0x40000000 ? n - done : 0x40000000;
-        const ssize_t got = sys::pread(fd, dst + done, want, static_cast<off_t>(offset + done));
+        const ssize_t got = read_at(dst + done, want, offset + done);
         if (got < 0) {
             if (errno == EINTR) {
                 continue;
@@ -214,6 +218,17 @@ inline std::size_t pread_full(int fd, char* dst, std::size_t n, std::uint64_t of
         done += static_cast<std::size_t>(got);
     }
     return done;
+}
+
+/// pread(2) until `n` bytes arrived from `offset` or the file ended; returns the count.
+/// @throws std::system_error naming `path` on a read error.
+inline std::size_t pread_full(int fd, char* dst, std::size_t n, std::uint64_t offset,
+                              const std::filesystem::path& path = {}) {
+    return read_full_at(
+        [fd](char* to, std::size_t want, std::uint64_t at) {
+            return sys::pread(fd, to, want, static_cast<off_t>(at));
+        },
+        dst, n, offset, path);
 }
 
 /// pwrite(2) of all `n` bytes at `offset`, looping on short writes and EINTR; throws on error.

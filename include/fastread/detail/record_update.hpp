@@ -13,6 +13,7 @@
 #include "../error.hpp"
 #include "file_map.hpp"
 #include "parallel.hpp"
+#include "policy.hpp"
 #include "posix.hpp"
 #include "record_plan.hpp"
 
@@ -31,14 +32,6 @@
 #include <vector>
 
 namespace fastread::detail {
-
-/// Bytes of joined requests read per window of update_in_windows (one request more when
-/// a single request is longer).
-inline constexpr std::size_t update_window_bytes = std::size_t{16} << 20;
-
-/// Calls of one phase per thread below which a phase stays on the calling thread: a
-/// thread costs about as much to start as this many cached calls.
-inline constexpr std::size_t calls_per_thread = 64;
 
 /// Applies fn to the records of `refs` (visits in file order, as visit_order(…, true)),
 /// an array of T in the file `fd` of `size` bytes, as if one by one in that order, and

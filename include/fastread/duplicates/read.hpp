@@ -6,7 +6,7 @@
 /// small files read whole, and the XXH3-128 hashes (first and last 4 KiB, whole file).
 
 #include "../detail/posix.hpp"
-#include "read_gauge.hpp"
+#include "cache_miss_probe.hpp"
 #include "walk.hpp"
 
 #include <algorithm>
@@ -68,7 +68,7 @@ class duplicate_reader : protected duplicate_walk {
     struct worker {
         std::vector<scan_error>* errors = nullptr;
         std::vector<std::vector<std::size_t>>* groups = nullptr;
-        read_gauge* gauge = nullptr;
+        cache_miss_probe* miss_probe = nullptr;
         std::unique_ptr<char[]> buffers; // set_bytes, allocated when first needed
 
         bool fail(const std::string& path, int err, const char* operation) {
@@ -140,14 +140,14 @@ class duplicate_reader : protected duplicate_walk {
         }
         unique_fd guard(fd);
         const auto size = static_cast<std::size_t>(f.info.size);
-        const ssize_t first = pread_gauged(fd, dst, size + 1, 0, w.gauge); // +1: see growth
+        const ssize_t first = pread_probing(fd, dst, size + 1, 0, w.miss_probe); // +1: see growth
         if (first < 0) {
             return w.fail(f.path, errno, "read");
         }
         auto got = static_cast<std::size_t>(first);
         if (got != 0 && got < size) { // a short read before the expected end: keep reading
             try {
-                got += pread_full_gauged(fd, dst + got, size + 1 - got, got, f.path, w.gauge);
+                got += pread_full_probing(fd, dst + got, size + 1 - got, got, f.path, w.miss_probe);
             } catch (const std::system_error& e) {
                 return w.fail(f.path, e.code().value(), "read");
             }
@@ -174,12 +174,12 @@ class duplicate_reader : protected duplicate_walk {
         std::size_t n = 0;
         try {
             if (size <= 2 * probe_bytes) {
-                n = pread_full_gauged(fd.get(), buf, static_cast<std::size_t>(size), 0, f.path,
-                                      w.gauge);
+                n = pread_full_probing(fd.get(), buf, static_cast<std::size_t>(size), 0, f.path,
+                                       w.miss_probe);
             } else {
-                n = pread_full_gauged(fd.get(), buf, probe_bytes, 0, f.path, w.gauge);
-                n += pread_full_gauged(fd.get(), buf + n, probe_bytes, size - probe_bytes, f.path,
-                                       w.gauge);
+                n = pread_full_probing(fd.get(), buf, probe_bytes, 0, f.path, w.miss_probe);
+                n += pread_full_probing(fd.get(), buf + n, probe_bytes, size - probe_bytes, f.path,
+                                        w.miss_probe);
             }
         } catch (const std::system_error& e) {
             return w.fail(f.path, e.code().value(), "read");
@@ -211,8 +211,8 @@ class duplicate_reader : protected duplicate_walk {
         XXH3_128bits_reset(&state);
         try {
             for (std::uint64_t offset = 0;; offset += block_bytes) {
-                const std::size_t n =
-                    pread_full_gauged(fd.get(), w.buffer_a(), block_bytes, offset, f.path, w.gauge);
+                const std::size_t n = pread_full_probing(fd.get(), w.buffer_a(), block_bytes,
+                                                         offset, f.path, w.miss_probe);
                 XXH3_128bits_update(&state, w.buffer_a(), n);
                 if (n < block_bytes) {
                     break;
@@ -263,7 +263,7 @@ class duplicate_reader : protected duplicate_walk {
     static bool read_part(const dup_file& f, int fd, char* dst, std::size_t n, std::uint64_t offset,
                           std::size_t& got, worker& w) {
         try {
-            got = pread_full_gauged(fd, dst, n, offset, f.path, w.gauge);
+            got = pread_full_probing(fd, dst, n, offset, f.path, w.miss_probe);
             return true;
         } catch (const std::system_error& e) {
             return w.fail(f.path, e.code().value(), "read");

@@ -177,11 +177,11 @@ class duplicate_finder : protected duplicate_comparer {
         std::stable_sort(order.begin(), order.end(),
                          [&](std::size_t x, std::size_t y) { return cost[x] > cost[y]; });
         std::atomic<std::size_t> next{0}, done{0};
-        read_gauge gauge;
+        cache_miss_probe miss_probe;
         progress("compare", 0, total);
         auto body = [&](unsigned t) {
             worker w;
-            w.gauge = &gauge;
+            w.miss_probe = &miss_probe;
             for (std::size_t n; (n = next.fetch_add(1, std::memory_order_relaxed)) < total;) {
                 const std::size_t k = order[n];
                 w.errors = &outs[k].errors;
@@ -205,8 +205,8 @@ class duplicate_finder : protected duplicate_comparer {
         const bool adaptive = opt_.threads == 0 && most > cpus;
         growing_team team(adaptive ? cpus : most, most, body);
         if (adaptive) {
-            gauge.on_wait = [&team] { team.grow(); };
-            gauge.probing = true;
+            miss_probe.on_miss = [&team] { team.grow(); };
+            miss_probe.probing = true;
         }
         team.run();
         progress("compare", total, total);

@@ -62,41 +62,43 @@ sample_vector<char> read_whole_file(const std::filesystem::path& path);
 // ---------------------------------------------------------------------------------------
 // Implementation
 
-namespace detail {
+} // namespace fastread::ppm::baseline
 
-struct header {
+namespace fastread::detail {
+
+struct baseline_header {
     bool plain = false;
     unsigned width = 0, height = 0, maxval = 0;
     std::size_t samples = 0;
 };
 
-[[noreturn]] inline void fail(std::uint64_t offset, const std::string& reason,
-                              const std::filesystem::path& path) {
+[[noreturn]] inline void baseline_fail(std::uint64_t offset, const std::string& reason,
+                                       const std::filesystem::path& path) {
     throw parse_error(offset, reason, path.string());
 }
 
 /// Checks header values and that the input can hold the raster before anything is allocated.
-inline void check_header(header& h, std::uint64_t offset, std::uint64_t input_size,
-                         const std::filesystem::path& path) {
+inline void baseline_check_header(baseline_header& h, std::uint64_t offset,
+                                  std::uint64_t input_size, const std::filesystem::path& path) {
     if (h.width == 0 || h.height == 0) {
-        fail(offset, "width and height must be at least 1", path);
+        baseline_fail(offset, "width and height must be at least 1", path);
     }
     if (h.maxval == 0 || h.maxval > 255) {
-        fail(offset, "maxval " + std::to_string(h.maxval) + " is not in 1..255", path);
+        baseline_fail(offset, "maxval " + std::to_string(h.maxval) + " is not in 1..255", path);
     }
     const std::uint64_t samples = std::uint64_t{h.width} * h.height * 3;
     const std::uint64_t min_bytes = h.plain ? 2 * samples - 1 : samples;
     if (min_bytes > input_size) {
-        fail(input_size,
-             "the input is too short for a " + std::to_string(h.width) + "x" +
-                 std::to_string(h.height) + " image",
-             path);
+        baseline_fail(input_size,
+                      "the input is too short for a " + std::to_string(h.width) + "x" +
+                          std::to_string(h.height) + " image",
+                      path);
     }
     h.samples = static_cast<std::size_t>(samples);
 }
 
-inline image<std::uint8_t> make_image(const header& h) {
-    image<std::uint8_t> img;
+inline ppm::image<std::uint8_t> baseline_make_image(const baseline_header& h) {
+    ppm::image<std::uint8_t> img;
     img.width = h.width;
     img.height = h.height;
     img.maxval = static_cast<std::uint16_t>(h.maxval);
@@ -104,7 +106,7 @@ inline image<std::uint8_t> make_image(const header& h) {
     return img;
 }
 
-inline void skip_comments(std::istream& in) {
+inline void baseline_skip_comments(std::istream& in) {
     in >> std::ws;
     while (in.peek() == '#') {
         in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
@@ -112,7 +114,7 @@ inline void skip_comments(std::istream& in) {
     }
 }
 
-inline void skip_comments(std::FILE* f) {
+inline void baseline_skip_comments(std::FILE* f) {
     for (int c = std::getc(f); c != EOF; c = std::getc(f)) {
         if (c == '#') {
             while ((c = std::getc(f)) != EOF && c != '\n') {
@@ -125,45 +127,45 @@ inline void skip_comments(std::FILE* f) {
 }
 
 /// Header of stages 3–5, over bytes in memory: returns the offset of the first raster byte.
-inline std::size_t parse_header(const char* data, std::size_t size, header& h,
-                                const std::filesystem::path& path) {
+inline std::size_t baseline_parse_header(const char* data, std::size_t size, baseline_header& h,
+                                         const std::filesystem::path& path) {
     memory_source source(std::span<const char>(data, size));
-    fastread::detail::chunk_cursor<memory_source> cursor(source);
-    fastread::detail::ppm_header parsed;
-    fastread::detail::ppm_error err = fastread::detail::parse_ppm_header(cursor, 1, parsed);
+    chunk_cursor<memory_source> cursor(source);
+    ppm_header parsed;
+    ppm_error err = parse_ppm_header(cursor, 1, parsed);
     if (err) {
-        fail(err.offset, fastread::detail::ppm_error_message(err), path);
+        baseline_fail(err.offset, ppm_error_message(err), path);
     }
     h.plain = parsed.plain;
     h.width = parsed.width;
     h.height = parsed.height;
     h.maxval = parsed.maxval;
-    check_header(h, parsed.raster_offset, size - parsed.raster_offset, path);
+    baseline_check_header(h, parsed.raster_offset, size - parsed.raster_offset, path);
     return static_cast<std::size_t>(parsed.raster_offset);
 }
 
 /// The raster of stages 3–5. `Convert` reads one sample at `p` (a digit) and advances `p`.
 template <class Convert>
-image<std::uint8_t> decode_buffer(const char* data, std::size_t size,
-                                  const std::filesystem::path& path, Convert convert) {
-    header h;
-    const std::size_t start = parse_header(data, size, h, path);
-    image<std::uint8_t> img = make_image(h);
+ppm::image<std::uint8_t> baseline_decode(const char* data, std::size_t size,
+                                         const std::filesystem::path& path, Convert convert) {
+    baseline_header h;
+    const std::size_t start = baseline_parse_header(data, size, h, path);
+    ppm::image<std::uint8_t> img = baseline_make_image(h);
     const char* p = data + start;
     const char* end = data + size;
     if (!h.plain) {
         std::memcpy(img.samples.data(), p, h.samples); // size checked by parse_header
     } else {
         for (std::size_t i = 0; i < h.samples; ++i) {
-            while (p < end && fastread::detail::is_ppm_space(static_cast<unsigned char>(*p))) {
+            while (p < end && is_ppm_space(static_cast<unsigned char>(*p))) {
                 ++p;
             }
             if (p == end || !std::isdigit(static_cast<unsigned char>(*p))) {
-                fail(static_cast<std::uint64_t>(p - data), "expected a sample", path);
+                baseline_fail(static_cast<std::uint64_t>(p - data), "expected a sample", path);
             }
             unsigned v = convert(p, end);
             if (v > h.maxval) {
-                fail(static_cast<std::uint64_t>(p - data), "sample above maxval", path);
+                baseline_fail(static_cast<std::uint64_t>(p - data), "sample above maxval", path);
             }
             img.samples[i] = static_cast<std::uint8_t>(v);
         }
@@ -173,25 +175,27 @@ image<std::uint8_t> decode_buffer(const char* data, std::size_t size,
 
 /// Stage 3's and 4's buffer: the whole file and a NUL after it, so that `atoi` and the
 /// digit loop stop at the end without a bounds check.
-inline sample_vector<char> read_padded(const std::filesystem::path& path) {
-    sample_vector<char> buffer = read_whole_file(path);
+inline sample_vector<char> baseline_read_padded(const std::filesystem::path& path) {
+    sample_vector<char> buffer = ppm::baseline::read_whole_file(path);
     buffer.push_back('\0');
     return buffer;
 }
 
-} // namespace detail
+} // namespace fastread::detail
+
+namespace fastread::ppm::baseline {
 
 inline sample_vector<char> read_whole_file(const std::filesystem::path& path) {
-    fastread::detail::unique_file f(std::fopen(path.c_str(), "rb"));
+    detail::unique_file f(std::fopen(path.c_str(), "rb"));
     if (!f) {
-        fastread::detail::throw_system_error(errno, "fopen", path);
+        detail::throw_system_error(errno, "fopen", path);
     }
-    const std::uint64_t size = fastread::detail::stat_fd(::fileno(f.get()), path).size;
+    const std::uint64_t size = detail::stat_fd(::fileno(f.get()), path).size;
     sample_vector<char> buffer;
     buffer.reserve(static_cast<std::size_t>(size) + 1); // room for stage 3's NUL
     buffer.resize(static_cast<std::size_t>(size));
     if (std::fread(buffer.data(), 1, buffer.size(), f.get()) != buffer.size()) {
-        fastread::detail::throw_system_error(std::ferror(f.get()) ? errno : EIO, "fread", path);
+        detail::throw_system_error(std::ferror(f.get()) ? errno : EIO, "fread", path);
     }
     return buffer;
 }
@@ -199,34 +203,34 @@ inline sample_vector<char> read_whole_file(const std::filesystem::path& path) {
 inline image<std::uint8_t> stage1_iostream(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        fastread::detail::throw_system_error(errno, "open", path);
+        detail::throw_system_error(errno, "open", path);
     }
     const std::uint64_t size = std::filesystem::file_size(path);
-    detail::header h;
+    detail::baseline_header h;
     std::string magic;
     in >> magic;
     if (magic != "P3" && magic != "P6") {
-        detail::fail(0, "expected P3 or P6", path);
+        detail::baseline_fail(0, "expected P3 or P6", path);
     }
     h.plain = magic == "P3";
-    detail::skip_comments(in);
+    detail::baseline_skip_comments(in);
     in >> h.width;
-    detail::skip_comments(in);
+    detail::baseline_skip_comments(in);
     in >> h.height;
-    detail::skip_comments(in);
+    detail::baseline_skip_comments(in);
     in >> h.maxval;
     if (!in) {
-        detail::fail(0, "bad header", path);
+        detail::baseline_fail(0, "bad header", path);
     }
     const std::uint64_t at = static_cast<std::uint64_t>(in.tellg());
-    detail::check_header(h, at, size - at, path);
-    image<std::uint8_t> img = detail::make_image(h);
+    detail::baseline_check_header(h, at, size - at, path);
+    image<std::uint8_t> img = detail::baseline_make_image(h);
     if (!h.plain) {
         in.get(); // the one whitespace byte before the raster
         in.read(reinterpret_cast<char*>(img.samples.data()),
                 static_cast<std::streamsize>(h.samples));
         if (static_cast<std::size_t>(in.gcount()) != h.samples) {
-            detail::fail(size, "truncated raster", path);
+            detail::baseline_fail(size, "truncated raster", path);
         }
         return img;
     }
@@ -234,7 +238,8 @@ inline image<std::uint8_t> stage1_iostream(const std::filesystem::path& path) {
         unsigned v = 0;
         if (!(in >> v) || v > h.maxval) {
             in.clear();
-            detail::fail(static_cast<std::uint64_t>(in.tellg()), "bad or missing sample", path);
+            detail::baseline_fail(static_cast<std::uint64_t>(in.tellg()), "bad or missing sample",
+                                  path);
         }
         img.samples[i] = static_cast<std::uint8_t>(v);
     }
@@ -242,39 +247,40 @@ inline image<std::uint8_t> stage1_iostream(const std::filesystem::path& path) {
 }
 
 inline image<std::uint8_t> stage2_fscanf(const std::filesystem::path& path) {
-    fastread::detail::unique_file f(std::fopen(path.c_str(), "rb"));
+    detail::unique_file f(std::fopen(path.c_str(), "rb"));
     if (!f) {
-        fastread::detail::throw_system_error(errno, "fopen", path);
+        detail::throw_system_error(errno, "fopen", path);
     }
-    const std::uint64_t size = fastread::detail::stat_fd(::fileno(f.get()), path).size;
-    detail::header h;
+    const std::uint64_t size = detail::stat_fd(::fileno(f.get()), path).size;
+    detail::baseline_header h;
     char kind = 0;
     if (std::fscanf(f.get(), "P%c", &kind) != 1 || (kind != '3' && kind != '6')) {
-        detail::fail(0, "expected P3 or P6", path);
+        detail::baseline_fail(0, "expected P3 or P6", path);
     }
     h.plain = kind == '3';
     unsigned* fields[] = {&h.width, &h.height, &h.maxval};
     for (unsigned* field : fields) {
-        detail::skip_comments(f.get());
+        detail::baseline_skip_comments(f.get());
         if (std::fscanf(f.get(), "%u", field) != 1) {
-            detail::fail(static_cast<std::uint64_t>(std::ftell(f.get())), "bad header", path);
+            detail::baseline_fail(static_cast<std::uint64_t>(std::ftell(f.get())), "bad header",
+                                  path);
         }
     }
     const std::uint64_t at = static_cast<std::uint64_t>(std::ftell(f.get()));
-    detail::check_header(h, at, size - at, path);
-    image<std::uint8_t> img = detail::make_image(h);
+    detail::baseline_check_header(h, at, size - at, path);
+    image<std::uint8_t> img = detail::baseline_make_image(h);
     if (!h.plain) {
         std::getc(f.get()); // the one whitespace byte before the raster
         if (std::fread(img.samples.data(), 1, h.samples, f.get()) != h.samples) {
-            detail::fail(size, "truncated raster", path);
+            detail::baseline_fail(size, "truncated raster", path);
         }
         return img;
     }
     for (std::size_t i = 0; i < h.samples; ++i) {
         unsigned v = 0;
         if (std::fscanf(f.get(), "%u", &v) != 1 || v > h.maxval) {
-            detail::fail(static_cast<std::uint64_t>(std::ftell(f.get())), "bad or missing sample",
-                         path);
+            detail::baseline_fail(static_cast<std::uint64_t>(std::ftell(f.get())),
+                                  "bad or missing sample", path);
         }
         img.samples[i] = static_cast<std::uint8_t>(v);
     }
@@ -282,18 +288,20 @@ inline image<std::uint8_t> stage2_fscanf(const std::filesystem::path& path) {
 }
 
 inline image<std::uint8_t> stage3_atoi(const std::filesystem::path& path) {
-    const sample_vector<char> buffer = detail::read_padded(path);
-    return detail::decode_buffer(buffer.data(), buffer.size() - 1, path,
-                                 [](const char*& p, const char*) {
-                                     int v = std::atoi(p); // stops at the padding NUL
-                                     while (std::isdigit(static_cast<unsigned char>(*p))) {
-                                         ++p;
-                                     }
-                                     return static_cast<unsigned>(v);
-                                 });
+    const sample_vector<char> buffer = detail::baseline_read_padded(path);
+    return detail::baseline_decode(buffer.data(), buffer.size() - 1, path,
+                                   [](const char*& p, const char*) {
+                                       int v = std::atoi(p); // stops at the padding NUL
+                                       while (std::isdigit(static_cast<unsigned char>(*p))) {
+                                           ++p;
+                                       }
+                                       return static_cast<unsigned>(v);
+                                   });
 }
 
-namespace detail {
+} // namespace fastread::ppm::baseline
+
+namespace fastread::detail {
 /// Stage 4's digit loop: the NUL after the buffer ends it. Unsigned arithmetic wraps, so a
 /// sample of ten or more digits can come out wrong but never undefined.
 inline unsigned parse_uint_padded(const char*& p, const char*) {
@@ -311,18 +319,20 @@ inline unsigned parse_uint_bounded(const char*& p, const char* end) {
     }
     return v;
 }
-} // namespace detail
+} // namespace fastread::detail
+
+namespace fastread::ppm::baseline {
 
 inline image<std::uint8_t> stage4_parser(const std::filesystem::path& path) {
-    const sample_vector<char> buffer = detail::read_padded(path);
-    return detail::decode_buffer(buffer.data(), buffer.size() - 1, path,
-                                 &detail::parse_uint_padded);
+    const sample_vector<char> buffer = detail::baseline_read_padded(path);
+    return detail::baseline_decode(buffer.data(), buffer.size() - 1, path,
+                                   &detail::parse_uint_padded);
 }
 
 inline image<std::uint8_t> stage5_mmap(const std::filesystem::path& path) {
     mmap_source map(path);
-    return detail::decode_buffer(map.bytes().data(), map.bytes().size(), path,
-                                 &detail::parse_uint_bounded);
+    return detail::baseline_decode(map.bytes().data(), map.bytes().size(), path,
+                                   &detail::parse_uint_bounded);
 }
 
 } // namespace fastread::ppm::baseline

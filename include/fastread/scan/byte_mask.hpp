@@ -39,7 +39,9 @@ inline std::size_t byte_positions_tail(const char* p, std::size_t n, char c,
 // ---------------------------------------------------------------------------------------
 // Implementation
 
-namespace detail {
+} // namespace fastread::scan
+
+namespace fastread::detail {
 
 // An empty asm that makes the optimiser forget what it knows about `v`. Without it, GCC -O3
 // sees that countr_zero(0) is 64 and adds a branch on "mask is now zero" after every step of
@@ -137,10 +139,12 @@ byte_positions_avx512(const char* p, std::size_t blocks, char c, std::uint32_t* 
 }
 #endif
 
-} // namespace detail
+} // namespace fastread::detail
+
+namespace fastread::scan {
 
 inline byte_positions_fn byte_positions_for(simd_level level) noexcept {
-    switch (detail::cap(level)) {
+    switch (detail::cap_level(level)) {
 #if FASTREAD_SCAN_X86
     case simd_level::avx512:
         return &detail::byte_positions_avx512;

@@ -72,7 +72,9 @@ std::size_t decimal_list_swar(const char** pos, const char* end, Value* out, std
 // ---------------------------------------------------------------------------------------
 // Implementation
 
-namespace detail {
+} // namespace fastread::scan
+
+namespace fastread::detail {
 
 /// Bytes a bitmap kernel needs from its position for one step: a 64-byte window, plus
 /// the 8-byte SWAR load of a token that starts near the window's end.
@@ -136,6 +138,17 @@ template <int MaxDigits>
     return static_cast<unsigned>(std::countr_one(space)); // 64 if all whitespace
 }
 
+/// The value of the first `len` (1..8) bytes of `t`, digits already 0..9 (ASCII XOR 0x30),
+/// byte 0 the most significant digit (little-endian load order): the digits are right-
+/// aligned ("00000123", the bytes after the token shift out) and combined in pairs, then
+/// fours, then eights, with three multiplies.
+[[gnu::always_inline]] inline std::uint32_t swar_digits8(std::uint64_t t, unsigned len) noexcept {
+    std::uint64_t v = t << (64 - 8 * len);
+    v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FFull;
+    v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFFull;
+    return static_cast<std::uint32_t>((v * 10000 + (v >> 32)) & 0xFFFFFFFFull);
+}
+
 /// Converts one token of `len` digits (1..MaxDigits) starting at `s` with SWAR. Reads 4
 /// bytes (MaxDigits <= 4) or 8 from `s`.
 template <int MaxDigits>
@@ -156,10 +169,7 @@ template <int MaxDigits>
         if constexpr (std::endian::native == std::endian::big) {
             x = __builtin_bswap64(x);
         }
-        std::uint64_t v = (x ^ 0x3030303030303030ull) << (64 - 8 * len);
-        v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FFull;
-        v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFFull;
-        return static_cast<std::uint32_t>((v * 10000 + (v >> 32)) & 0xFFFFFFFFull);
+        return swar_digits8(x ^ 0x3030303030303030ull, len);
     }
 }
 
@@ -587,7 +597,9 @@ decimal_list_avx512(const char** pos, const char* end, Value* out, std::size_t m
 #endif
 #endif
 
-} // namespace detail
+} // namespace fastread::detail
+
+namespace fastread::scan {
 
 template <class Value>
 std::size_t decimal_list_swar(const char** pos, const char* end, Value* out, std::size_t max_values,
@@ -617,11 +629,7 @@ std::size_t decimal_list_swar(const char** pos, const char* end, Value* out, std
             ++p; // a whitespace run
             continue;
         }
-        // Right-align the digits ("00000123") and convert 8 digits at once.
-        std::uint64_t v = t << (64 - 8 * len);
-        v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FFull;
-        v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFFull;
-        v = (v * 10000 + (v >> 32)) & 0xFFFFFFFFull;
+        const std::uint32_t v = detail::swar_digits8(t, len);
         if (v > max_value) {
             break;
         }
@@ -649,7 +657,7 @@ template <class Value>
 decimal_list_fn<Value> decimal_list_for(simd_level level) noexcept {
     static_assert(std::is_same_v<Value, std::uint8_t> || std::is_same_v<Value, std::uint16_t>,
                   "decimal_list values are std::uint8_t or std::uint16_t");
-    switch (detail::cap(level)) {
+    switch (detail::cap_level(level)) {
 #if FASTREAD_SCAN_X86
     case simd_level::avx512:
         if (detail::has_avx512_vbmi2()) {

@@ -63,30 +63,34 @@ inline void reset_level() noexcept;
 // ---------------------------------------------------------------------------------------
 // Implementation
 
-namespace detail {
+} // namespace fastread::scan
+
+namespace fastread::detail {
 
 inline std::atomic<int>& forced_level() noexcept {
     static std::atomic<int> level{-1}; // -1: not forced
     return level;
 }
 
-inline simd_level cap(simd_level level) noexcept {
-    return level < best_level() ? level : best_level();
+inline scan::simd_level cap_level(scan::simd_level level) noexcept {
+    return level < scan::best_level() ? level : scan::best_level();
 }
 
-inline simd_level level_from_environment() noexcept {
+inline scan::simd_level level_from_environment() noexcept {
     const char* env = std::getenv("FASTREAD_SIMD");
     if (env != nullptr) {
-        for (simd_level level : all_levels) {
-            if (std::string_view(env) == to_string(level)) {
-                return cap(level);
+        for (scan::simd_level level : scan::all_levels) {
+            if (std::string_view(env) == scan::to_string(level)) {
+                return cap_level(level);
             }
         }
     }
-    return best_level();
+    return scan::best_level();
 }
 
-} // namespace detail
+} // namespace fastread::detail
+
+namespace fastread::scan {
 
 inline simd_level best_level() noexcept {
 #if FASTREAD_SCAN_X86
@@ -118,7 +122,8 @@ inline simd_level active_level() noexcept {
 }
 
 inline void force_level(simd_level level) noexcept {
-    detail::forced_level().store(static_cast<int>(detail::cap(level)), std::memory_order_relaxed);
+    detail::forced_level().store(static_cast<int>(detail::cap_level(level)),
+                                 std::memory_order_relaxed);
 }
 
 inline void reset_level() noexcept {

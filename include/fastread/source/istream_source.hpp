@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "../detail/policy.hpp"
 #include "byte_source.hpp"
 
 namespace fastread {
@@ -22,8 +23,8 @@ namespace fastread {
 /// a stream that goes bad (`badbit`) throws `std::system_error` (`EIO`).
 class istream_source {
   public:
-    /// 64 KiB chunks.
-    static constexpr std::size_t default_chunk_size = std::size_t{64} * 1024;
+    /// 64 KiB chunks (detail::default_chunk_bytes, which says why).
+    static constexpr std::size_t default_chunk_size = detail::default_chunk_bytes;
 
     /// Throws `std::invalid_argument` if `chunk_size` is 0.
     explicit istream_source(std::istream& stream, std::size_t chunk_size = default_chunk_size)

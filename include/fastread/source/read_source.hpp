@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "../detail/policy.hpp"
 #include "../detail/posix.hpp"
 #include "byte_source.hpp"
 
@@ -25,10 +26,8 @@ namespace fastread {
 /// shorter than `chunk_size`. `read_into` fills a caller's buffer straight from the kernel.
 class read_source {
   public:
-    /// 64 KiB: big enough to amortise the system call, small enough to stay in L1/L2, and
-    /// below glibc's mmap threshold, so that the buffer comes from the heap instead of fresh
-    /// pages that fault on every new source (docs/performance.md, "PPM").
-    static constexpr std::size_t default_chunk_size = std::size_t{64} * 1024;
+    /// 64 KiB (detail::default_chunk_bytes, which says why).
+    static constexpr std::size_t default_chunk_size = detail::default_chunk_bytes;
 
     /// Opens `path` for reading. Throws `std::system_error` naming the path if it cannot
     /// be opened, and `std::invalid_argument` if `chunk_size` is 0.

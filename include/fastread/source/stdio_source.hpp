@@ -14,6 +14,7 @@
 #include <span>
 #include <stdexcept>
 
+#include "../detail/policy.hpp"
 #include "../detail/posix.hpp"
 #include "byte_source.hpp"
 
@@ -29,8 +30,8 @@ namespace fastread {
 /// descriptor, so that `tail -f log | prog` sees each line when it arrives.
 class stdio_source {
   public:
-    /// 64 KiB chunks.
-    static constexpr std::size_t default_chunk_size = std::size_t{64} * 1024;
+    /// 64 KiB chunks (detail::default_chunk_bytes, which says why).
+    static constexpr std::size_t default_chunk_size = detail::default_chunk_bytes;
 
     /// Reads from `file` (borrowed: never closed). Throws `std::invalid_argument` if `file`
     /// is null or `chunk_size` is 0.

@@ -29,13 +29,9 @@
 #include <utility>
 #include <vector>
 
-namespace fastread::string_table::baseline {
+namespace fastread::detail {
 
-namespace detail {
-
-using fastread::detail::unique_file;
-
-inline unique_file open_file(const std::filesystem::path& path, const char* mode) {
+inline unique_file open_stdio(const std::filesystem::path& path, const char* mode) {
     unique_file f(std::fopen(path.c_str(), mode));
     if (!f) {
         fastread::detail::throw_system_error(errno, "fopen", path);
@@ -43,13 +39,14 @@ inline unique_file open_file(const std::filesystem::path& path, const char* mode
     return f;
 }
 
-inline void put(std::FILE* f, const void* p, std::size_t n, const std::filesystem::path& path) {
+inline void fwrite_all(std::FILE* f, const void* p, std::size_t n,
+                       const std::filesystem::path& path) {
     if (n != 0 && std::fwrite(p, 1, n, f) != n) {
         fastread::detail::throw_system_error(errno, "fwrite", path);
     }
 }
 
-inline void close(unique_file f, const std::filesystem::path& path) {
+inline void fclose_checked(unique_file f, const std::filesystem::path& path) {
     if (std::fclose(f.release()) != 0) {
         fastread::detail::throw_system_error(errno, "fclose", path);
     }
@@ -57,8 +54,8 @@ inline void close(unique_file f, const std::filesystem::path& path) {
 
 /// Reads the leading 32-bit count with fread; sets `file_size`. Throws parse_error when
 /// there is none or when the file cannot hold that many 4-byte lengths.
-inline std::uint32_t read_count(std::FILE* f, const std::filesystem::path& path,
-                                std::uint64_t& file_size) {
+inline std::uint32_t read_table_count(std::FILE* f, const std::filesystem::path& path,
+                                      std::uint64_t& file_size) {
     file_size = fastread::detail::stat_fd(::fileno(f), path).size;
     std::uint32_t count = 0;
     if (std::fread(&count, sizeof count, 1, f) != 1) {
@@ -70,7 +67,9 @@ inline std::uint32_t read_count(std::FILE* f, const std::filesystem::path& path,
     return count;
 }
 
-} // namespace detail
+} // namespace fastread::detail
+
+namespace fastread::string_table::baseline {
 
 /// Strings each in its own allocation (the naive reader's result).
 struct owned_strings {
@@ -110,39 +109,39 @@ class mapped_strings {
 /// The naive writer: count, then (length, bytes) per string, with fwrite.
 inline void naive_write(const std::filesystem::path& path,
                         std::span<const std::string_view> strings) {
-    detail::unique_file f = detail::open_file(path, "wb");
+    detail::unique_file f = detail::open_stdio(path, "wb");
     const auto count = static_cast<std::uint32_t>(strings.size());
-    detail::put(f.get(), &count, sizeof count, path);
+    detail::fwrite_all(f.get(), &count, sizeof count, path);
     for (std::string_view s : strings) {
         const auto length = static_cast<std::uint32_t>(s.size());
-        detail::put(f.get(), &length, sizeof length, path);
-        detail::put(f.get(), s.data(), s.size(), path);
+        detail::fwrite_all(f.get(), &length, sizeof length, path);
+        detail::fwrite_all(f.get(), s.data(), s.size(), path);
     }
-    detail::close(std::move(f), path);
+    detail::fclose_checked(std::move(f), path);
 }
 
 /// The flat writer: count, all lengths, then all bytes.
 inline void flat_write(const std::filesystem::path& path,
                        std::span<const std::string_view> strings) {
-    detail::unique_file f = detail::open_file(path, "wb");
+    detail::unique_file f = detail::open_stdio(path, "wb");
     const auto count = static_cast<std::uint32_t>(strings.size());
-    detail::put(f.get(), &count, sizeof count, path);
+    detail::fwrite_all(f.get(), &count, sizeof count, path);
     for (std::string_view s : strings) {
         const auto length = static_cast<std::uint32_t>(s.size());
-        detail::put(f.get(), &length, sizeof length, path);
+        detail::fwrite_all(f.get(), &length, sizeof length, path);
     }
     for (std::string_view s : strings) {
-        detail::put(f.get(), s.data(), s.size(), path);
+        detail::fwrite_all(f.get(), s.data(), s.size(), path);
     }
-    detail::close(std::move(f), path);
+    detail::fclose_checked(std::move(f), path);
 }
 
 /// The naive reader: per string, fread its length, allocate, fread its bytes.
 /// Throws parse_error (byte offset) for a count or length the file cannot hold.
 inline owned_strings naive_read(const std::filesystem::path& path) {
-    detail::unique_file f = detail::open_file(path, "rb");
+    detail::unique_file f = detail::open_stdio(path, "rb");
     std::uint64_t file_size = 0;
-    const std::uint32_t count = detail::read_count(f.get(), path, file_size);
+    const std::uint32_t count = detail::read_table_count(f.get(), path, file_size);
     owned_strings out;
     out.bytes.reserve(count);
     out.lengths.reserve(count);
@@ -170,9 +169,9 @@ inline owned_strings naive_read(const std::filesystem::path& path) {
 /// The one-copy reader of the flat layout: fread the count and the lengths, one
 /// allocation and one fread for all the bytes, then the index.
 inline copied_strings one_copy_read(const std::filesystem::path& path) {
-    detail::unique_file f = detail::open_file(path, "rb");
+    detail::unique_file f = detail::open_stdio(path, "rb");
     std::uint64_t file_size = 0;
-    const std::uint32_t count = detail::read_count(f.get(), path, file_size);
+    const std::uint32_t count = detail::read_table_count(f.get(), path, file_size);
     std::vector<std::uint32_t> lengths(count);
     if (count != 0 && std::fread(lengths.data(), 4, count, f.get()) != count) {
         throw parse_error(4, "truncated lengths", path.string());

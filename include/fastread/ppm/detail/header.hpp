@@ -72,11 +72,23 @@ struct ppm_header {
 /// Netpbm whitespace: what C's isspace() calls white space in the "C" locale (the rule the
 /// P3 kernels in scan/decimal_list.hpp apply too).
 constexpr bool is_ppm_space(unsigned c) noexcept {
-    return scan::detail::is_space_byte(c);
+    return is_space_byte(c);
 }
 
 // ---------------------------------------------------------------------------------------
 // Header
+
+/// With the cursor on a '#': moves it to the CR or LF that ends the comment, or to the end
+/// of the input. Returns that byte, or -1 at the end.
+template <class Source>
+int skip_comment(chunk_cursor<Source>& cur) {
+    int c = 0;
+    do {
+        ++cur.pos;
+        c = cur.peek();
+    } while (c >= 0 && c != '\n' && c != '\r');
+    return c;
+}
 
 /// Skips whitespace and comments (`#` through the next CR or LF) before a header token.
 template <class Source>
@@ -91,10 +103,7 @@ bool skip_header_space(chunk_cursor<Source>& cur, ppm_field field, ppm_error& er
         if (c == '#') {
             // libnetpbm (pm_getc) replaces a comment by its terminating CR or LF, so a
             // comment ends a token and counts as whitespace.
-            do {
-                ++cur.pos;
-                c = cur.peek();
-            } while (c >= 0 && c != '\n' && c != '\r');
+            skip_comment(cur);
             continue;
         }
         if (!is_ppm_space(static_cast<unsigned>(c))) {
@@ -140,12 +149,9 @@ bool read_header_number(chunk_cursor<Source>& cur, ppm_field field, std::uint64_
     return true;
 }
 
-/// Parses the header, leaving the cursor on the first raster byte.
-///
-/// `sample_bytes_max` is sizeof(Sample): a maxval needing wider samples is an error.
+/// Reads the magic number ("P3" or "P6") at the cursor; sets h.plain.
 template <class Source>
-ppm_error parse_ppm_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_max, ppm_header& h) {
-    ppm_error err;
+ppm_error parse_ppm_magic(chunk_cursor<Source>& cur, ppm_header& h) {
     const std::uint64_t start = cur.offset();
     int c = cur.peek();
     if (c < 0) {
@@ -157,7 +163,7 @@ ppm_error parse_ppm_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_m
     ++cur.pos;
     c = cur.peek();
     if (c < 0) {
-        err = {ppm_errc::truncated_header, cur.offset()};
+        ppm_error err{ppm_errc::truncated_header, cur.offset()};
         err.field = ppm_field::magic;
         return err;
     }
@@ -171,6 +177,45 @@ ppm_error parse_ppm_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_m
     ++cur.pos;
     // libnetpbm reads the width straight after the two magic bytes, so "P62 2 255" is
     // accepted; so are we ("as lenient as possible", ppm(5)).
+    return {};
+}
+
+/// Moves past the delimiter after maxval. ppm(5): exactly one whitespace byte before a raw
+/// raster; libnetpbm: a comment there is skipped and its CR or LF is that byte. A plain
+/// raster's parser skips whitespace and comments itself, so for P3 only a whitespace byte
+/// is taken.
+template <class Source>
+ppm_error skip_raster_delimiter(chunk_cursor<Source>& cur, bool plain) {
+    const int c = cur.peek();
+    ppm_error truncated{ppm_errc::truncated_header, cur.offset()};
+    truncated.field = ppm_field::delimiter;
+    if (c < 0) {
+        // A plain raster may start right here; it is simply missing (truncated).
+        return plain ? ppm_error{} : truncated;
+    }
+    if (c == '#') {
+        if (!plain) {
+            if (skip_comment(cur) < 0) {
+                truncated.offset = cur.offset();
+                return truncated;
+            }
+            ++cur.pos;
+        }
+        return {};
+    }
+    ++cur.pos; // whitespace, checked by read_header_number
+    return {};
+}
+
+/// Parses the header, leaving the cursor on the first raster byte.
+///
+/// `sample_bytes_max` is sizeof(Sample): a maxval needing wider samples is an error.
+template <class Source>
+ppm_error parse_ppm_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_max, ppm_header& h) {
+    ppm_error err = parse_ppm_magic(cur, h);
+    if (err) {
+        return err;
+    }
 
     std::uint64_t width = 0, height = 0, maxval = 0;
     std::uint64_t width_at = 0, height_at = 0, maxval_at = 0;
@@ -214,32 +259,9 @@ ppm_error parse_ppm_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_m
         return err;
     }
 
-    // The delimiter after maxval. ppm(5): exactly one whitespace byte before a raw raster.
-    // libnetpbm: a comment there is skipped and its CR or LF is that byte.
-    c = cur.peek();
-    if (c < 0) {
-        if (h.plain) {
-            // A plain raster may start right here; it is simply missing (truncated).
-        } else {
-            err = {ppm_errc::truncated_header, cur.offset()};
-            err.field = ppm_field::delimiter;
-            return err;
-        }
-    } else if (c == '#') {
-        if (!h.plain) {
-            do {
-                ++cur.pos;
-                c = cur.peek();
-            } while (c >= 0 && c != '\n' && c != '\r');
-            if (c < 0) {
-                err = {ppm_errc::truncated_header, cur.offset()};
-                err.field = ppm_field::delimiter;
-                return err;
-            }
-            ++cur.pos;
-        } // a plain raster parser skips comments itself
-    } else {
-        ++cur.pos; // whitespace, checked by read_header_number
+    err = skip_raster_delimiter(cur, h.plain);
+    if (err) {
+        return err;
     }
 
     h.width = static_cast<std::uint32_t>(width);

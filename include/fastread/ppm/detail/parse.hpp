@@ -40,26 +40,47 @@ inline std::uint64_t initial_capacity(std::uint64_t needed, std::uint64_t bytes_
     return std::max<std::uint64_t>(1, std::min(needed, cap));
 }
 
+/// The error for a raw raster of `raster_bytes` bytes of which the input holds `have`.
+inline ppm_error raw_truncated_error(const ppm_header& h, std::uint64_t have,
+                                     std::uint64_t raster_bytes) noexcept {
+    ppm_error err;
+    err.plain = false;
+    err.width = h.width;
+    err.height = h.height;
+    err.code = ppm_errc::truncated_raster;
+    err.offset = h.raster_offset + have;
+    err.value = have;
+    err.limit = raster_bytes;
+    return err;
+}
+
+/// The error for raw sample `index` (of `bps` bytes), whose value `value` exceeds maxval.
+inline ppm_error raw_sample_error(const ppm_header& h, std::uint64_t index, std::size_t bps,
+                                  unsigned value) noexcept {
+    ppm_error err;
+    err.plain = false;
+    err.width = h.width;
+    err.height = h.height;
+    err.code = ppm_errc::sample_exceeds_maxval;
+    err.offset = h.raster_offset + index * bps;
+    err.value = value;
+    err.limit = h.maxval;
+    err.index = index;
+    return err;
+}
+
 template <class Sample, class Source>
 ppm_error read_raw_raster(chunk_cursor<Source>& cur, const ppm_header& h,
                           sample_vector<Sample>& out) {
     const std::size_t bps = h.maxval > 255 ? 2 : 1;
     const std::uint64_t samples = h.samples;
     const std::uint64_t raster_bytes = samples * bps;
-    ppm_error err;
-    err.plain = false;
-    err.width = h.width;
-    err.height = h.height;
 
     std::optional<std::uint64_t> remaining = cur.known_remaining();
     if constexpr (contiguous_source<Source>) {
         if (raster_bytes > *remaining) {
             // Rejected before allocating: the input cannot hold what the header declares.
-            err.code = ppm_errc::truncated_raster;
-            err.offset = h.raster_offset + *remaining;
-            err.value = *remaining;
-            err.limit = raster_bytes;
-            return err;
+            return raw_truncated_error(h, *remaining, raster_bytes);
         }
         // The whole raster is in memory: decode it in one pass, straight into the samples.
         cur.fill();
@@ -69,12 +90,7 @@ ppm_error read_raw_raster(chunk_cursor<Source>& cur, const ppm_header& h,
             copy_raw_samples(out.data(), src, out.size(), static_cast<unsigned>(bps), h.maxval);
         cur.pos += raster_bytes;
         if (bad < out.size()) {
-            err.code = ppm_errc::sample_exceeds_maxval;
-            err.offset = h.raster_offset + bad * bps;
-            err.value =
-                bps == 1 ? src[bad] : static_cast<unsigned>(src[2 * bad] << 8 | src[2 * bad + 1]);
-            err.limit = h.maxval;
-            err.index = bad;
+            const ppm_error err = raw_sample_error(h, bad, bps, out[bad]);
             out.clear();
             return err;
         }
@@ -93,11 +109,7 @@ ppm_error read_raw_raster(chunk_cursor<Source>& cur, const ppm_header& h,
         filled += got;
         if (got < want) {
             out.clear();
-            err.code = ppm_errc::truncated_raster;
-            err.offset = h.raster_offset + filled;
-            err.value = filled;
-            err.limit = raster_bytes;
-            return err;
+            return raw_truncated_error(h, filled, raster_bytes);
         }
         if (filled == raster_bytes) {
             break;
@@ -105,36 +117,12 @@ ppm_error read_raw_raster(chunk_cursor<Source>& cur, const ppm_header& h,
         out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(samples, out.size() * 2)));
     }
     out.resize(static_cast<std::size_t>(samples));
-
-    // Convert in place: widen 1-byte samples into 16-bit ones (backwards, so that each byte
-    // is read before its slot is overwritten), or turn big-endian pairs into native order.
-    unsigned char* bytes = reinterpret_cast<unsigned char*>(out.data());
-    if constexpr (sizeof(Sample) == 2) {
-        if (bps == 1) {
-            for (std::size_t i = static_cast<std::size_t>(samples); i-- > 0;) {
-                out[i] = bytes[i];
-            }
-        } else if constexpr (std::endian::native == std::endian::little) {
-            for (Sample& s : out) {
-                s = static_cast<Sample>((s >> 8) | (s << 8));
-            }
-        }
-    }
-
-    // ppm(5): no sample may exceed maxval. Nothing to check when maxval is the largest
-    // value the sample width can hold.
-    if (h.maxval != (bps == 1 ? 255 : 65535)) {
-        for (std::size_t i = 0; i < out.size(); ++i) {
-            if (out[i] > h.maxval) {
-                err.code = ppm_errc::sample_exceeds_maxval;
-                err.offset = h.raster_offset + i * bps;
-                err.value = out[i];
-                err.limit = h.maxval;
-                err.index = i;
-                out.clear();
-                return err;
-            }
-        }
+    const std::size_t bad =
+        decode_raw_in_place(out.data(), out.size(), static_cast<unsigned>(bps), h.maxval);
+    if (bad < out.size()) {
+        const ppm_error err = raw_sample_error(h, bad, bps, out[bad]);
+        out.clear();
+        return err;
     }
     return {};
 }
@@ -161,7 +149,7 @@ ppm_error read_plain_raster(chunk_cursor<Source>& cur, const ppm_header& h,
     const scan::decimal_list_fn<Sample> kernel =
         scan::decimal_list_for<Sample>(scan::active_level());
     if constexpr (contiguous_source<Source>) {
-        const unsigned threads = threads_for(*remaining, plain_bytes_per_thread, 8);
+        const unsigned threads = threads_for(*remaining, plain_bytes_per_thread, max_threads);
         if (last_image && !discard && threads > 1 && cur.fill()) {
             const char* begin = cur.pos;
             const char* end = cur.end; // the whole rest of the input

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../../detail/parallel.hpp"
+#include "../../detail/policy.hpp"
 #include "../../sample_vector.hpp"
 #include "../../scan/decimal_list.hpp"
 #include "header.hpp"
@@ -342,14 +343,6 @@ bool parse_plain_in_slices(const char* begin, const char* end, std::uint64_t beg
         });
     return true;
 }
-
-/// ppm::load(path) maps a plain file of at least this many bytes when it is in the page
-/// cache; smaller ones cost less to copy with read(2) than to map (measured).
-inline constexpr std::uint64_t plain_map_threshold = std::uint64_t{1} << 20;
-
-/// Plain rasters held whole in memory are cut into slices parsed on several threads when
-/// each slice would get at least this many bytes.
-inline constexpr std::uint64_t plain_bytes_per_thread = std::uint64_t{4} << 20;
 
 } // namespace fastread::detail
 

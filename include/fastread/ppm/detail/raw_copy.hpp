@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "../../detail/policy.hpp"
+
 #if defined(__x86_64__) || defined(_M_X64)
 #include <emmintrin.h>
 #define FASTREAD_DETAIL_RAW_COPY_SSE2 1
@@ -20,12 +22,48 @@
 
 namespace fastread::detail {
 
-/// Rasters at least this big (bytes written) are stored with non-temporal stores.
-inline constexpr std::size_t stream_store_threshold = std::size_t{8} << 20;
-
 /// Decodes `count` samples of `bytes_per_sample` (1, or 2 big-endian) bytes each from `src`
-/// into `dst`. Returns the index of the first sample above `maxval`, or `count` if none.
-/// `dst` and `src` must not overlap; `src` holds count * bytes_per_sample bytes.
+/// into `dst`. Returns the index of the first sample above `maxval`, or `count` if none;
+/// that sample is decoded into `dst` too (its value is for the error message), what comes
+/// after it may not be. `src` holds count * bytes_per_sample bytes. `dst` and `src` may
+/// overlap only as decode_raw_in_place uses them: `src` at `dst`'s first byte when samples
+/// keep their width, or at its byte `count` when 1-byte samples widen to 2 (each step loads
+/// before it stores, and the stores never reach bytes not yet loaded).
+template <class Sample>
+std::size_t copy_raw_samples(Sample* dst, const unsigned char* src, std::size_t count,
+                             unsigned bytes_per_sample, unsigned maxval);
+
+/// Decodes in place `count` samples whose raw bytes (1, or 2 big-endian, per sample) were
+/// read into the start of `samples`' storage: 2-byte samples are swapped to native order,
+/// 1-byte samples are widened when Sample is 2 bytes wide, and every sample is checked
+/// against `maxval`. Returns the index of the first sample above `maxval` (decoded, so
+/// samples[index] is its value), or `count` if none. One pass; none when 1-byte samples
+/// stay 1 byte wide and maxval is 255 (nothing to check).
+template <class Sample>
+std::size_t decode_raw_in_place(Sample* samples, std::size_t count, unsigned bytes_per_sample,
+                                unsigned maxval) {
+    unsigned char* bytes = reinterpret_cast<unsigned char*>(samples);
+    if constexpr (sizeof(Sample) == 1) {
+        if (maxval == 255) {
+            return count;
+        }
+        for (std::size_t i = 0; i < count; ++i) {
+            if (samples[i] > maxval) {
+                return i;
+            }
+        }
+        return count;
+    } else {
+        if (bytes_per_sample == 2) {
+            return copy_raw_samples(samples, bytes, count, 2, maxval);
+        }
+        // Widening: move the bytes to the upper half of the storage, then decode forward;
+        // sample i's two bytes never reach byte count + i before it has been loaded.
+        std::memmove(bytes + count, bytes, count);
+        return copy_raw_samples(samples, bytes + count, count, 1, maxval);
+    }
+}
+
 template <class Sample>
 std::size_t copy_raw_samples(Sample* dst, const unsigned char* src, std::size_t count,
                              unsigned bytes_per_sample, unsigned maxval) {
@@ -46,10 +84,10 @@ std::size_t copy_raw_samples(Sample* dst, const unsigned char* src, std::size_t 
     };
     for (; i < count && (reinterpret_cast<std::uintptr_t>(dst + i) & 15) != 0; ++i) {
         unsigned v = scalar(i);
+        dst[i] = static_cast<Sample>(v);
         if (v > maxval) {
             return i;
         }
-        dst[i] = static_cast<Sample>(v);
     }
     constexpr std::size_t per_vector = 16 / sizeof(Sample); // samples per 16-byte store
     const std::size_t body_start = i;
@@ -95,10 +133,10 @@ std::size_t copy_raw_samples(Sample* dst, const unsigned char* src, std::size_t 
         unsigned v = bytes_per_sample == 1
                          ? src[i]
                          : static_cast<unsigned>(src[2 * i] << 8 | src[2 * i + 1]);
+        dst[i] = static_cast<Sample>(v);
         if (v > maxval) {
             return i;
         }
-        dst[i] = static_cast<Sample>(v);
     }
     return count;
 }

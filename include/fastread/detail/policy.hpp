@@ -1,0 +1,90 @@
+#ifndef FASTREAD_DETAIL_POLICY_HPP
+#define FASTREAD_DETAIL_POLICY_HPP
+
+/// @file
+/// fastread's tuning constants, in one place: sizes in bytes, shares in percent. Each was
+/// chosen by measurement; the figures behind them are in docs/performance.md, under the
+/// heading each comment names. Changing one changes speed, never results (the tests drive
+/// the paths on both sides of every threshold).
+
+#include <cstddef>
+#include <cstdint>
+
+namespace fastread::detail {
+
+// ---------------------------------------------------------------------------------------
+// Reading or mapping ("Reading or mapping (two hosts)")
+
+/// A default path treats a file as cached when at least this share of the pages sampled
+/// by file_resident (mincore) is resident: a few evicted pages cost less than the read
+/// path's copy would have saved.
+inline constexpr unsigned resident_percent = 95;
+
+/// Files smaller than this are read even where maps are faster: mapping costs a system
+/// call, page-table set-up and teardown that a small copy does not repay, and the host
+/// measurement (io_costs) is not worth making for them. Also the size from which
+/// ppm::load(path) looks at a file's magic to pick its plan ("PPM").
+inline constexpr std::uint64_t map_threshold = std::uint64_t{1} << 20;
+
+/// Cached files of at least this many bytes are read adaptively (window_io) by lines(path)
+/// in automatic mode: the probe that may find maps cheaper costs up to window_bytes / 8
+/// mapped at the slow rate, a small share of such a file.
+inline constexpr std::uint64_t adaptive_from = std::uint64_t{32} << 20;
+
+/// Bytes per window of window_io (a mapped window or 256 KiB reads) and of lines(path)'s
+/// map: the file's size is checked once per window.
+inline constexpr std::size_t window_bytes = std::size_t{2} << 20;
+
+/// Bytes per read(2) where a pass reads big blocks it then scans (lines' adaptive pass,
+/// P3 slices read from a file): one system call per 256 KiB, and the block is still in
+/// the L2 cache when it is scanned.
+inline constexpr std::size_t scan_read_block = std::size_t{256} << 10;
+
+// ---------------------------------------------------------------------------------------
+// Sources and blocks ("PPM", "Compare and duplicates")
+
+/// Chunk of read_source, stdio_source and istream_source: big enough to amortise the
+/// system call, small enough to stay in L1/L2, and below glibc's mmap threshold, so that
+/// the buffer comes from the heap instead of fresh pages that fault on every new source.
+inline constexpr std::size_t default_chunk_bytes = std::size_t{64} << 10;
+
+/// Block of files_equal's reads, of page_cache::preload and of string_table's write
+/// buffer: 1 MiB reads one file after the other from a disk's point of view, and costs
+/// two system calls per MiB from the page cache.
+inline constexpr std::size_t block_bytes = std::size_t{1} << 20;
+
+// ---------------------------------------------------------------------------------------
+// Threads ("PPM", "Records at random positions")
+
+/// Most threads one call starts for a CPU-bound job (P3 slices, cached record requests):
+/// past this the memory bus, not the cores, sets the pace.
+inline constexpr unsigned max_threads = 8;
+
+/// P3 rasters held whole in memory are cut into slices parsed on several threads when
+/// each slice would get at least this many bytes.
+inline constexpr std::uint64_t plain_bytes_per_thread = std::uint64_t{4} << 20;
+
+/// P3 rasters read from a cached file in slices (load_plain_in_file_slices): at least this
+/// many bytes per slice; smaller slices do not repay starting a thread.
+inline constexpr std::uint64_t plain_file_bytes_per_thread = std::uint64_t{2} << 20;
+
+/// P6 files are mapped (where maps measure cheaper) only from this size, where the copy
+/// out of the map uses non-temporal stores; smaller ones cost less to read ("PPM": at
+/// 2 MB the map costs more than the copy).
+inline constexpr std::uint64_t raw_map_threshold = std::uint64_t{8} << 20;
+
+/// P6 rasters at least this big (bytes written) are stored with non-temporal stores: they
+/// no longer fit in the caches, and the stores would evict what the copy reads next.
+inline constexpr std::size_t stream_store_threshold = std::size_t{8} << 20;
+
+/// Bytes of joined record requests read per window of update_at's cached, sorted path
+/// (one request more when a single request is longer).
+inline constexpr std::size_t update_window_bytes = std::size_t{16} << 20;
+
+/// Calls of one phase per thread below which the phase stays on the calling thread: a
+/// thread costs about as much to start as this many cached calls.
+inline constexpr std::size_t calls_per_thread = 64;
+
+} // namespace fastread::detail
+
+#endif // FASTREAD_DETAIL_POLICY_HPP
