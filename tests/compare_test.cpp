@@ -98,6 +98,33 @@ TEST_CASE("files_equal: every method agrees on equal and nearly equal files", "[
     }
 }
 
+TEST_CASE("files_equal automatic: cached files of adaptive_from bytes or more, window by window",
+          "[compare]") {
+    // The file layer of lines(path): each 2 MiB window mapped or read as the pass measures.
+    temp_dir dir;
+    const std::size_t size =
+        static_cast<std::size_t>(fastread::detail::adaptive_from) + (std::size_t{3} << 20) + 5;
+    const std::string a = bytes_of(size, 7);
+    write_file(dir / "a", a);
+    write_file(dir / "same", a);
+    fastread::page_cache::preload(dir / "a");
+    fastread::page_cache::preload(dir / "same");
+    CHECK(files_equal(dir / "a", dir / "same"));
+    const std::size_t window = fastread::detail::window_bytes;
+    for (std::size_t at : {std::size_t{0}, window - 1, window, 5 * window + 17, size - 1}) {
+        CAPTURE(at);
+        std::string b = a;
+        b[at] = static_cast<char>(b[at] ^ 0x40);
+        write_file(dir / "b", b);
+        fastread::page_cache::preload(dir / "b");
+        CHECK_FALSE(files_equal(dir / "a", dir / "b"));
+        CHECK_FALSE(files_equal(dir / "b", dir / "a"));
+    }
+    // One byte longer: unequal by size, without reading.
+    write_file(dir / "longer", a + "x");
+    CHECK_FALSE(files_equal(dir / "a", dir / "longer"));
+}
+
 TEST_CASE("files_equal: sizes, empty files, the same inode, and errors", "[compare]") {
     temp_dir dir;
     write_file(dir / "empty1", "");
