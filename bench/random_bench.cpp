@@ -5,7 +5,7 @@
 // (256 MiB, 100,000 indices) is dense: most pages hold a record. A sweep over 1,000 to
 // 1,000,000 indices shows where the plan changes.
 
-#include <fastread/positioned.hpp>
+#include <fastread/records.hpp>
 
 #include <algorithm>
 #include <cstdint>

@@ -98,9 +98,8 @@ TEST_CASE("files_equal: every method agrees on equal and nearly equal files", "[
     }
 }
 
-TEST_CASE("files_equal automatic: cached files of adaptive_from bytes or more, window by window",
+TEST_CASE("files_equal automatic: big cached files, differences at and around 2 MiB boundaries",
           "[compare]") {
-    // The file layer of lines(path): each 2 MiB window mapped or read as the pass measures.
     temp_dir dir;
     const std::size_t size =
         static_cast<std::size_t>(fastread::detail::adaptive_from) + (std::size_t{3} << 20) + 5;

@@ -11,7 +11,7 @@
 #include "line_readers.hpp"
 #include "lines.hpp"
 #include "page_cache.hpp"
-#include "positioned.hpp"
+#include "records.hpp"
 #include "ppm.hpp"
 #include "sample_vector.hpp"
 #include "source.hpp"

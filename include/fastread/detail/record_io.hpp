@@ -5,7 +5,7 @@
 /// How the records' requests reach the file: the request rules for cached and cold
 /// batches, the residency sample that tells them apart, the in-buffer update of a
 /// request, and the io_uring loop that keeps many requests in flight (read_at and
-/// update_at, fastread/positioned.hpp).
+/// update_at, fastread/records.hpp).
 
 #include "file_map.hpp"
 #include "posix.hpp"

@@ -2,9 +2,9 @@
 #define FASTREAD_SOURCE_FILE_SOURCE_HPP
 
 /// @file
-/// The file layer of the default entry points that pass over a file front to back
-/// (lines(path), files_equal): a byte source that streams with read(2), hands out windows of
-/// a guarded map, or, for big cached files, does either window by window as it measures.
+/// The file layer of lines(path): a byte source that streams with read(2), hands out
+/// windows of a guarded map, or, for big cached files, does either window by window as it
+/// measures.
 
 #include <chrono>
 #include <cstddef>
@@ -26,7 +26,7 @@
 
 namespace fastread::detail {
 
-/// The file layer of lines(path) and files_equal (plan_reading() decides how it reads): a stream of
+/// The file layer of lines(path) (plan_reading() decides how it reads): a stream of
 /// read(2) into a reused buffer; a guarded read-only map handed out in windows; or, for big cached
 /// files in automatic mode, both, window by window, as window_io measures.
 ///
@@ -160,26 +160,10 @@ class file_source {
         handed_out_ = end;
         return {map_.data() + begin, end - begin};
     }
-    // Faults [begin, end) of the map in and touches a byte of each page (what a fresh map
-    // costs beyond populating its page tables is the first access to each page: on some
-    // hosts a trap per page); returns the nanoseconds taken. Uses MADV_POPULATE_READ where
-    // the kernel has it (Linux 5.14), which also reports pages past the end of the file
-    // (EFAULT) instead of raising SIGBUS; the guard covers a shrink after it.
+    // Faults [begin, end) of the map in (fault_in); touches each page and times it in an
+    // adaptive pass.
     double map_window(std::size_t begin, std::size_t end) const noexcept {
-        const auto t0 = std::chrono::steady_clock::now();
-        const std::size_t page = page_size();
-        const std::size_t from = begin / page * page;
-#ifdef __linux__
-        constexpr int populate_read = 22; // MADV_POPULATE_READ, newer than Debian 12's headers
-        (void)::madvise(map_.data() + from, end - from, populate_read);
-#endif
-        if (windows_) {
-            const volatile char* p = map_.data();
-            for (std::size_t at = from; at < end; at += page) {
-                (void)p[at];
-            }
-        }
-        return windows_ ? elapsed_ns(t0) : 0;
+        return fault_in(map_, begin, end, windows_.has_value());
     }
     void check_not_lost(std::uint64_t now) const {
         if (handed_out_ == 0) {

@@ -1,5 +1,5 @@
 #include <fastread/page_cache.hpp>
-#include <fastread/positioned.hpp>
+#include <fastread/records.hpp>
 
 #include <catch2/catch.hpp>
 

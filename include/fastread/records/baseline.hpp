@@ -1,5 +1,5 @@
-#ifndef FASTREAD_POSITIONED_BASELINE_HPP
-#define FASTREAD_POSITIONED_BASELINE_HPP
+#ifndef FASTREAD_RECORDS_BASELINE_HPP
+#define FASTREAD_RECORDS_BASELINE_HPP
 
 /// @file
 /// The random-records article's programs, kept as baselines: records read, or read,
@@ -182,4 +182,4 @@ void fseek_update(const std::filesystem::path& path, std::span<const std::uint64
 } // namespace positioned::baseline
 } // namespace fastread
 
-#endif // FASTREAD_POSITIONED_BASELINE_HPP
+#endif // FASTREAD_RECORDS_BASELINE_HPP

@@ -1,0 +1,707 @@
+#ifndef FASTREAD_RECORDS_HPP
+#define FASTREAD_RECORDS_HPP
+
+/// @file
+/// Records at positions: `fastread::read_at` and `fastread::update_at` read, or read,
+/// change and write back, fixed-size records (a file as an array of T in native byte
+/// order) at many indices in one batch; `fastread::positioned_file` keeps the file open
+/// across batches.
+///
+/// A batch is planned before it runs: indices are checked against the file size, sorted
+/// (stably; the results still come back in the caller's order), and records that share a
+/// page are read with one request. Then one of the methods below runs it; `automatic`
+/// picks one from whether the records' pages are in the page cache (`cachestat`, else
+/// `mincore`, of a sample of up to 64 of them): cached, the records are copied with `pread`
+/// on one thread per CPU, or from a guarded map when the batch wants most pages of its
+/// span and this host maps faster than it reads (fastread/io.hpp; `access_options::io`
+/// and FASTREAD_IO override); cold, many reads are kept in flight with io_uring (when
+/// fastread was built with liburing and the kernel allows a ring: probed once at run time)
+/// or else read one request at a time with `pread` and `POSIX_FADV_RANDOM`. `automatic`
+/// updates write with `pwrite`, never through a map, so that a full disk gives an
+/// update_error, and a file that shrinks during a call gives a std::system_error naming
+/// it, never SIGBUS.
+///
+/// The random-records article's `fseek` programs are kept as methods and in
+/// fastread/records/baseline.hpp.
+///
+/// io_uring support: define `FASTREAD_HAVE_LIBURING=1` and link liburing (Debian
+/// `liburing-dev`); the CMake target `fastread::fastread` does both when CMake finds
+/// liburing.
+
+#include "detail/file_map.hpp"
+#include "detail/parallel.hpp"
+#include "detail/posix.hpp"
+#include "detail/record_io.hpp"
+#include "detail/record_plan.hpp"
+#include "detail/record_update.hpp"
+#include "detail/residency.hpp"
+#include "io.hpp"
+#include "records/baseline.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace fastread {
+
+/// How read_at and update_at reach the records.
+enum class access_method {
+    automatic, ///< cached: pread, or a guarded map where it measures faster; cold: io_uring
+               ///< (or pread) — see the file doc
+    fseek_set, ///< the article's stdio program, fseek(SEEK_SET) before each fread/fwrite
+    fseek_cur, ///< the same with relative seeks (SEEK_CUR)
+    pread,     ///< one pread (and for updates one pwrite of the changed bytes) per request
+    mmap,      ///< copy from (update in) a shared map of the file, not guarded: a file that
+               ///< shrinks meanwhile, or a store into a hole on a full disk, raises SIGBUS
+    io_uring,  ///< requests kept in flight on an io_uring (throws std::system_error with
+               ///< ENOSYS when not built with liburing or the kernel refuses a ring)
+};
+
+/// The method's name, as the bench rows print it.
+constexpr std::string_view to_string(access_method m) noexcept {
+    switch (m) {
+    case access_method::automatic:
+        return "automatic";
+    case access_method::fseek_set:
+        return "fseek_set";
+    case access_method::fseek_cur:
+        return "fseek_cur";
+    case access_method::pread:
+        return "pread";
+    case access_method::mmap:
+        return "mmap";
+    case access_method::io_uring:
+        return "io_uring";
+    }
+    return "?";
+}
+
+/// Options of read_at and update_at.
+struct access_options {
+    access_method method = access_method::automatic;
+    /// Visit the records in file order (a stable sort of the indices; results still come
+    /// back in the caller's order, and a repeated index is updated in the caller's order).
+    /// Off: visited in the caller's order.
+    bool sort = true;
+    /// fseek methods: stdio's buffer (off: `setvbuf(_IONBF)`). The other methods ignore it.
+    bool buffered = true;
+    /// update_at: the changed records are on the device before it returns (`fdatasync`,
+    /// or `msync(MS_SYNC)` for `mmap`). Updates are made in place, record by record: a
+    /// crash during the call can leave some of the batch applied.
+    bool durable = false;
+    /// `automatic` only: whether reads may come from a map (fastread/io.hpp); automatic
+    /// decides for this host. Updates never write through a map unless `method` is `mmap`.
+    io_mode io = io_mode::automatic;
+};
+
+/// A file of fixed-size records kept open across batches of read_at / update_at.
+///
+/// The file is an array of T in native byte order; a partial record at its end is out of
+/// range. The size is taken again (fstat) at the start of every batch.
+class positioned_file {
+  public:
+    /// Opens `path` read-only, or read-write when `writable`. Throws std::system_error
+    /// naming it if it cannot be opened or is not a regular file (EISDIR, EINVAL; a FIFO
+    /// is never waited on).
+    explicit positioned_file(const std::filesystem::path& path, bool writable = false)
+        : path_(path), writable_(writable),
+          fd_(detail::open_regular(path, writable ? "update records" : "read records",
+                                   writable ? O_RDWR : O_RDONLY)) {}
+
+    /// The file's path.
+    const std::filesystem::path& path() const noexcept { return path_; }
+
+    /// Whole records of `record_size` bytes in the file now (one fstat).
+    /// @throws std::invalid_argument if `record_size` is 0; std::system_error naming the
+    ///         file if fstat fails.
+    std::uint64_t record_count(std::size_t record_size) const {
+        if (record_size == 0) {
+            throw std::invalid_argument("positioned_file::record_count: a record size of 0 "
+                                        "bytes (\"" +
+                                        path_.string() + "\")");
+        }
+        return detail::stat_fd(fd_.get(), path_).size / record_size;
+    }
+
+    /// out[i] = the T at record index indices[i], for every i; see fastread::read_at.
+    template <class T>
+    void read_at(std::span<const std::uint64_t> indices, std::span<T> out,
+                 const access_options& options = {}) {
+        static_assert(std::is_trivially_copyable_v<T>, "records are copied as bytes");
+        if (indices.size() != out.size()) {
+            throw std::invalid_argument("read_at: indices (" + std::to_string(indices.size()) +
+                                        ") and out (" + std::to_string(out.size()) +
+                                        ") differ in length");
+        }
+        const std::uint64_t size = checked_size(indices, sizeof(T));
+        if (indices.empty()) {
+            return;
+        }
+        if (is_fseek(options.method)) {
+            positioned::baseline::fseek_read<T>(stream_of(options.buffered).get(), indices, out,
+                                                fseek_options_of(options, writable_), path_);
+            return;
+        }
+        const std::vector<detail::record_ref> refs = detail::visit_order(indices, options.sort);
+        const plan p = make_plan(refs, sizeof(T), size, options, false);
+        auto copy_out = [&](const char* bytes, std::size_t k) {
+            std::memcpy(&out[refs[k].pos], bytes, sizeof(T));
+        };
+        switch (p.method) {
+        case access_method::mmap:
+            detail::in_slices(refs.size(), p.threads, [&](unsigned, std::size_t b, std::size_t e) {
+                for (std::size_t k = b; k < e; ++k) {
+                    copy_out(p.map.data() + refs[k].index * sizeof(T), k);
+                }
+            });
+            if (p.map.lost() >= 0) {
+                detail::throw_file_shrank(path_); // zeros stood in for lost pages
+            }
+            return;
+        case access_method::io_uring:
+            read_uring<T>(refs, out, size, p.rules);
+            return;
+        default: {
+            std::optional<random_advice> advice;
+            if (p.cold) {
+                advice.emplace(fd_.get());
+            }
+            const std::vector<detail::block_request> requests =
+                detail::plan_blocks(refs, sizeof(T), size, p.rules);
+            for_each_request(requests, p.threads,
+                             [&](const detail::block_request& r, const char* buffer) {
+                                 for (std::size_t k = r.first; k < r.last; ++k) {
+                                     copy_out(buffer + (refs[k].index * sizeof(T) - r.offset), k);
+                                 }
+                             });
+            return;
+        }
+        }
+    }
+
+    /// For each i, record indices[i] = fn(record); see fastread::update_at.
+    template <class T, class F>
+    void update_at(std::span<const std::uint64_t> indices, F&& fn,
+                   const access_options& options = {}) {
+        static_assert(std::is_trivially_copyable_v<T>, "records are copied as bytes");
+        if (!writable_) {
+            throw update_error(std::make_error_code(std::errc::bad_file_descriptor),
+                               "update_at: " + path_.string() + " was opened read-only", 0);
+        }
+        const std::uint64_t size = checked_size(indices, sizeof(T));
+        if (indices.empty()) {
+            return;
+        }
+        if (is_fseek(options.method)) {
+            detail::unique_file stream = stream_of(options.buffered);
+            positioned::baseline::fseek_update<T>(stream.get(), indices, fn,
+                                                  fseek_options_of(options, true), path_);
+            if (std::fclose(stream.release()) != 0) {
+                detail::throw_update_error(errno, "fclose", path_, 0);
+            }
+            sync(options, indices.size());
+            return;
+        }
+        const std::vector<detail::record_ref> refs = detail::visit_order(indices, options.sort);
+        const plan p = make_plan(refs, sizeof(T), size, options, true);
+        if (p.method == access_method::io_uring && options.sort) {
+            update_uring<T>(refs, fn, size, p.rules);
+        } else if (options.sort && p.cached_runs) {
+            // Cached pages in file order: joined reads, then one pwrite per run of changed
+            // records, each phase of a window on every CPU.
+            detail::update_in_windows<T>(fd_.get(), path_, refs, fn, size, p.rules, p.threads);
+        } else if (!options.sort || p.cached_runs) {
+            // In the caller's order a repeated index is not next to its earlier visit:
+            // one request at a time, each written back before the next is read (joined
+            // reads and runs of changed records on cached pages).
+            std::optional<random_advice> advice;
+            if (p.cold) {
+                advice.emplace(fd_.get());
+            }
+            update_in_order<T>(refs, fn, size, p.rules);
+        } else {
+            update_in_phases<T>(refs, fn, size, p);
+        }
+        sync(options, indices.size());
+    }
+
+  private:
+    // How a batch runs: the method (never automatic), threads, request rules, and the map
+    // when the method is mmap (guarded when automatic chose it).
+    struct plan {
+        access_method method = access_method::pread;
+        unsigned threads = 1;
+        detail::block_rules rules = detail::pread_rules();
+        bool cold = false;
+        bool cached_runs = false; // automatic on cached pages: joined requests, runs written
+        detail::file_map map;
+    };
+
+    plan make_plan(const std::vector<detail::record_ref>& refs, std::size_t record_size,
+                   std::uint64_t size, const access_options& options, bool updating) const {
+        plan p;
+        p.method = options.method;
+        bool guarded = false;
+        if (p.method == access_method::io_uring) {
+            p.rules = detail::cold_rules();
+        }
+        if (p.method == access_method::automatic) {
+            const io_mode io = detail::effective_io_mode(options.io);
+            const bool cached =
+                detail::resident_share(fd_.get(), size,
+                                       detail::residency_sample(refs, record_size)) >= 0.9;
+            // Reads come from a guarded map only where mapping is asked for (io_mode::map),
+            // or, cached, where this host maps faster than it reads (io_costs) and the batch
+            // wants most pages of its span: a fault maps a page for good, a pread copies
+            // only what it asks for. Updates never store through a shared map, where a
+            // store into a hole on a full file system raises SIGBUS: pwrite reports ENOSPC.
+            const bool map = !updating && (io == io_mode::map ||
+                                           (io == io_mode::automatic && cached &&
+                                            detail::touches_most_pages(refs, record_size) &&
+                                            choose_io(host_io_costs()) == io_mode::map));
+            if (map) {
+                p.method = access_method::mmap;
+                guarded = true;
+            } else if (cached) {
+                // A system call costs more than copying a few pages here and there: requests
+                // are joined across gaps that cost less to copy than a call (io_costs), and
+                // updates write back runs of changed records (cached_runs).
+                p.method = access_method::pread;
+                p.rules = detail::block_rules{detail::page_size(),
+                                              detail::cached_merge_gap(host_io_costs()),
+                                              std::size_t{256} << 10};
+                p.cached_runs = true;
+            } else if (detail::uring_usable() && (options.sort || !updating)) {
+                p.method = access_method::io_uring;
+                p.rules = detail::cold_rules();
+            } else {
+                p.method = access_method::pread;
+                p.cold = true;
+                p.rules = detail::cold_rules();
+            }
+        }
+        if (p.method == access_method::mmap) {
+            if (guarded) {
+                p.map = detail::guarded_map(fd_.get(), size);
+                if (!p.map) {
+                    p.method = access_method::pread; // cannot be mapped or guarded: read
+                }
+            } else {
+                p.map = detail::file_map(fd_.get(), size,
+                                         updating ? detail::file_map::access::read_write
+                                                  : detail::file_map::access::read_only,
+                                         detail::file_map::sharing::shared, path_);
+            }
+            // Only the wanted pages: no read-around of neighbours on each fault.
+            p.map.advise(MADV_RANDOM);
+        }
+        // Cached work splits over the CPUs; cold pread waits on the device, so more threads
+        // keep more reads in flight.
+        p.threads = p.cold ? detail::threads_for(refs.size(), 256, 16) * 4
+                           : detail::threads_for(refs.size(), 4096, detail::max_threads);
+        p.threads = std::max(1u, std::min<unsigned>(p.threads, static_cast<unsigned>(refs.size())));
+        return p;
+    }
+
+    // The file's size now; throws std::out_of_range (nothing read or written) if an index
+    // is at or past the last whole record.
+    std::uint64_t checked_size(std::span<const std::uint64_t> indices,
+                               std::size_t record_size) const {
+        const std::uint64_t size = detail::stat_fd(fd_.get(), path_).size;
+        detail::check_indices(indices, size / record_size, path_);
+        return size;
+    }
+
+    static bool is_fseek(access_method m) noexcept {
+        return m == access_method::fseek_set || m == access_method::fseek_cur;
+    }
+
+    static positioned::baseline::fseek_options fseek_options_of(const access_options& o,
+                                                                bool read_write) {
+        positioned::baseline::fseek_options f;
+        f.sorted = o.sort;
+        f.buffered = o.buffered;
+        f.seek = o.method == access_method::fseek_set ? positioned::baseline::whence::set
+                                                      : positioned::baseline::whence::cur;
+        f.read_write_mode = read_write;
+        return f;
+    }
+
+    // Reads every request (on `threads` threads, each a contiguous share) and calls
+    // on_request(request, bytes) with its bytes.
+    template <class OnRequest>
+    void for_each_request(const std::vector<detail::block_request>& requests, unsigned threads,
+                          OnRequest on_request) const {
+        const std::size_t most = detail::largest_request(requests);
+        detail::in_slices(requests.size(),
+                          std::min<unsigned>(threads, static_cast<unsigned>(requests.size())),
+                          [&](unsigned, std::size_t b, std::size_t e) {
+                              std::unique_ptr<char[]> buffer(new char[most]);
+                              for (std::size_t q = b; q < e; ++q) {
+                                  const detail::block_request& r = requests[q];
+                                  if (detail::pread_full(fd_.get(), buffer.get(), r.length,
+                                                         r.offset, path_) != r.length) {
+                                      detail::throw_file_shrank(path_);
+                                  }
+                                  on_request(r, buffer.get());
+                              }
+                          });
+    }
+
+    // Sorted updates in three phases: the records are read (on several threads, from the
+    // map or with pread), fn runs on this thread in visiting order (a repeated index, next
+    // to its earlier visits, gets the value they left), and the records that changed are
+    // written back (stores into the map on several threads, or one pwrite each).
+    template <class T, class F>
+    void update_in_phases(const std::vector<detail::record_ref>& refs, F& fn, std::uint64_t size,
+                          const plan& p) {
+        const std::size_t n = refs.size();
+        std::unique_ptr<unsigned char[]> values(new unsigned char[n * sizeof(T)]);
+        auto value_at = [&](std::size_t k) { return values.get() + k * sizeof(T); };
+        try {
+            // With pread even for mmap: a read fault would map the pages read-only, and
+            // each later store would fault again (ext4's page_mkwrite; docs/performance.md,
+            // "Records at random positions").
+            std::optional<random_advice> advice;
+            if (p.cold) {
+                advice.emplace(fd_.get());
+            }
+            const std::vector<detail::block_request> requests =
+                detail::plan_blocks(refs, sizeof(T), size, p.rules);
+            for_each_request(
+                requests, p.threads, [&](const detail::block_request& r, const char* buffer) {
+                    for (std::size_t k = r.first; k < r.last; ++k) {
+                        std::memcpy(value_at(k), buffer + (refs[k].index * sizeof(T) - r.offset),
+                                    sizeof(T));
+                    }
+                });
+        } catch (const std::system_error& e) {
+            throw update_error(e, 0);
+        }
+        // fn, in order. `last[k]`: visit k is the last of its index and changed the record.
+        std::vector<std::size_t> writes; // visits whose value goes back to the file
+        for (std::size_t k = 0; k < n;) {
+            std::size_t e = k + 1;
+            while (e < n && refs[e].index == refs[k].index) {
+                ++e;
+            }
+            T original, value;
+            std::memcpy(&original, value_at(k), sizeof(T));
+            value = original;
+            for (std::size_t j = k; j < e; ++j) {
+                value = fn(value);
+            }
+            if (std::memcmp(&value, &original, sizeof(T)) != 0) {
+                std::memcpy(value_at(e - 1), &value, sizeof(T));
+                writes.push_back(e - 1);
+            }
+            k = e;
+        }
+        if (p.method == access_method::mmap) {
+            char* const base = p.map.data();
+            detail::in_slices(writes.size(), p.threads,
+                              [&](unsigned, std::size_t b, std::size_t e) {
+                                  for (std::size_t w = b; w < e; ++w) {
+                                      std::memcpy(base + refs[writes[w]].index * sizeof(T),
+                                                  value_at(writes[w]), sizeof(T));
+                                  }
+                              });
+            return;
+        }
+        // One pwrite per changed record, joined when records are adjacent in the file.
+        for (std::size_t w = 0; w < writes.size();) {
+            std::size_t e = w + 1;
+            while (e < writes.size() && refs[writes[e]].index == refs[writes[e - 1]].index + 1) {
+                ++e;
+            }
+            std::vector<unsigned char> bytes((e - w) * sizeof(T));
+            for (std::size_t j = w; j < e; ++j) {
+                std::memcpy(bytes.data() + (j - w) * sizeof(T), value_at(writes[j]), sizeof(T));
+            }
+            try {
+                detail::pwrite_all(fd_.get(), reinterpret_cast<const char*>(bytes.data()),
+                                   bytes.size(), refs[writes[w]].index * sizeof(T), path_);
+            } catch (const std::system_error& err) {
+                // Every visit before this write's first record is in the file.
+                throw update_error(err, writes[w] + 1 - count_run(refs, writes[w]));
+            }
+            w = e;
+        }
+    }
+
+    // Visits of the same index up to and including visit k.
+    static std::size_t count_run(const std::vector<detail::record_ref>& refs, std::size_t k) {
+        std::size_t c = 1;
+        while (k >= c && refs[k - c].index == refs[k].index) {
+            ++c;
+        }
+        return c;
+    }
+
+    // A stdio stream on a duplicate of the descriptor ("rb" or "rb+"), at offset 0.
+    detail::unique_file stream_of(bool buffered) const {
+        const int copy = ::fcntl(fd_.get(), F_DUPFD_CLOEXEC, 0);
+        if (copy < 0) {
+            detail::throw_system_error(errno, "dup", path_);
+        }
+        detail::unique_file f(::fdopen(copy, writable_ ? "rb+" : "rb"));
+        if (!f) {
+            const int err = errno;
+            ::close(copy);
+            detail::throw_system_error(err, "fdopen", path_);
+        }
+        if (!buffered) {
+            std::setvbuf(f.get(), nullptr, _IONBF, 0);
+        }
+        std::rewind(f.get());
+        return f;
+    }
+
+    // Sparse cold batches: no readahead around each request (restored afterwards).
+    struct random_advice {
+        int fd;
+        explicit random_advice(int f) : fd(f) {
+            (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+        }
+        random_advice(const random_advice&) = delete;
+        random_advice& operator=(const random_advice&) = delete;
+        ~random_advice() { (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_NORMAL); }
+    };
+
+    // One request at a time: read, fn on its records in visiting order, then the changed
+    // records written back in runs (records in ascending order less than a page apart are
+    // written with one pwrite; the bytes between them are rewritten as they were read, so
+    // no page that had no change is dirtied). On a failed write, applied() = the first
+    // visit whose change did not reach the file.
+    template <class T, class F>
+    void update_in_order(const std::vector<detail::record_ref>& refs, F& fn, std::uint64_t size,
+                         const detail::block_rules& rules) {
+        const std::vector<detail::block_request> requests =
+            detail::plan_blocks(refs, sizeof(T), size, rules);
+        std::unique_ptr<char[]> buffer(new char[detail::largest_request(requests)]);
+        const std::size_t page = detail::page_size();
+        std::vector<std::size_t> changed; // visits of the request that changed their record
+        for (const detail::block_request& r : requests) {
+            std::size_t got = 0;
+            try {
+                got = detail::pread_full(fd_.get(), buffer.get(), r.length, r.offset, path_);
+            } catch (const std::system_error& e) {
+                throw update_error(e, r.first);
+            }
+            if (got != r.length) {
+                detail::throw_update_error(EIO, "pread (the file ended early)", path_, r.first);
+            }
+            auto at = [&](std::size_t k) {
+                return static_cast<std::size_t>(refs[k].index * sizeof(T) - r.offset);
+            };
+            changed.clear();
+            for (std::size_t k = r.first; k < r.last; ++k) {
+                T value;
+                std::memcpy(&value, buffer.get() + at(k), sizeof(T));
+                T updated = value;
+                try {
+                    updated = fn(value);
+                } catch (...) {
+                    // The requests before this one are in the file, none of this one's
+                    // changes: an update_error says so, with fn's exception nested.
+                    std::throw_with_nested(
+                        update_error(std::make_error_code(std::errc::operation_canceled),
+                                     "update_at: fn threw for record " +
+                                         std::to_string(refs[k].index) + " of \"" + path_.string() +
+                                         "\" (" + std::to_string(r.first) + " updates applied)",
+                                     r.first));
+                }
+                if (std::memcmp(&updated, buffer.get() + at(k), sizeof(T)) != 0) {
+                    std::memcpy(buffer.get() + at(k), &updated, sizeof(T));
+                    changed.push_back(k);
+                }
+            }
+            for (std::size_t i = 0; i < changed.size();) {
+                std::size_t lo = at(changed[i]), hi = lo + sizeof(T), j = i + 1;
+                for (; j < changed.size(); ++j) {
+                    const std::size_t a = at(changed[j]);
+                    if (a >= lo && a + sizeof(T) <= hi) {
+                        continue; // a record of the run, changed again
+                    }
+                    if (a < hi || a - hi >= page) {
+                        break;
+                    }
+                    hi = a + sizeof(T);
+                }
+                std::size_t done = 0;
+                const int err = detail::pwrite_counted(fd_.get(), buffer.get() + lo, hi - lo,
+                                                       r.offset + lo, done);
+                if (err != 0) {
+                    std::size_t lost = i;
+                    while (lost + 1 < j && at(changed[lost]) + sizeof(T) <= lo + done) {
+                        ++lost;
+                    }
+                    detail::throw_update_error(err, "pwrite", path_, changed[lost]);
+                }
+                i = j;
+            }
+        }
+    }
+
+    template <class T>
+    void read_uring(const std::vector<detail::record_ref>& refs, std::span<T> out,
+                    std::uint64_t size, const detail::block_rules& rules) {
+#if FASTREAD_HAVE_LIBURING
+        if (!detail::uring_usable()) {
+            detail::throw_system_error(ENOSYS, "io_uring_queue_init", path_);
+        }
+        const std::vector<detail::block_request> requests =
+            detail::plan_blocks(refs, sizeof(T), size, rules);
+        random_advice advice(fd_.get());
+        detail::run_on_uring(
+            fd_.get(), requests, detail::uring_depth,
+            [&](std::size_t q, const char* buffer) {
+                const detail::block_request& r = requests[q];
+                for (std::size_t k = r.first; k < r.last; ++k) {
+                    std::memcpy(&out[refs[k].pos], buffer + (refs[k].index * sizeof(T) - r.offset),
+                                sizeof(T));
+                }
+                return std::pair<std::size_t, std::size_t>{0, 0};
+            },
+            [](std::size_t) {},
+            [&](int err, const char* operation) {
+                detail::throw_system_error(err, operation, path_);
+            });
+#else
+        (void)refs, (void)out, (void)size, (void)rules;
+        detail::throw_system_error(ENOSYS, "io_uring (fastread was built without liburing)", path_);
+#endif
+    }
+
+    template <class T, class F>
+    void update_uring(const std::vector<detail::record_ref>& refs, F& fn, std::uint64_t size,
+                      const detail::block_rules& rules) {
+#if FASTREAD_HAVE_LIBURING
+        if (!detail::uring_usable()) {
+            detail::throw_update_error(ENOSYS, "io_uring_queue_init", path_, 0);
+        }
+        const std::vector<detail::block_request> requests =
+            detail::plan_blocks(refs, sizeof(T), size, rules);
+        random_advice advice(fd_.get());
+        std::size_t applied = 0;
+        bool fn_threw = false;
+        try {
+            detail::run_on_uring(
+                fd_.get(), requests, detail::uring_depth,
+                [&](std::size_t q, char* buffer) {
+                    try {
+                        return detail::apply_in_buffer<T>(buffer, requests[q], refs, fn);
+                    } catch (...) {
+                        fn_threw = true;
+                        throw;
+                    }
+                },
+                [&](std::size_t q) { applied += requests[q].last - requests[q].first; },
+                [&](int err, const char* operation) {
+                    detail::throw_update_error(err, operation, path_, applied);
+                });
+        } catch (...) {
+            if (!fn_threw) {
+                throw;
+            }
+            // The requests whose writes completed are in the file (counted when each
+            // finished, in completion order); none of the failing request's changes.
+            std::throw_with_nested(update_error(std::make_error_code(std::errc::operation_canceled),
+                                                "update_at: fn threw (io_uring) for \"" +
+                                                    path_.string() + "\" (" +
+                                                    std::to_string(applied) + " updates applied)",
+                                                applied));
+        }
+#else
+        (void)refs, (void)fn, (void)size, (void)rules;
+        detail::throw_update_error(ENOSYS, "io_uring (fastread was built without liburing)", path_,
+                                   0);
+#endif
+    }
+
+    void sync(const access_options& options, std::size_t applied) {
+        if (options.durable && ::fdatasync(fd_.get()) != 0) {
+            detail::throw_update_error(errno, "fdatasync", path_, applied);
+        }
+    }
+
+    std::filesystem::path path_;
+    bool writable_ = false;
+    detail::unique_fd fd_;
+};
+
+/// Reads records at positions: out[i] = the T at record index indices[i] of `path`, an
+/// array of T in native byte order (T trivially copyable).
+///
+/// @param indices record indices (not byte offsets), in any order, repeats allowed.
+/// @param out     one T per index; the same length as `indices`.
+/// @throws std::invalid_argument if the lengths differ; std::out_of_range if an index is
+///         at or past the last whole record (a partial record at the end is out of range),
+///         before anything is read; std::system_error (errno, path) if a call fails,
+///         ENOSYS for `io_uring` where it is not available.
+///
+/// Cost: a sort of the indices (O(n), radix), then one request per run of records in
+/// adjacent pages (pread, io_uring), none (mmap on cached pages), or one fseek + fread per
+/// record (fseek methods). `automatic` (the default) chooses as the file doc says.
+/// If another process truncates the file during the call: `automatic`, `pread` and
+/// `io_uring` throw std::system_error (EIO) naming the file (`automatic` also when it
+/// mapped: its map is guarded); `mmap` is not guarded, and reading a page past the new end
+/// raises SIGBUS.
+template <class T>
+void read_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices,
+             std::span<T> out, const access_options& options = {}) {
+    positioned_file(path).read_at<T>(indices, out, options);
+}
+
+/// Updates records at positions: for each i, record indices[i] = fn(record); the file
+/// ends as if the updates were applied one by one in the caller's order (a repeated index
+/// is updated each time, in order; sorting is stable). Only records (pread, mmap) or byte
+/// ranges of a request (io_uring, unsorted batches) that changed are written back.
+///
+/// @param fn called once per index, always on the calling thread, with the record's
+///           current value (a T); returns the new value (a T). Calls come in visiting
+///           order (file order when sorted), except with io_uring, where they come request
+///           by request as reads complete (in order within a request). If it throws:
+///           batches updated in order (unsorted, or cached pages with `automatic`) throw
+///           update_error (`std::errc::operation_canceled`) with `applied()` and fn's
+///           exception nested (std::rethrow_if_nested); other sorted pread / mmap batches
+///           call fn for every record before writing any, so its exception leaves the file
+///           untouched; with io_uring, the requests in flight finish (no further fn call)
+///           and update_error (`operation_canceled`, fn's exception nested) counts in
+///           `applied()` the updates of every request whose write completed, which (requests
+///           complete in any order) need not be the first ones.
+/// @throws std::out_of_range if an index is past the last whole record (file untouched);
+///         update_error (a std::system_error) if opening for writing, a read, a write or
+///         the final sync fails, with `applied()` = updates already in the file.
+template <class T, class F>
+void update_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices, F&& fn,
+               const access_options& options = {}) {
+    std::unique_ptr<positioned_file> file;
+    try {
+        file = std::make_unique<positioned_file>(path, true);
+    } catch (const std::system_error& e) {
+        throw update_error(e, 0);
+    }
+    file->update_at<T>(indices, fn, options);
+}
+
+} // namespace fastread
+
+#endif // FASTREAD_RECORDS_HPP
