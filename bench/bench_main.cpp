@@ -5,6 +5,7 @@
 
 #include <fastread/page_cache.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -22,7 +23,7 @@
 
 namespace {
 
-const char* const help_text = R"(usage: fastread-bench [options] [Google Benchmark options]
+const char* const help_head = R"(usage: fastread-bench [options] [Google Benchmark options]
 
 Loads files the ways the articles behind fastread did, beside fastread's own strategies and
 peer libraries, and prints one table per family and cache mode: rows are strategies, columns
@@ -31,46 +32,15 @@ repetitions; lower is faster). Cycles are hardware cycles where perf_event_open 
 TSC reference cycles (wall time x TSC frequency); the output says which.
 
 families:
-  ppm     decode PPM images, P3 (ASCII) and P6 (binary): the article's stages 1-5
-          (iostream >>, fscanf, fread + atoi, own parser, mmap), RAW (read only),
-          fastread::ppm::load (by path, at each SIMD level of its P3 kernel, and over each
-          source), libnetpbm and stb_image when built in. Columns: generated photo-like
-          images (big ~16 MB, medium ~2 MB, small ~8 KB as P6; the same pixels as P3), a
-          16-bit big image as P3 and P6, and the files under data/.
-  lines   read every line of a text file: std::getline (ifstream, std::cin from a pipe,
-          with and without sync_with_stdio(false)), fgets, getline(3), the article's
-          istream/file/mmap line readers, fastread::lines over each source and from a
-          pipe, and wc -l as a process. Columns: a generated 256 MB text (mixed log and
-          prose lines, ~60 bytes each), its CRLF copy, and real text: the C headers
-          under /usr/include concatenated to 200 MB (~40 bytes a line); --quick 16 MB.
-          Rows marked (pipe) or (process) are whole child processes.
-  compare fastread::files_equal on two equal generated files (256 MB each; --quick 16 MB)
-          with each method: the article's getc byte by byte (with and without reading
-          each file first), 4 KiB and 1 MiB blocks (with and without), whole-file blocks,
-          getc_unlocked, mmap and automatic; RAW reads both files once for reference.
-  dupes   fastread-dupes -r against fdupes -r, jdupes -r and rdfind (those installed) as
-          whole processes, in seconds per run, on a generated tree (4000 files; --quick
-          500) and on /usr/share (not with --quick); a row says whether fastread-dupes
-          found the same groups as fdupes.
-  random  records at random positions: a generated file of int32 records (1 GiB;
-          --random-size MB; --quick 32 MiB) and 100,000 random indices (--quick 10,000),
-          read and updated (+1) with the article's fseek programs over its dials (sorted
-          or not, buffered or not, SEEK_SET / SEEK_CUR, rb / rb+) and with
-          fastread::read_at / update_at per method; a dense 256 MiB column; a sweep of
-          1,000 to 1,000,000 indices. Figures: time per batch and per record.
-  table   a million strings of 150 ± 10 bytes (--quick 100,000): the article's naive,
-          one-copy and zero-copy readers against fastread::string_table::view::open and
-          open_unchecked, each alone and with a visit of every string; the article's two
-          writers against string_table::write and string_table::writer (cached only).
+)";
 
+const char* const help_options = R"(
 options:
   --family NAME[,NAME]  run only these families
-  --ppm FILE...         also benchmark these PPM files (one column each)
-  --lines FILE...       also benchmark these text files (one column each)
-  --dupes DIR...        also run the duplicate finders on these trees (one column each)
-  --compare-size MB     size of each file of the compare family (default 256)
-  --random-size MB      size of the random family's record file (default 1024)
-  --quick               smoke run: 3 repetitions, short runs, no big inputs
+)";
+
+const char* const help_tail =
+    R"(  --quick               smoke run: 3 repetitions, short runs, no big inputs
   --repetitions N       repetitions per benchmark (default 5)
   --cache MODE          cached, cold or both (default both). cached: the file is read once
                         before timing; cold: fastread::page_cache::evict before every
@@ -85,6 +55,53 @@ family/strategy/column/mode, e.g. ppm/ppm::load/P3_big/cached. Repetitions run i
 order (--benchmark_enable_random_interleaving=true unless you set it), so that no row
 inherits the allocator and cache state of the row before it.
 )";
+
+// One option line of --help: the option and its argument padded to the help column.
+std::string option_line(const std::string& option, const std::string& help) {
+    std::string line = "  " + option;
+    line.resize(std::max<std::size_t>(line.size() + 1, 24), ' ');
+    return line + help + "\n";
+}
+
+// --help: the fixed text around what each family registered.
+std::string help_text() {
+    std::string out = help_head;
+    for (const fastread_bench::family& f : fastread_bench::families()) {
+        out += f.help;
+    }
+    out += help_options;
+    for (const fastread_bench::family& f : fastread_bench::families()) {
+        if (!f.files_option.empty()) {
+            out += option_line(f.files_option + " " + f.files_arg, f.files_help);
+        }
+        for (const fastread_bench::family_option& o : f.options) {
+            out += option_line(o.name + " " + o.arg, o.help);
+        }
+    }
+    return out + help_tail;
+}
+
+// The family whose files option `option` is (e.g. "--ppm"), or nullptr.
+const fastread_bench::family* files_option_of(const std::string& option) {
+    for (const fastread_bench::family& f : fastread_bench::families()) {
+        if (!f.files_option.empty() && f.files_option == option) {
+            return &f;
+        }
+    }
+    return nullptr;
+}
+
+// Whether `option` is a family option that takes one value (e.g. "--compare-size").
+bool is_family_option(const std::string& option) {
+    for (const fastread_bench::family& f : fastread_bench::families()) {
+        for (const fastread_bench::family_option& o : f.options) {
+            if (o.name == option) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
 
 class collecting_reporter : public benchmark::ConsoleReporter {
   public:
@@ -129,7 +146,7 @@ int main(int argc, char* argv[]) {
             return argv[++i];
         };
         if (a == "--help" || a == "-h") {
-            std::cout << help_text;
+            std::cout << help_text();
             return 0;
         } else if (a == "--quick") {
             opts.quick = true;
@@ -156,26 +173,22 @@ int main(int argc, char* argv[]) {
                 opts.families.push_back(list.substr(at, comma - at));
                 at = comma + 1;
             }
-        } else if (a == "--compare-size") {
-            opts.compare_megabytes = std::strtoull(value().c_str(), nullptr, 10);
-            if (opts.compare_megabytes == 0) {
-                usage_error("--compare-size takes a size in MB, at least 1");
-            }
-        } else if (a == "--random-size") {
-            opts.random_megabytes = std::strtoull(value().c_str(), nullptr, 10);
-            if (opts.random_megabytes == 0) {
-                usage_error("--random-size takes a size in MB, at least 1");
-            }
         } else if (a == "--data-dir") {
             opts.data_dir = value();
         } else if (a == "--out") {
             opts.out_dir = value();
-        } else if (a.rfind("--", 0) == 0 && a.rfind("--benchmark_", 0) != 0 &&
-                   fastread_bench::is_file_option(a)) {
-            const std::string family = a.substr(2);
+        } else if (is_family_option(a)) {
+            const std::string v = value();
+            char* end = nullptr;
+            const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+            if (v.empty() || *end != '\0' || n == 0) {
+                usage_error(a + " takes a whole number, at least 1");
+            }
+            opts.values[a] = n;
+        } else if (const fastread_bench::family* f = files_option_of(a)) {
             int n = 0;
             while (i + 1 < argc && std::strncmp(argv[i + 1], "--", 2) != 0) {
-                opts.files[family].emplace_back(argv[++i]);
+                opts.files[f->name].emplace_back(argv[++i]);
                 ++n;
             }
             if (n == 0) {
@@ -185,6 +198,13 @@ int main(int argc, char* argv[]) {
             passthrough.push_back(a);
         } else {
             usage_error("unknown option " + a);
+        }
+    }
+    for (const std::string& name : opts.families) {
+        const auto& all = fastread_bench::families();
+        if (std::none_of(all.begin(), all.end(),
+                         [&](const fastread_bench::family& f) { return f.name == name; })) {
+            usage_error("unknown family " + name);
         }
     }
     if (opts.quick) {
@@ -209,7 +229,11 @@ int main(int argc, char* argv[]) {
         }
     }
 
-    fastread_bench::register_families(ctx);
+    for (const fastread_bench::family& f : fastread_bench::families()) {
+        if (ctx.wants(f.name)) {
+            f.declare(ctx);
+        }
+    }
 
     // Repetitions of all benchmarks run in random order, so that no row inherits a warmer
     // or colder allocator and cache state from the row before it.

@@ -1,4 +1,5 @@
 #include "bench_util.hpp"
+#include "families.hpp"
 
 #include <fastread/io.hpp>
 #include <fastread/page_cache.hpp>
@@ -229,16 +230,28 @@ bool context::wants(const std::string& family) const {
 }
 
 void context::add_family(const std::string& family, const std::string& title,
-                         const std::vector<std::string>& rows, bool throughput, bool seconds) {
+                         const std::vector<std::string>& rows, unit cells) {
     order_.push_back(family);
-    families_[family].throughput = throughput;
-    families_[family].seconds = seconds;
+    families_[family].cells = cells;
     families_[family].title = title;
     families_[family].rows = rows;
 }
 
-void context::set_per_item(const std::string& family) {
-    families_[family].per_item = true;
+void context::check_declared(const std::string& family, const std::string& row,
+                             const std::string& column) const {
+    const auto f = families_.find(family);
+    if (f == families_.end()) {
+        throw std::logic_error("fastread-bench: family \"" + family + "\" was not declared");
+    }
+    if (std::find(f->second.rows.begin(), f->second.rows.end(), row) == f->second.rows.end()) {
+        throw std::logic_error("fastread-bench: row \"" + row + "\" is not one of the rows " +
+                               "family \"" + family + "\" declared");
+    }
+    if (!column.empty() && std::none_of(f->second.columns.begin(), f->second.columns.end(),
+                                        [&](const input& in) { return in.column == column; })) {
+        throw std::logic_error("fastread-bench: column \"" + column + "\" of family \"" + family +
+                               "\" was not declared (add_column)");
+    }
 }
 
 void context::add_column(const std::string& family, const input& in) {
@@ -247,6 +260,7 @@ void context::add_column(const std::string& family, const input& in) {
 
 void context::note(const std::string& family, const std::string& row, const std::string& column,
                    const std::string& why) {
+    check_declared(family, row, column);
     for (cache_mode mode : {cache_mode::cached, cache_mode::cold}) {
         cells_[key{family, row, column, mode}].note = why;
     }
@@ -254,6 +268,7 @@ void context::note(const std::string& family, const std::string& row, const std:
 
 void context::add(const std::string& family, const std::string& row, const input& in,
                   std::function<void()> body, std::function<std::string()> check) {
+    check_declared(family, row, in.column);
     // The check runs once for both cache modes, at the first benchmark that needs it.
     auto verdict = std::make_shared<std::optional<std::string>>();
     for (cache_mode mode : {cache_mode::cached, cache_mode::cold}) {
@@ -476,12 +491,14 @@ std::string context::table(const std::string& family, cache_mode mode, const std
         std::vector<std::string> line{row};
         for (const input* in : cols) {
             auto it = cells_.find(key{family, row, in->column, mode});
-            const double scale =
-                f.seconds || f.per_item ? static_cast<double>(in->bytes) / cycles().tsc_hz : 0.0;
-            line.push_back(it == cells_.end()
-                               ? "-"
-                               : format_cell(it->second, f.throughput, scale,
-                                             f.per_item ? static_cast<double>(in->items) : 0.0));
+            const bool timed = f.cells == unit::seconds_per_run || f.cells == unit::time_per_item;
+            const double scale = timed ? static_cast<double>(in->bytes) / cycles().tsc_hz : 0.0;
+            line.push_back(
+                it == cells_.end()
+                    ? "-"
+                    : format_cell(it->second, f.cells == unit::cycles_per_byte_and_rate, scale,
+                                  f.cells == unit::time_per_item ? static_cast<double>(in->items)
+                                                                 : 0.0));
         }
         grid.push_back(line);
     }
@@ -693,6 +710,54 @@ void context::report(std::ostream& out) const {
     std::ofstream(opts_.out_dir / "report.md") << md.str();
     out << "\nWrote " << (opts_.out_dir / "results.json").string() << ", "
         << (opts_.out_dir / "report.md").string() << " and one SVG chart per family.\n";
+}
+
+// ------------------------------------------------------------------------------------------
+// Generated inputs
+
+void fill_random(std::string& s, std::mt19937_64& rng) {
+    for (std::size_t i = 0; i < s.size(); i += 8) {
+        const std::uint64_t v = rng();
+        for (std::size_t k = 0; k < 8 && i + k < s.size(); ++k) {
+            s[i + k] = static_cast<char>(v >> (8 * k));
+        }
+    }
+}
+
+void write_bytes(const std::filesystem::path& path, const std::string& bytes) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!out) {
+        throw std::runtime_error("cannot write " + path.string());
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Families
+
+namespace {
+
+std::vector<family>& registry() {
+    static std::vector<family> all;
+    return all;
+}
+
+} // namespace
+
+const std::vector<family>& families() {
+    return registry();
+}
+
+family_registration::family_registration(family f) {
+    std::vector<family>& all = registry();
+    const auto at = std::upper_bound(all.begin(), all.end(), f.order,
+                                     [](int order, const family& g) { return order < g.order; });
+    all.insert(at, std::move(f));
+}
+
+std::uint64_t option_value(const options& o, const std::string& name, std::uint64_t fallback) {
+    const auto it = o.values.find(name);
+    return it == o.values.end() ? fallback : it->second;
 }
 
 } // namespace fastread_bench

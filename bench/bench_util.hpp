@@ -11,6 +11,7 @@
 #include <functional>
 #include <initializer_list>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -28,8 +29,7 @@ struct options {
     bool run_cold = true;
     std::vector<std::string> families;                               // empty: all
     std::map<std::string, std::vector<std::filesystem::path>> files; // --ppm FILE... per family
-    std::uint64_t compare_megabytes = 0; // --compare-size; 0: 256 (16 with --quick)
-    std::uint64_t random_megabytes = 0;  // --random-size; 0: 1024 (32 with --quick)
+    std::map<std::string, std::uint64_t> values; // family options (--compare-size N ...)
     std::filesystem::path data_dir;
     std::filesystem::path out_dir;
     std::string command_line; // as typed, for the report
@@ -68,6 +68,14 @@ struct input {
     bool cached_only = false;
 };
 
+/// What a family's cells show.
+enum class unit {
+    cycles_per_byte,          ///< cycles per byte of input
+    cycles_per_byte_and_rate, ///< cycles per byte, and GB/s (10^9 bytes of input a second)
+    seconds_per_run,          ///< seconds per run: whole programs over a tree
+    time_per_item,            ///< time per run and per item (input::items), e.g. records
+};
+
 /// A result cell: mean and 95% confidence interval of cycles/byte and bytes/second, or why
 /// there is no figure ("not built", "n/a", an error).
 struct cell {
@@ -84,16 +92,10 @@ class context {
     const options& opts() const { return opts_; }
     bool wants(const std::string& family) const;
 
-    /// Declares a family's table: its title and its rows in display order.
-    /// With `throughput`, cells also show GB/s (10^9 bytes of input per second).
-    /// With `seconds`, cells show seconds per run instead of cycles per byte (for whole
-    /// programs run over a tree, where bytes are not the unit of work).
+    /// Declares a family's table: its title, its rows in display order, and what its cells
+    /// show. A row or column passed to add() or note() that was not declared is an error.
     void add_family(const std::string& family, const std::string& title,
-                    const std::vector<std::string>& rows, bool throughput = false,
-                    bool seconds = false);
-    /// Cells of `family` show nanoseconds per item and items per second (from input::items)
-    /// instead of cycles per byte.
-    void set_per_item(const std::string& family);
+                    const std::vector<std::string>& rows, unit cells = unit::cycles_per_byte);
     /// Declares a column of a family.
     void add_column(const std::string& family, const input& in);
 
@@ -122,9 +124,7 @@ class context {
   private:
     struct family_info {
         std::string title;
-        bool throughput = false;
-        bool seconds = false;
-        bool per_item = false;
+        unit cells = unit::cycles_per_byte;
         std::vector<std::string> rows;
         std::vector<input> columns;
     };
@@ -136,6 +136,9 @@ class context {
     std::string table(const std::string& family, cache_mode mode, const std::string& group,
                       bool markdown) const;
     std::string svg(const std::string& family) const;
+    /// Throws std::logic_error unless `family` declared `row` and (if not empty) `column`.
+    void check_declared(const std::string& family, const std::string& row,
+                        const std::string& column) const;
 
     options opts_;
     std::vector<std::string> order_;
@@ -165,6 +168,12 @@ std::string quote(const std::string& s);
 
 /// The path of this program (for child processes that run one of its internal modes).
 std::string self();
+
+/// Fills `s` with deterministic pseudo-random bytes from `rng`.
+void fill_random(std::string& s, std::mt19937_64& rng);
+
+/// Writes `bytes` to `path` (created or truncated); throws std::runtime_error if it cannot.
+void write_bytes(const std::filesystem::path& path, const std::string& bytes);
 
 /// Reads a file once so that the cached mode starts warm.
 void warm(const std::filesystem::path& path);

@@ -354,6 +354,8 @@ int run_internal_lines(int argc, char* argv[]) {
     return 0;
 }
 
+namespace {
+
 void register_lines_family(context& ctx) {
     ctx.add_family("lines", "reading every line",
                    {"std::getline ifstream",
@@ -378,7 +380,7 @@ void register_lines_family(context& ctx) {
                     "fastread::lines istream_source",
                     "fastread::lines(stdin) (pipe)",
                     "wc -l (process)"},
-                   true);
+                   unit::cycles_per_byte_and_rate);
     const options& o = ctx.opts();
     const std::uint64_t size = o.quick ? std::uint64_t{16} << 20 : std::uint64_t{256} << 20;
     const std::string label = o.quick ? "16 MB" : "256 MB";
@@ -428,5 +430,23 @@ void register_lines_family(context& ctx) {
         add_rows(ctx, in);
     }
 }
+
+} // namespace
+
+const family_registration lines_family{{
+    "lines",
+    1,
+    "  lines   read every line of a text file: std::getline (ifstream, std::cin from a pipe,\n"
+    "          with and without sync_with_stdio(false)), fgets, getline(3), the article's\n"
+    "          istream/file/mmap line readers, fastread::lines over each source and from a\n"
+    "          pipe, and wc -l as a process. Columns: a generated 256 MB text (mixed log and\n"
+    "          prose lines, ~60 bytes each), its CRLF copy, and real text: the C headers\n"
+    "          under /usr/include concatenated to 200 MB (~40 bytes a line); --quick 16 MB.\n"
+    "          Rows marked (pipe) or (process) are whole child processes.\n",
+    "--lines",
+    "also benchmark these text files (one column each)",
+    {},
+    &register_lines_family,
+}};
 
 } // namespace fastread_bench

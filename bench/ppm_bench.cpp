@@ -335,8 +335,6 @@ void add_rows(context& ctx, const input& in) {
 #endif
 }
 
-} // namespace
-
 void register_ppm_family(context& ctx) {
 #if FASTREAD_HAVE_NETPBM
     pm_init("fastread-bench", 0);
@@ -405,5 +403,22 @@ void register_ppm_family(context& ctx) {
         add_rows(ctx, in);
     }
 }
+
+} // namespace
+
+const family_registration ppm_family{{
+    "ppm",
+    0,
+    "  ppm     decode PPM images, P3 (ASCII) and P6 (binary): the article's stages 1-5\n"
+    "          (iostream >>, fscanf, fread + atoi, own parser, mmap), RAW (read only),\n"
+    "          fastread::ppm::load (by path, at each SIMD level of its P3 kernel, and over each\n"
+    "          source), libnetpbm and stb_image when built in. Columns: generated photo-like\n"
+    "          images (big ~16 MB, medium ~2 MB, small ~8 KB as P6; the same pixels as P3), a\n"
+    "          16-bit big image as P3 and P6, and the files under data/.\n",
+    "--ppm",
+    "also benchmark these PPM files (one column each)",
+    {},
+    &register_ppm_family,
+}};
 
 } // namespace fastread_bench

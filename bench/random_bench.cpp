@@ -290,17 +290,14 @@ fs::path record_file(const options& o, std::uint64_t megabytes) {
     return path;
 }
 
-} // namespace
-
 void register_random_family(context& ctx) {
     const std::string family = "random";
     ctx.add_family(family,
                    "records at random positions (time per batch, and per record; updates: "
                    "read, add 1, write back)",
-                   all_rows());
-    ctx.set_per_item(family);
+                   all_rows(), unit::time_per_item);
     const options& o = ctx.opts();
-    const std::uint64_t big_mb = o.random_megabytes != 0 ? o.random_megabytes : o.quick ? 32 : 1024;
+    const std::uint64_t big_mb = option_value(o, "--random-size", o.quick ? 32 : 1024);
     const std::uint64_t dense_mb = o.quick ? 8 : 256;
     const std::size_t n = o.quick ? 10000 : 100000;
     auto column = [&](const std::string& name, const std::string& group, std::uint64_t mb,
@@ -329,5 +326,22 @@ void register_random_family(context& ctx) {
                "index count sweep, " + std::to_string(big_mb) + " MiB file", big_mb, k, 3, false);
     }
 }
+
+} // namespace
+
+const family_registration random_family{{
+    "random",
+    4,
+    "  random  records at random positions: a generated file of int32 records (1 GiB;\n"
+    "          --random-size MB; --quick 32 MiB) and 100,000 random indices (--quick 10,000),\n"
+    "          read and updated (+1) with the article's fseek programs over its dials (sorted\n"
+    "          or not, buffered or not, SEEK_SET / SEEK_CUR, rb / rb+) and with\n"
+    "          fastread::read_at / update_at per method; a dense 256 MiB column; a sweep of\n"
+    "          1,000 to 1,000,000 indices. Figures: time per batch and per record.\n",
+    "",
+    "",
+    {{"--random-size", "MB", "size of the random family's record file (default 1024)"}},
+    &register_random_family,
+}};
 
 } // namespace fastread_bench
