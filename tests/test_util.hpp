@@ -30,6 +30,17 @@
 
 namespace fastread_test {
 
+// Deterministic bytes: a different pattern per seed.
+inline std::string bytes_of(std::size_t n, unsigned seed = 1) {
+    std::string s(n, '\0');
+    std::uint32_t x = seed * 2654435761u + 1;
+    for (char& c : s) {
+        x = x * 1664525u + 1013904223u;
+        c = static_cast<char>(x >> 24);
+    }
+    return s;
+}
+
 /// Every SIMD level this CPU can run, lowest first.
 inline std::vector<fastread::scan::simd_level> supported_levels() {
     std::vector<fastread::scan::simd_level> levels;
