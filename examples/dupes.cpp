@@ -238,15 +238,15 @@ int main(int argc, char* argv[]) {
         return 2;
     }
 
-    std::vector<fastread::scan_error> errors;
-    options.on_error = [&](const fastread::scan_error& e) {
+    std::vector<fastread::duplicate_error> errors;
+    options.on_error = [&](const fastread::duplicate_error& e) {
         std::fprintf(stderr, "fastread-dupes: %s: %s (%s)\n", e.path.c_str(),
                      e.error.message().c_str(), e.operation.c_str());
         errors.push_back(e);
     };
     const bool show_progress = !quiet && ::isatty(STDERR_FILENO) == 1;
     if (show_progress) {
-        options.on_progress = [](const fastread::scan_progress& p) {
+        options.on_progress = [](const fastread::duplicate_progress& p) {
             if (p.total != 0) {
                 std::fprintf(stderr, "\rProgress [%llu/%llu] %s %3d%%  ",
                              static_cast<unsigned long long>(p.done),

@@ -185,9 +185,9 @@ TEST_CASE("find_duplicates: a file changed or removed during the scan is left ou
         }
         std::vector<fs::path> reported;
         duplicate_options o;
-        o.on_error = [&](const fastread::scan_error& e) { reported.push_back(e.path); };
+        o.on_error = [&](const fastread::duplicate_error& e) { reported.push_back(e.path); };
         bool changed = false;
-        o.on_progress = [&](const fastread::scan_progress& p) {
+        o.on_progress = [&](const fastread::duplicate_progress& p) {
             // After hashing, before the byte comparison: rewrite c (same size, other bytes)
             // and remove d.
             if (p.stage == "compare" && !changed) {
@@ -220,7 +220,7 @@ TEST_CASE("find_duplicates: unreadable files and directories are reported and sk
         std::vector<fs::path> reported;
         duplicate_options o;
         o.recursive = true;
-        o.on_error = [&](const fastread::scan_error& e) {
+        o.on_error = [&](const fastread::duplicate_error& e) {
             if (e.error == std::errc::permission_denied) {
                 reported.push_back(e.path);
             }
@@ -483,7 +483,7 @@ TEST_CASE("find_duplicates: few descriptors left (RLIMIT_NOFILE) loses no group"
     const groups want = make_sets(dir.path(), 8, 20, 70000);
     std::vector<std::string> errors;
     duplicate_options o;
-    o.on_error = [&](const fastread::scan_error& e) {
+    o.on_error = [&](const fastread::duplicate_error& e) {
         errors.push_back(e.path.string() + ": " + e.operation);
     };
     groups got;
@@ -506,10 +506,10 @@ TEST_CASE("find_duplicates: descriptors taken by the application during the scan
     std::vector<int> held;
     duplicate_options o;
     o.threads = 1;
-    o.on_error = [&](const fastread::scan_error& e) {
+    o.on_error = [&](const fastread::duplicate_error& e) {
         errors.push_back(e.path.string() + ": " + e.operation);
     };
-    o.on_progress = [&](const fastread::scan_progress& p) {
+    o.on_progress = [&](const fastread::duplicate_progress& p) {
         if (std::string_view(p.stage) == "compare" && p.done == 1 && held.empty()) {
             for (int fd; (fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0;) {
                 held.push_back(fd);
@@ -547,10 +547,10 @@ TEST_CASE("find_duplicates: a small file replaced after the walk is reported as 
     write_file(dir / "sub" / "c", content);
     std::vector<std::string> errors;
     duplicate_options o;
-    o.on_error = [&](const fastread::scan_error& e) {
+    o.on_error = [&](const fastread::duplicate_error& e) {
         errors.push_back(e.path.string() + ": " + e.operation);
     };
-    o.on_progress = [&](const fastread::scan_progress& p) {
+    o.on_progress = [&](const fastread::duplicate_progress& p) {
         if (std::string_view(p.stage) == "compare" && p.done == 0) {
             fs::rename(dir / "sub" / "c", dir / "c");
         }

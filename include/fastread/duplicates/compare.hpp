@@ -45,15 +45,15 @@ class duplicate_comparer : protected duplicate_reader {
   protected:
     // Compares two candidates in blocks of up to 64 KiB. A file that cannot be read, or that
     // changed since the walk or while being compared (the bytes read may then mix two versions), is
-    // reported and "lost".
+    // reported and left out.
     verdict same_bytes(const dup_file& a, const dup_file& b, worker& w) const {
         unique_fd fa = open_unchanged(a, w);
         if (!fa) {
-            return verdict::first_lost;
+            return verdict::first_left_out;
         }
         unique_fd fb = open_unchanged(b, w);
         if (!fb) {
-            return verdict::second_lost;
+            return verdict::second_left_out;
         }
         if (a.info.device == b.info.device && a.info.inode == b.info.inode) {
             return verdict::equal; // hard links, counted as duplicates
@@ -67,10 +67,10 @@ class duplicate_comparer : protected duplicate_reader {
         if (size > 2 * probe_bytes) {
             std::size_t n = 0, m = 0;
             if (!read_part(a, fa.get(), buf_a, probe_bytes, size - probe_bytes, n, w)) {
-                return verdict::first_lost;
+                return verdict::first_left_out;
             }
             if (!read_part(b, fb.get(), buf_b, probe_bytes, size - probe_bytes, m, w)) {
-                return verdict::second_lost;
+                return verdict::second_left_out;
             }
             equal = n == m && std::memcmp(buf_a, buf_b, n) == 0;
         }
@@ -80,20 +80,20 @@ class duplicate_comparer : protected duplicate_reader {
         for (std::uint64_t off = 0; off < size && equal;) {
             std::size_t n = 0, m = 0;
             if (!read_part(a, fa.get(), buf_a, block, off, n, w)) {
-                return verdict::first_lost;
+                return verdict::first_left_out;
             }
             if (!read_part(b, fb.get(), buf_b, block, off, m, w)) {
-                return verdict::second_lost;
+                return verdict::second_left_out;
             }
             equal = n == m && n != 0 && std::memcmp(buf_a, buf_b, n) == 0;
             off += n;
             block = std::min(2 * block, block_bytes);
         }
         if (!still_same(a, fa.get(), w)) {
-            return verdict::first_lost;
+            return verdict::first_left_out;
         }
         if (!still_same(b, fb.get(), w)) {
-            return verdict::second_lost;
+            return verdict::second_left_out;
         }
         return equal ? verdict::equal : verdict::different;
     }
@@ -217,9 +217,9 @@ class duplicate_comparer : protected duplicate_reader {
                 case verdict::different:
                     rest.push_back(group[k]);
                     break;
-                case verdict::second_lost:
+                case verdict::second_left_out:
                     break;
-                case verdict::first_lost:
+                case verdict::first_left_out:
                     // Compare the others again among themselves, without the representative.
                     rep_lost = true;
                     rest.insert(rest.end(), same.begin() + 1, same.end());

@@ -2,8 +2,8 @@
 #define FASTREAD_DUPLICATES_OPTIONS_HPP
 
 /// @file
-/// find_duplicates' options and what it reports: `duplicate_options`, `scan_error`,
-/// `scan_progress` (declared with find_duplicates in fastread/duplicates.hpp).
+/// find_duplicates' options and what it reports: `duplicate_options`, `duplicate_error`,
+/// `duplicate_progress` (declared with find_duplicates in fastread/duplicates.hpp).
 
 #include <cstdint>
 #include <filesystem>
@@ -15,14 +15,14 @@
 namespace fastread {
 
 /// A file or directory that find_duplicates could not read, and why. It is skipped.
-struct scan_error {
+struct duplicate_error {
     std::filesystem::path path;
     std::error_code error; ///< the errno, as a std::error_code (generic category)
     std::string operation; ///< what failed: "open", "opendir", "stat", "read", "changed"
 };
 
 /// Where find_duplicates is, for progress displays and tests.
-struct scan_progress {
+struct duplicate_progress {
     /// "walk" (`done` and `total` count the files found, when it ends); "compare" (sets of
     /// candidates of one size read, hashed when needed and compared byte for byte; `done`
     /// and `total` count sets). Files are first read in "compare".
@@ -30,6 +30,11 @@ struct scan_progress {
     std::uint64_t done = 0;  ///< files or sets finished in this stage
     std::uint64_t total = 0; ///< files or sets this stage looks at
 };
+
+/// The names duplicate_error and duplicate_progress had before fastread::scan (the SIMD
+/// kernels) made them ambiguous; kept for one release.
+using scan_error [[deprecated("renamed fastread::duplicate_error")]] = duplicate_error;
+using scan_progress [[deprecated("renamed fastread::duplicate_progress")]] = duplicate_progress;
 
 /// Options of find_duplicates. Names and defaults follow FDUPES.
 struct duplicate_options {
@@ -52,9 +57,9 @@ struct duplicate_options {
     unsigned threads = 0;
     /// Called for every file or directory that could not be read (then skipped), and for
     /// every file that changed during the scan (then left out of the groups). May be empty.
-    std::function<void(const scan_error&)> on_error;
+    std::function<void(const duplicate_error&)> on_error;
     /// Called as the scan advances (several times per stage). May be empty.
-    std::function<void(const scan_progress&)> on_progress;
+    std::function<void(const duplicate_progress&)> on_progress;
 };
 
 } // namespace fastread

@@ -66,14 +66,14 @@ class duplicate_reader : protected duplicate_walk {
     // output), and its comparison buffer (set_bytes), allocated when first needed. The
     // reading functions below are const and write only here, so threads run them at once.
     struct worker {
-        std::vector<scan_error>* errors = nullptr;
+        std::vector<duplicate_error>* errors = nullptr;
         std::vector<std::vector<std::size_t>>* groups = nullptr;
         cache_miss_probe* miss_probe = nullptr;
         std::unique_ptr<char[]> buffers; // set_bytes, allocated when first needed
 
         bool fail(const std::string& path, int err, const char* operation) {
             errors->push_back(
-                scan_error{path, std::error_code(err, std::generic_category()), operation});
+                duplicate_error{path, std::error_code(err, std::generic_category()), operation});
             return false;
         }
         char* buffer_a() {
@@ -257,7 +257,12 @@ class duplicate_reader : protected duplicate_walk {
     }
 #endif
 
-    enum class verdict { equal, different, first_lost, second_lost };
+    enum class verdict {
+        equal,
+        different,
+        first_left_out,  // the first file could not be read, or changed: reported, left out
+        second_left_out, // the same for the second file
+    };
 
     // pread of up to `n` bytes at `offset`; false (reported) on an I/O error.
     static bool read_part(const dup_file& f, int fd, char* dst, std::size_t n, std::uint64_t offset,

@@ -89,7 +89,7 @@ class duplicate_finder : protected duplicate_comparer {
     };
     struct job_out {
         std::vector<std::vector<std::size_t>> groups;
-        std::vector<scan_error> errors;
+        std::vector<duplicate_error> errors;
     };
 
     void run_job(const job& j, worker& w) const {

@@ -50,13 +50,13 @@ class duplicate_walk : protected duplicate_limits {
     void error(const std::string& path, int err, const char* operation) {
         if (opt_.on_error) {
             opt_.on_error(
-                scan_error{path, std::error_code(err, std::generic_category()), operation});
+                duplicate_error{path, std::error_code(err, std::generic_category()), operation});
         }
     }
 
     void progress(std::string_view stage, std::uint64_t done, std::uint64_t total) {
         if (opt_.on_progress) {
-            opt_.on_progress(scan_progress{stage, done, total});
+            opt_.on_progress(duplicate_progress{stage, done, total});
         }
     }
 
@@ -121,7 +121,7 @@ class duplicate_walk : protected duplicate_limits {
         std::vector<dup_file> files;
         std::vector<std::string> dirs;
         std::vector<dir_entry> subdirs;
-        std::vector<scan_error> errors;
+        std::vector<duplicate_error> errors;
     };
 
     unsigned thread_count() const {
@@ -326,8 +326,8 @@ class duplicate_walk : protected duplicate_limits {
     void list_dir(const dir_entry& d, listing& l, walk_out& out) const {
         l.dir.reset(::opendir(d.path.c_str()));
         if (!l.dir) {
-            out.errors.push_back(
-                scan_error{d.path, std::error_code(errno, std::generic_category()), "opendir"});
+            out.errors.push_back(duplicate_error{
+                d.path, std::error_code(errno, std::generic_category()), "opendir"});
             return;
         }
         for (;;) {
@@ -335,7 +335,7 @@ class duplicate_walk : protected duplicate_limits {
             const dirent* e = ::readdir(l.dir.get());
             if (e == nullptr) {
                 if (errno != 0) {
-                    out.errors.push_back(scan_error{
+                    out.errors.push_back(duplicate_error{
                         d.path, std::error_code(errno, std::generic_category()), "readdir"});
                 }
                 break;
@@ -364,7 +364,7 @@ class duplicate_walk : protected duplicate_limits {
             const std::string& name = l.names[k];
             struct stat st {};
             if (::fstatat(dfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-                out.errors.push_back(scan_error{
+                out.errors.push_back(duplicate_error{
                     prefix + name, std::error_code(errno, std::generic_category()), "stat"});
                 continue;
             }
@@ -390,9 +390,9 @@ class duplicate_walk : protected duplicate_limits {
     }
 
     // Reports errors collected by worker threads, in order.
-    void report(const std::vector<scan_error>& errors) const {
+    void report(const std::vector<duplicate_error>& errors) const {
         if (opt_.on_error) {
-            for (const scan_error& e : errors) {
+            for (const duplicate_error& e : errors) {
                 opt_.on_error(e);
             }
         }

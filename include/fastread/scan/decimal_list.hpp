@@ -530,10 +530,10 @@ decimal_list_avx512(const char** pos, const char* end, Value* out, std::size_t m
             // index 64 + e of the two blocks' 128 bytes; its digit k sits at 64 + e - k.
             const __m512i e8 = _mm512_maskz_compress_epi8(ends, iota);
             const __m512i e16 = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(e8));
-            const __m512i e257 = _mm512_mullo_epi16(e16, _mm512_set1_epi16(257)); // e, e
+            const __m512i e_pair = _mm512_mullo_epi16(e16, _mm512_set1_epi16(257)); // e, e
             // Tens (index 63 + e) in the low byte, ones (64 + e) in the high byte.
             const __m512i to = _mm512_permutex2var_epi8(
-                prev_ones, _mm512_add_epi16(e257, _mm512_set1_epi16(0x403F)), ones);
+                prev_ones, _mm512_add_epi16(e_pair, _mm512_set1_epi16(0x403F)), ones);
             const __m512i low = _mm512_maddubs_epi16(to, pair_weights); // 10 * tens + ones
             __m512i high;
             if constexpr (max_digits == 3) {
@@ -542,7 +542,7 @@ decimal_list_avx512(const char** pos, const char* end, Value* out, std::size_t m
             } else {
                 // Thousands (61 + e) and hundreds (62 + e); ten thousands (60 + e).
                 const __m512i th = _mm512_permutex2var_epi8(
-                    prev_three, _mm512_add_epi16(e257, _mm512_set1_epi16(0x3E3D)), three);
+                    prev_three, _mm512_add_epi16(e_pair, _mm512_set1_epi16(0x3E3D)), three);
                 const __m512i tt = _mm512_maskz_permutex2var_epi8(
                     even_bytes, prev_four, _mm512_add_epi16(e16, _mm512_set1_epi16(60)), four);
                 high = _mm512_add_epi16(_mm512_maddubs_epi16(th, pair_weights),

@@ -54,15 +54,15 @@ inline ppm_error raw_truncated_error(const ppm_header& h, std::uint64_t have,
     return err;
 }
 
-/// The error for raw sample `index` (of `bps` bytes), whose value `value` exceeds maxval.
-inline ppm_error raw_sample_error(const ppm_header& h, std::uint64_t index, std::size_t bps,
-                                  unsigned value) noexcept {
+/// The error for raw sample `index` (of `sample_bytes` bytes), whose value `value` exceeds maxval.
+inline ppm_error raw_sample_error(const ppm_header& h, std::uint64_t index,
+                                  std::size_t sample_bytes, unsigned value) noexcept {
     ppm_error err;
     err.plain = false;
     err.width = h.width;
     err.height = h.height;
     err.code = ppm_errc::sample_exceeds_maxval;
-    err.offset = h.raster_offset + index * bps;
+    err.offset = h.raster_offset + index * sample_bytes;
     err.value = value;
     err.limit = h.maxval;
     err.index = index;
@@ -72,9 +72,9 @@ inline ppm_error raw_sample_error(const ppm_header& h, std::uint64_t index, std:
 template <class Sample, class Source>
 ppm_error read_raw_raster(chunk_cursor<Source>& cur, const ppm_header& h,
                           sample_vector<Sample>& out) {
-    const std::size_t bps = h.maxval > 255 ? 2 : 1;
+    const std::size_t sample_bytes = h.maxval > 255 ? 2 : 1;
     const std::uint64_t samples = h.samples;
-    const std::uint64_t raster_bytes = samples * bps;
+    const std::uint64_t raster_bytes = samples * sample_bytes;
 
     std::optional<std::uint64_t> remaining = cur.known_remaining();
     if constexpr (contiguous_source<Source>) {
@@ -86,11 +86,11 @@ ppm_error read_raw_raster(chunk_cursor<Source>& cur, const ppm_header& h,
         cur.fill();
         const auto* src = reinterpret_cast<const unsigned char*>(cur.pos);
         out.resize(static_cast<std::size_t>(samples));
-        const std::size_t bad =
-            copy_raw_samples(out.data(), src, out.size(), static_cast<unsigned>(bps), h.maxval);
+        const std::size_t bad = copy_raw_samples(out.data(), src, out.size(),
+                                                 static_cast<unsigned>(sample_bytes), h.maxval);
         cur.pos += raster_bytes;
         if (bad < out.size()) {
-            const ppm_error err = raw_sample_error(h, bad, bps, out[bad]);
+            const ppm_error err = raw_sample_error(h, bad, sample_bytes, out[bad]);
             out.clear();
             return err;
         }
@@ -99,7 +99,8 @@ ppm_error read_raw_raster(chunk_cursor<Source>& cur, const ppm_header& h,
 
     // Read the raster bytes into the sample buffer's storage, growing it as data arrives
     // when the input size is not known.
-    std::uint64_t capacity = initial_capacity(samples, bps, remaining, std::uint64_t{1} << 16);
+    std::uint64_t capacity =
+        initial_capacity(samples, sample_bytes, remaining, std::uint64_t{1} << 16);
     out.resize(static_cast<std::size_t>(capacity));
     std::uint64_t filled = 0; // raster bytes read
     for (;;) {
@@ -118,9 +119,9 @@ ppm_error read_raw_raster(chunk_cursor<Source>& cur, const ppm_header& h,
     }
     out.resize(static_cast<std::size_t>(samples));
     const std::size_t bad =
-        decode_raw_in_place(out.data(), out.size(), static_cast<unsigned>(bps), h.maxval);
+        decode_raw_in_place(out.data(), out.size(), static_cast<unsigned>(sample_bytes), h.maxval);
     if (bad < out.size()) {
-        const ppm_error err = raw_sample_error(h, bad, bps, out[bad]);
+        const ppm_error err = raw_sample_error(h, bad, sample_bytes, out[bad]);
         out.clear();
         return err;
     }

@@ -82,10 +82,10 @@ struct p3_scanner {
         std::size_t got = 0;
         for (;;) {
             got += kernel(&pos, end, out + got, static_cast<std::size_t>(left - got), maxval);
-            const std::size_t one_or_all =
+            const std::size_t swar_budget =
                 end - pos >= block_lookahead ? std::min<std::uint64_t>(1, left - got) : left - got;
             const std::size_t more =
-                scan::decimal_list_swar(&pos, end, out + got, one_or_all, maxval);
+                scan::decimal_list_swar(&pos, end, out + got, swar_budget, maxval);
             got += more;
             if (more == 0 || got == left) {
                 break;
