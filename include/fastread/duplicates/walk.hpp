@@ -234,91 +234,122 @@ class duplicate_walk : protected duplicate_limits {
     // that take directories in turn and share the tasks of big directories (see walk). A
     // level of fewer than 64 directories starts on this thread alone and widens to one
     // thread per CPU when a big directory is split.
-    void walk_level(const std::vector<dir_entry>& level, std::vector<walk_out>& outs) {
+    // What the threads of one level share (walk_level).
+    struct level_work {
         struct task {
             std::size_t dir, part;
             std::shared_ptr<const listing> names;
         };
-        std::vector<std::vector<walk_out>> parts(level.size());
+        explicit level_work(const std::vector<dir_entry>& dirs) : level(dirs), parts(dirs.size()) {}
+
+        const std::vector<dir_entry>& level;
+        std::vector<std::vector<walk_out>> parts; // per directory, one walk_out per task
         std::mutex m;
         std::vector<task> tasks; // split-off parts of big directories, not taken yet
         std::atomic<std::size_t> next{0};
         std::atomic<unsigned> reading{0}; // threads that took a directory, not yet split
+        std::function<void(unsigned)> grow_to;
+
+        std::optional<task> take_task() {
+            const std::lock_guard<std::mutex> lock(m);
+            if (tasks.empty()) {
+                return std::nullopt;
+            }
+            task t = std::move(tasks.back());
+            tasks.pop_back();
+            return t;
+        }
+        // No directory left to take: true when no thread reading one can add tasks either.
+        bool drained() {
+            if (reading.load() != 0) {
+                return false;
+            }
+            const std::lock_guard<std::mutex> lock(m);
+            return tasks.empty();
+        }
+    };
+
+    // Reads the directories of one level into `outs`, in level order (a directory split
+    // into several tasks gives one walk_out per task, in name order), on a team of threads
+    // that take directories in turn and share the tasks of big directories (see walk). A
+    // level of fewer than 64 directories starts on this thread alone and widens to one
+    // thread per CPU when a big directory is split.
+    void walk_level(const std::vector<dir_entry>& level, std::vector<walk_out>& outs) {
+        level_work work(level);
         const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
         const unsigned most = thread_count();
         const bool adaptive = opt_.threads == 0 && most > cpus;
         const unsigned start = level.size() < 64                   ? 1
                                : opt_.threads != 0 || walk_waited_ ? most
                                                                    : std::min(cpus, most);
-        std::function<void(unsigned)> grow_to;
-        auto body = [&](unsigned) {
-            long before = adaptive ? blocks_read() : 0;
-            auto after_task = [&] {
-                if (adaptive && !walk_waited_.load(std::memory_order_relaxed)) {
-                    const long now = blocks_read();
-                    if (now != before) {
-                        walk_waited_ = true;
-                        grow_to(most);
-                    }
-                    before = now;
-                }
-            };
-            for (;;) {
-                std::optional<task> t;
-                {
-                    const std::lock_guard<std::mutex> lock(m);
-                    if (!tasks.empty()) {
-                        t = std::move(tasks.back());
-                        tasks.pop_back();
-                    }
-                }
-                if (t) {
-                    stat_names(level[t->dir], *t->names, t->part, parts[t->dir][t->part]);
-                    after_task();
-                    continue;
-                }
-                reading.fetch_add(1);
-                const std::size_t c = next.fetch_add(1, std::memory_order_relaxed);
-                if (c >= level.size()) {
-                    reading.fetch_sub(1);
-                    if (reading.load() == 0) {
-                        const std::lock_guard<std::mutex> lock(m);
-                        if (tasks.empty()) {
-                            return; // nothing left, and nobody can add more
-                        }
-                    }
-                    std::this_thread::yield(); // a directory being read may add tasks
-                    continue;
-                }
-                auto names = std::make_shared<listing>();
-                std::vector<walk_out>& out = parts[c];
-                out.resize(1);
-                list_dir(level[c], *names, out[0]);
-                const std::size_t count = std::max<std::size_t>(
-                    1, (names->names.size() + names_per_task - 1) / names_per_task);
-                out.resize(count);
-                if (count > 1) {
-                    {
-                        const std::lock_guard<std::mutex> lock(m);
-                        for (std::size_t part = count - 1; part >= 1; --part) {
-                            tasks.push_back(task{c, part, names});
-                        }
-                    }
-                    grow_to(cpus);
-                }
-                reading.fetch_sub(1);
-                stat_names(level[c], *names, 0, out[0]);
-                after_task();
-            }
-        };
-        growing_team team(start, most, body);
-        grow_to = [&team](unsigned n) { team.grow_to(n); };
+        growing_team team(start, most,
+                          [&](unsigned) { walk_level_thread(work, adaptive, cpus, most); });
+        work.grow_to = [&team](unsigned n) { team.grow_to(n); };
         team.run();
-        for (std::vector<walk_out>& list : parts) {
+        for (std::vector<walk_out>& list : work.parts) {
             for (walk_out& out : list) {
                 outs.push_back(std::move(out));
             }
         }
+    }
+
+    // One thread of walk_level: split-off tasks first, else the next directory, until
+    // neither is left. `adaptive`: the team grows to `most` once this thread's reading went
+    // to the device (its block input count moved).
+    void walk_level_thread(level_work& work, bool adaptive, unsigned cpus, unsigned most) {
+        long before = adaptive ? blocks_read() : 0;
+        auto after_task = [&] {
+            if (adaptive && !walk_waited_.load(std::memory_order_relaxed)) {
+                const long now = blocks_read();
+                if (now != before) {
+                    walk_waited_ = true;
+                    work.grow_to(most);
+                }
+                before = now;
+            }
+        };
+        for (;;) {
+            if (std::optional<level_work::task> t = work.take_task()) {
+                stat_names(work.level[t->dir], *t->names, t->part, work.parts[t->dir][t->part]);
+                after_task();
+                continue;
+            }
+            work.reading.fetch_add(1);
+            const std::size_t c = work.next.fetch_add(1, std::memory_order_relaxed);
+            if (c >= work.level.size()) {
+                work.reading.fetch_sub(1);
+                if (work.drained()) {
+                    return; // nothing left, and nobody can add more
+                }
+                std::this_thread::yield(); // a directory being read may add tasks
+                continue;
+            }
+            read_level_dir(work, c, cpus);
+            after_task();
+        }
+    }
+
+    // Lists directory `c` of the level, splits a big one into tasks for the other threads
+    // (widening the team to one per CPU), and stats the first part of its names.
+    void read_level_dir(level_work& work, std::size_t c, unsigned cpus) {
+        auto names = std::make_shared<listing>();
+        std::vector<walk_out>& out = work.parts[c];
+        out.resize(1);
+        list_dir(work.level[c], *names, out[0]);
+        const std::size_t count =
+            std::max<std::size_t>(1, (names->names.size() + names_per_task - 1) / names_per_task);
+        out.resize(count);
+        if (count > 1) {
+            {
+                const std::lock_guard<std::mutex> lock(work.m);
+                for (std::size_t part = count - 1; part >= 1; --part) {
+                    work.tasks.push_back(level_work::task{c, part, names});
+                }
+            }
+            work.grow_to(cpus);
+        }
+        work.reading.fetch_sub(1);
+        stat_names(work.level[c], *names, 0, out[0]);
     }
 
     // Opens a directory and reads its names, sorted (so that which of two ways to a file is
