@@ -141,6 +141,170 @@ class uring {
     io_uring ring_{};
 };
 
+/// run_on_uring's state: the ring, a buffer and a slot per request in flight, and the first
+/// failure.
+template <class OnRead, class OnWritten, class OnError>
+class uring_batch {
+  public:
+    uring_batch(int fd, const std::vector<block_request>& requests, unsigned depth, OnRead& on_read,
+                OnWritten& on_written)
+        : fd_(fd), requests_(requests), on_read_(on_read), on_written_(on_written),
+          slot_bytes_(largest_request(requests)), buffers_(new char[slot_bytes_ * depth]),
+          slots_(depth), ring_(depth) {
+        for (unsigned s = depth; s-- > 0;) {
+            free_slots_.push_back(s);
+        }
+    }
+
+    void run(OnError& on_error) {
+        while ((!stopping() && next_ < requests_.size()) || in_flight_ > 0) {
+            start_requests();
+            const int rc = io_uring_submit_and_wait(ring_.get(), 1);
+            if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
+                // The ring refuses work: what is in flight cannot be waited for either.
+                throw std::system_error(-rc, std::generic_category(), "io_uring_submit_and_wait");
+            }
+            io_uring_cqe* cqe = nullptr;
+            unsigned head = 0, seen = 0;
+            io_uring_for_each_cqe(ring_.get(), head, cqe) {
+                ++seen;
+                const auto s = static_cast<unsigned>(io_uring_cqe_get_data64(cqe));
+                if (slots_[s].writing) {
+                    write_done(s, cqe->res);
+                } else {
+                    read_done(s, cqe->res);
+                }
+            }
+            io_uring_cq_advance(ring_.get(), seen);
+        }
+        if (thrown_) {
+            std::rethrow_exception(thrown_);
+        }
+        if (failed_ != 0) {
+            on_error(failed_, failed_operation_);
+        }
+    }
+
+  private:
+    struct slot {
+        std::size_t request = 0;
+        std::size_t done = 0;       // bytes read (or written) so far
+        std::size_t lo = 0, hi = 0; // the range being written back
+        bool writing = false;
+    };
+
+    bool stopping() const noexcept { return failed_ != 0 || thrown_ != nullptr; }
+
+    void fail(int err, const char* operation) noexcept {
+        if (failed_ == 0 && !thrown_) {
+            failed_ = err;
+            failed_operation_ = operation;
+        }
+    }
+
+    char* buffer(unsigned s) const noexcept { return buffers_.get() + s * slot_bytes_; }
+
+    // Queues slot s's read (or write) of what is left of it.
+    void prep(unsigned s) {
+        io_uring_sqe* sqe = io_uring_get_sqe(ring_.get());
+        const slot& sl = slots_[s];
+        const block_request& r = requests_[sl.request];
+        if (sl.writing) {
+            io_uring_prep_write(sqe, fd_, buffer(s) + sl.lo + sl.done,
+                                static_cast<unsigned>(sl.hi - sl.lo - sl.done),
+                                r.offset + sl.lo + sl.done);
+        } else {
+            io_uring_prep_read(sqe, fd_, buffer(s) + sl.done,
+                               static_cast<unsigned>(r.length - sl.done), r.offset + sl.done);
+        }
+        io_uring_sqe_set_data64(sqe, s);
+    }
+
+    void release(unsigned s) noexcept {
+        free_slots_.push_back(s);
+        --in_flight_;
+    }
+
+    // Starts reading the next requests into the free slots, unless stopping.
+    void start_requests() {
+        while (!stopping() && !free_slots_.empty() && next_ < requests_.size()) {
+            const unsigned s = free_slots_.back();
+            free_slots_.pop_back();
+            slots_[s] = slot{next_++, 0, 0, 0, false};
+            prep(s);
+            ++in_flight_;
+        }
+    }
+
+    // A read of slot s completed with `res`: resubmit, fail, or hand the whole request to
+    // on_read and write back the range it returns.
+    void read_done(unsigned s, int res) {
+        slot& sl = slots_[s];
+        if (stopping()) {
+            release(s); // read for nothing now
+        } else if (res == -EAGAIN || res == -EINTR) {
+            prep(s); // again, as it was
+        } else if (res <= 0) {
+            fail(res < 0 ? -res : EIO, res < 0 ? "read" : "read (the file ended early)");
+            release(s);
+        } else if ((sl.done += static_cast<std::size_t>(res)) < requests_[sl.request].length) {
+            prep(s); // a short read: the rest
+        } else {
+            std::pair<std::size_t, std::size_t> range{0, 0};
+            try {
+                range = on_read_(sl.request, buffer(s));
+            } catch (...) {
+                thrown_ = std::current_exception();
+                release(s);
+                return;
+            }
+            if (range.first < range.second) {
+                sl.writing = true;
+                sl.done = 0;
+                sl.lo = range.first;
+                sl.hi = range.second;
+                prep(s);
+            } else {
+                on_written_(sl.request);
+                release(s);
+            }
+        }
+    }
+
+    // A write of slot s completed with `res`: finished even when stopping, so that
+    // on_written counts it.
+    void write_done(unsigned s, int res) {
+        slot& sl = slots_[s];
+        if (res == -EAGAIN || res == -EINTR) {
+            prep(s);
+        } else if (res <= 0) {
+            fail(res < 0 ? -res : EIO, "write");
+            release(s);
+        } else if ((sl.done += static_cast<std::size_t>(res)) < sl.hi - sl.lo) {
+            prep(s);
+        } else {
+            on_written_(sl.request);
+            release(s);
+        }
+    }
+
+    int fd_;
+    const std::vector<block_request>& requests_;
+    OnRead& on_read_;
+    OnWritten& on_written_;
+    // The buffers and slots outlive the ring (declared before it): its teardown may still
+    // see requests.
+    std::size_t slot_bytes_;
+    std::unique_ptr<char[]> buffers_;
+    std::vector<slot> slots_;
+    std::vector<unsigned> free_slots_;
+    uring ring_;
+    std::size_t next_ = 0, in_flight_ = 0;
+    std::exception_ptr thrown_; // on_read's exception
+    int failed_ = 0;            // the first errno of a read or write
+    const char* failed_operation_ = "";
+};
+
 /// Runs `requests` on an io_uring with up to `depth` in flight. Each request is read
 /// whole into its slot's buffer (short reads and EAGAIN/EINTR resubmitted), then
 /// `on_read(request_index, buffer)` runs; it returns the byte range of the buffer to write
@@ -160,125 +324,8 @@ void run_on_uring(int fd, const std::vector<block_request>& requests, unsigned d
         return;
     }
     depth = static_cast<unsigned>(std::min<std::size_t>(depth, requests.size()));
-    // The buffers and slots outlive the ring: its teardown may still see requests.
-    const std::size_t slot_bytes = largest_request(requests);
-    std::unique_ptr<char[]> buffers(new char[slot_bytes * depth]);
-    struct slot {
-        std::size_t request = 0;
-        std::size_t done = 0;       // bytes read (or written) so far
-        std::size_t lo = 0, hi = 0; // the range being written back
-        bool writing = false;
-    };
-    std::vector<slot> slots(depth);
-    std::vector<unsigned> free_slots;
-    for (unsigned s = depth; s-- > 0;) {
-        free_slots.push_back(s);
-    }
-    uring ring(depth);
-    std::size_t next = 0, in_flight = 0;
-    std::exception_ptr thrown; // on_read's exception
-    int failed = 0;            // the first errno of a read or write
-    const char* failed_operation = "";
-    auto fail = [&](int err, const char* operation) {
-        if (failed == 0 && !thrown) {
-            failed = err;
-            failed_operation = operation;
-        }
-    };
-    auto stopping = [&] { return failed != 0 || thrown != nullptr; };
-    auto prep = [&](unsigned s) {
-        io_uring_sqe* sqe = io_uring_get_sqe(ring.get());
-        slot& sl = slots[s];
-        const block_request& r = requests[sl.request];
-        char* buf = buffers.get() + s * slot_bytes;
-        if (sl.writing) {
-            io_uring_prep_write(sqe, fd, buf + sl.lo + sl.done,
-                                static_cast<unsigned>(sl.hi - sl.lo - sl.done),
-                                r.offset + sl.lo + sl.done);
-        } else {
-            io_uring_prep_read(sqe, fd, buf + sl.done, static_cast<unsigned>(r.length - sl.done),
-                               r.offset + sl.done);
-        }
-        io_uring_sqe_set_data64(sqe, s);
-    };
-    auto release = [&](unsigned s) {
-        free_slots.push_back(s);
-        --in_flight;
-    };
-    while ((!stopping() && next < requests.size()) || in_flight > 0) {
-        while (!stopping() && !free_slots.empty() && next < requests.size()) {
-            const unsigned s = free_slots.back();
-            free_slots.pop_back();
-            slots[s] = slot{next++, 0, 0, 0, false};
-            prep(s);
-            ++in_flight;
-        }
-        const int rc = io_uring_submit_and_wait(ring.get(), 1);
-        if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
-            // The ring refuses work: what is in flight cannot be waited for either.
-            throw std::system_error(-rc, std::generic_category(), "io_uring_submit_and_wait");
-        }
-        io_uring_cqe* cqe = nullptr;
-        unsigned head = 0, seen = 0;
-        io_uring_for_each_cqe(ring.get(), head, cqe) {
-            ++seen;
-            const auto s = static_cast<unsigned>(io_uring_cqe_get_data64(cqe));
-            slot& sl = slots[s];
-            const block_request& r = requests[sl.request];
-            const int res = cqe->res;
-            if (!sl.writing) {
-                if (stopping()) {
-                    release(s); // read for nothing now
-                } else if (res == -EAGAIN || res == -EINTR) {
-                    prep(s); // again, as it was
-                } else if (res <= 0) {
-                    fail(res < 0 ? -res : EIO, res < 0 ? "read" : "read (the file ended early)");
-                    release(s);
-                } else if ((sl.done += static_cast<std::size_t>(res)) < r.length) {
-                    prep(s); // a short read: the rest
-                } else {
-                    std::pair<std::size_t, std::size_t> range{0, 0};
-                    try {
-                        range = on_read(sl.request, buffers.get() + s * slot_bytes);
-                    } catch (...) {
-                        thrown = std::current_exception();
-                        release(s);
-                        continue;
-                    }
-                    if (range.first < range.second) {
-                        sl.writing = true;
-                        sl.done = 0;
-                        sl.lo = range.first;
-                        sl.hi = range.second;
-                        prep(s);
-                    } else {
-                        on_written(sl.request);
-                        release(s);
-                    }
-                }
-                continue;
-            }
-            // A write: finished even when stopping, so that on_written counts it.
-            if (res == -EAGAIN || res == -EINTR) {
-                prep(s);
-            } else if (res <= 0) {
-                fail(res < 0 ? -res : EIO, "write");
-                release(s);
-            } else if ((sl.done += static_cast<std::size_t>(res)) < sl.hi - sl.lo) {
-                prep(s);
-            } else {
-                on_written(sl.request);
-                release(s);
-            }
-        }
-        io_uring_cq_advance(ring.get(), seen);
-    }
-    if (thrown) {
-        std::rethrow_exception(thrown);
-    }
-    if (failed != 0) {
-        on_error(failed, failed_operation);
-    }
+    uring_batch<OnRead, OnWritten, OnError> batch(fd, requests, depth, on_read, on_written);
+    batch.run(on_error);
 }
 #endif
 
