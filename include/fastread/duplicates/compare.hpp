@@ -105,11 +105,7 @@ class duplicate_comparer : protected duplicate_reader {
     // from 16 KiB to set_bytes / files (at most 64 KiB). Memory: set_bytes per thread;
     // comparisons: at most (sets so far) memcmp per file and block.
     void compare_set(const std::vector<std::size_t>& group, worker& w) const {
-        struct member {
-            std::size_t file;
-            unique_fd fd;
-        };
-        std::vector<member> members;
+        std::vector<set_member> members;
         bool out_of_descriptors = false;
         for (std::size_t i : group) {
             unique_fd fd = open_unchanged(files_[i], w, &out_of_descriptors);
@@ -121,11 +117,11 @@ class duplicate_comparer : protected duplicate_reader {
                 return;
             }
             if (fd) {
-                members.push_back(member{i, std::move(fd)});
+                members.push_back(set_member{i, std::move(fd)});
             }
         }
         const std::uint64_t size = files_[group[0]].info.size;
-        const std::size_t most =
+        const std::size_t stride =
             std::min(block_bytes, set_bytes / std::max<std::size_t>(members.size(), 1));
         char* const buffer = w.buffer_a();
         // Sets of positions in `members`, each equal so far.
@@ -133,58 +129,15 @@ class duplicate_comparer : protected duplicate_reader {
         for (std::size_t k = 0; k < members.size(); ++k) {
             sets[0].push_back(k);
         }
-        // Reads [offset, offset + n) of every file still in a set of two or more and splits
-        // the sets by what was read; a file that cannot be read or ends early is dropped.
-        auto step = [&](std::uint64_t offset, std::size_t n) {
-            std::vector<std::vector<std::size_t>> next;
-            for (const std::vector<std::size_t>& set : sets) {
-                std::vector<std::size_t> read;
-                for (std::size_t pos = 0; pos < set.size(); ++pos) {
-                    member& m = members[set[pos]];
-                    char* const dst = buffer + pos * most;
-                    std::size_t got = 0;
-                    if (!read_part(files_[m.file], m.fd.get(), dst, n, offset, got, w)) {
-                        continue;
-                    }
-                    if (got != n) {
-                        w.fail(files_[m.file].path, ESTALE, "changed");
-                        continue;
-                    }
-                    read.push_back(pos);
-                }
-                // Partition `read` (positions in `set`) by buffer contents.
-                std::vector<std::vector<std::size_t>> parts; // positions in `set`
-                for (std::size_t pos : read) {
-                    const char* block = buffer + pos * most;
-                    auto same = std::find_if(parts.begin(), parts.end(), [&](const auto& part) {
-                        return std::memcmp(buffer + part[0] * most, block, n) == 0;
-                    });
-                    if (same == parts.end()) {
-                        parts.push_back({pos});
-                    } else {
-                        same->push_back(pos);
-                    }
-                }
-                for (const auto& part : parts) {
-                    if (part.size() >= 2) {
-                        next.emplace_back();
-                        for (std::size_t pos : part) {
-                            next.back().push_back(set[pos]);
-                        }
-                    }
-                }
-            }
-            sets = std::move(next);
-        };
         if (size > 2 * probe_bytes) {
-            step(size - probe_bytes, probe_bytes);
+            split_sets(sets, members, buffer, stride, size - probe_bytes, probe_bytes, w);
         }
         std::size_t block = 16 * 1024;
         for (std::uint64_t off = 0; off < size && !sets.empty();) {
             const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(block, size - off));
-            step(off, n);
+            split_sets(sets, members, buffer, stride, off, n, w);
             off += n;
-            block = std::min(2 * block, most);
+            block = std::min(2 * block, stride);
         }
         for (const std::vector<std::size_t>& set : sets) {
             std::vector<std::size_t> same;
@@ -197,6 +150,66 @@ class duplicate_comparer : protected duplicate_reader {
                 w.groups->push_back(std::move(same));
             }
         }
+    }
+
+    // A file of compare_set's set, open.
+    struct set_member {
+        std::size_t file;
+        unique_fd fd;
+    };
+
+    // Reads [offset, offset + n) of every member still in a set of two or more (position k
+    // of a set into buffer + k * stride) and splits the sets by what was read; a file that
+    // cannot be read or ends early is dropped (and reported).
+    void split_sets(std::vector<std::vector<std::size_t>>& sets, std::vector<set_member>& members,
+                    char* buffer, std::size_t stride, std::uint64_t offset, std::size_t n,
+                    worker& w) const {
+        std::vector<std::vector<std::size_t>> next;
+        for (const std::vector<std::size_t>& set : sets) {
+            std::vector<std::size_t> read; // positions in `set`
+            for (std::size_t pos = 0; pos < set.size(); ++pos) {
+                set_member& m = members[set[pos]];
+                std::size_t got = 0;
+                if (!read_part(files_[m.file], m.fd.get(), buffer + pos * stride, n, offset, got,
+                               w)) {
+                    continue;
+                }
+                if (got != n) {
+                    w.fail(files_[m.file].path, ESTALE, "changed");
+                    continue;
+                }
+                read.push_back(pos);
+            }
+            for (const std::vector<std::size_t>& part :
+                 partition_by_contents(buffer, stride, read, n)) {
+                if (part.size() >= 2) {
+                    next.emplace_back();
+                    for (std::size_t pos : part) {
+                        next.back().push_back(set[pos]);
+                    }
+                }
+            }
+        }
+        sets = std::move(next);
+    }
+
+    // Groups `positions` by the `n` bytes at buffer + position * stride, in first-seen order.
+    static std::vector<std::vector<std::size_t>>
+    partition_by_contents(const char* buffer, std::size_t stride,
+                          const std::vector<std::size_t>& positions, std::size_t n) {
+        std::vector<std::vector<std::size_t>> parts;
+        for (std::size_t pos : positions) {
+            const char* block = buffer + pos * stride;
+            auto same = std::find_if(parts.begin(), parts.end(), [&](const auto& part) {
+                return std::memcmp(buffer + part[0] * stride, block, n) == 0;
+            });
+            if (same == parts.end()) {
+                parts.push_back({pos});
+            } else {
+                same->push_back(pos);
+            }
+        }
+        return parts;
     }
 
     // Splits `group` into sets of equal files by comparing bytes with a representative.
