@@ -192,33 +192,22 @@ samples stb_decode(const std::filesystem::path& path, bool sixteen) {
 #endif
 
 /// Registers every row for one input file.
-void add_rows(context& ctx, const input& in) {
-    const std::string family = "ppm";
-    // The reference every row is checked against before timing.
-    ppm::image<std::uint16_t> ref_img;
-    try {
-        ref_img = ppm::load<std::uint16_t>(in.path);
-    } catch (const std::exception& e) {
-        std::cerr << "fastread-bench: skipping " << in.path.string() << ": " << e.what() << "\n";
-        return;
+// What every row of one column is checked against, and what the column holds.
+struct column_reference {
+    std::shared_ptr<samples> ref; // the samples ppm::load<uint16_t> gives
+    bool wide = false;            // maxval above 255: 16-bit samples
+    bool plain = false;           // P3
+    // A row's check: its decode compared with the reference.
+    template <class Decode>
+    std::function<std::string()> check_with(Decode decode) const {
+        return [ref = ref, decode]() { return compare(decode(), *ref); };
     }
-    ctx.add_column(family, in);
-    const auto ref = std::make_shared<samples>(to_samples(ref_img));
-    const bool wide = ref_img.maxval > 255;
-    const bool plain = [&] {
-        std::FILE* f = std::fopen(in.path.c_str(), "rb");
-        char magic[2] = {0, 0};
-        if (f != nullptr) {
-            (void)std::fread(magic, 1, 2, f);
-            std::fclose(f);
-        }
-        return magic[1] == '3';
-    }();
-    const auto path = in.path;
-    auto check_with = [ref](auto decode) {
-        return [ref, decode]() { return compare(decode(), *ref); };
-    };
+};
 
+// The article's stages 1-5 and RAW.
+void add_baseline_rows(context& ctx, const input& in, const column_reference& c) {
+    const std::string family = "ppm";
+    const auto path = in.path;
     using stage_fn = ppm::image<std::uint8_t> (*)(const std::filesystem::path&);
     const std::pair<const char*, stage_fn> stages[] = {
         {"stage 1 iostream >>", &ppm::baseline::stage1_iostream},
@@ -227,7 +216,7 @@ void add_rows(context& ctx, const input& in) {
         {"stage 4 own parser", &ppm::baseline::stage4_parser},
         {"stage 5 mmap", &ppm::baseline::stage5_mmap}};
     for (const auto& [row, fn] : stages) {
-        if (wide) {
+        if (c.wide) {
             ctx.note(family, row, in.column, "n/a (8-bit only)");
             continue;
         }
@@ -237,14 +226,20 @@ void add_rows(context& ctx, const input& in) {
                 auto img = fn(path);
                 benchmark::DoNotOptimize(img.samples.data());
             },
-            check_with([path, fn = fn] { return to_samples(fn(path)); }));
+            c.check_with([path, fn = fn] { return to_samples(fn(path)); }));
     }
     ctx.add(family, "RAW (read only)", in, [path] {
         auto bytes = ppm::baseline::read_whole_file(path);
         benchmark::DoNotOptimize(bytes.data());
     });
+}
 
-    // fastread::ppm::load, by path and over each source. 16-bit inputs load as uint16_t.
+// fastread::ppm::load, by path (at each SIMD level) and over each source. 16-bit inputs
+// load as uint16_t.
+void add_fastread_rows(context& ctx, const input& in, const column_reference& c) {
+    const std::string family = "ppm";
+    const auto path = in.path;
+    const bool wide = c.wide;
     auto add_load = [&](const char* row, auto make_and_load) {
         ctx.add(
             family, row, in,
@@ -257,7 +252,7 @@ void add_rows(context& ctx, const input& in) {
                     benchmark::DoNotOptimize(img.samples.data());
                 }
             },
-            check_with([make_and_load, wide] {
+            c.check_with([make_and_load, wide] {
                 return wide ? to_samples(make_and_load(std::uint16_t{}))
                             : to_samples(make_and_load(std::uint8_t{}));
             }));
@@ -266,7 +261,7 @@ void add_rows(context& ctx, const input& in) {
     // One row per SIMD level of the plain-raster kernel (the row above uses the best).
     for (fastread::scan::simd_level level : fastread::scan::all_levels) {
         const std::string row = "ppm::load " + std::string(fastread::scan::to_string(level));
-        if (!plain) {
+        if (!c.plain) {
             ctx.note(family, row, in.column, "n/a (no plain raster)");
         } else if (level > fastread::scan::best_level()) {
             ctx.note(family, row, in.column, "n/a (CPU)");
@@ -295,7 +290,14 @@ void add_rows(context& ctx, const input& in) {
         fastread::stdio_source src(path);
         return ppm::load<decltype(s)>(src);
     });
+}
 
+// The peers: libnetpbm and stb_image, when built in.
+void add_peer_rows(context& ctx, const input& in, const column_reference& c) {
+    const std::string family = "ppm";
+    const auto path = in.path;
+    const bool wide = c.wide;
+    (void)path; // unused when neither peer is built
 #if FASTREAD_HAVE_NETPBM
     ctx.add(
         family, "libnetpbm ppm_readppm", in,
@@ -310,12 +312,12 @@ void add_rows(context& ctx, const input& in) {
                 ppm_freearray(px, nrows);
             }
         },
-        check_with([path] { return netpbm_decode(path); }));
+        c.check_with([path] { return netpbm_decode(path); }));
 #else
     ctx.note(family, "libnetpbm ppm_readppm", in.column, "not built");
 #endif
 #if FASTREAD_HAVE_STB
-    if (plain) {
+    if (c.plain) {
         ctx.note(family, "stb_image stbi_load", in.column, "n/a (P6 only)");
     } else {
         ctx.add(
@@ -327,12 +329,40 @@ void add_rows(context& ctx, const input& in) {
                 benchmark::DoNotOptimize(px);
                 stbi_image_free(px);
             },
-            check_with([path, wide] { return stb_decode(path, wide); }));
+            c.check_with([path, wide] { return stb_decode(path, wide); }));
     }
 #else
-    (void)plain;
+    (void)wide;
     ctx.note(family, "stb_image stbi_load", in.column, "not built");
 #endif
+}
+
+void add_rows(context& ctx, const input& in) {
+    const std::string family = "ppm";
+    // The reference every row is checked against before timing.
+    ppm::image<std::uint16_t> ref_img;
+    try {
+        ref_img = ppm::load<std::uint16_t>(in.path);
+    } catch (const std::exception& e) {
+        std::cerr << "fastread-bench: skipping " << in.path.string() << ": " << e.what() << "\n";
+        return;
+    }
+    ctx.add_column(family, in);
+    column_reference c;
+    c.ref = std::make_shared<samples>(to_samples(ref_img));
+    c.wide = ref_img.maxval > 255;
+    c.plain = [&] {
+        std::FILE* f = std::fopen(in.path.c_str(), "rb");
+        char magic[2] = {0, 0};
+        if (f != nullptr) {
+            (void)std::fread(magic, 1, 2, f);
+            std::fclose(f);
+        }
+        return magic[1] == '3';
+    }();
+    add_baseline_rows(ctx, in, c);
+    add_fastread_rows(ctx, in, c);
+    add_peer_rows(ctx, in, c);
 }
 
 void register_ppm_family(context& ctx) {
