@@ -16,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -96,56 +97,67 @@ std::uint64_t lines_reported(const std::string& out) {
     return std::strtoull(out.c_str(), nullptr, 10);
 }
 
-void add_rows(context& ctx, const input& in) {
-    const std::string family = "lines";
-    ctx.add_column(family, in);
-    const auto path = in.path;
+// Adds rows to one column of the lines family, each checked to see every line.
+struct row_adder {
+    context& ctx;
+    const input& in;
+    std::uint64_t expected; // the newline count, plus a last line without one
 
-    // What every row must see: the newline count, plus a last line without one.
-    std::uint64_t expected = 0;
-    {
-        fastread::read_source src(path);
-        char last = '\n';
-        for (auto c = src.next(); !c.empty(); c = src.next()) {
-            for (char ch : c) {
-                expected += ch == '\n';
-            }
-            last = c.back();
-        }
-        expected += last != '\n';
-    }
-    auto check_lines = [expected](auto run) {
-        return [expected, run]() -> std::string {
-            const std::uint64_t got = run();
+    std::function<std::string()> check(std::function<std::uint64_t()> count) const {
+        return [expected = expected, count]() -> std::string {
+            const std::uint64_t got = count();
             return got == expected ? std::string()
                                    : "wrong result: " + std::to_string(got) + " lines, expected " +
                                          std::to_string(expected);
         };
-    };
-    auto in_process = [&](const std::string& row, auto run) {
+    }
+    // A row run in this process: `run` returns the tally of the lines it read.
+    template <class Run>
+    void in_process(const std::string& row, Run run) const {
         ctx.add(
-            family, row, in, [run] { benchmark::DoNotOptimize(run()); },
-            check_lines([run] { return run().lines; }));
-    };
-    auto child = [&](const std::string& row, const std::string& command) {
+            "lines", row, in, [run] { benchmark::DoNotOptimize(run()); },
+            check([run] { return run().lines; }));
+    }
+    // A row run as a child process that prints its line count.
+    void child(const std::string& row, const std::string& command) const {
         ctx.add(
-            family, row, in, [command] { benchmark::DoNotOptimize(run_shell(command)); },
-            check_lines([command] { return lines_reported(run_shell(command)); }));
-    };
+            "lines", row, in, [command] { benchmark::DoNotOptimize(run_shell(command)); },
+            check([command] { return lines_reported(run_shell(command)); }));
+    }
+};
 
-    in_process("std::getline ifstream", [path] {
+// The lines in the file at `path`: its newlines, plus a last line without one.
+std::uint64_t count_lines(const std::filesystem::path& path) {
+    std::uint64_t n = 0;
+    fastread::read_source src(path);
+    char last = '\n';
+    for (auto c = src.next(); !c.empty(); c = src.next()) {
+        for (char ch : c) {
+            n += ch == '\n';
+        }
+        last = c.back();
+    }
+    return n + (last != '\n');
+}
+
+// std::getline (in this process and from a pipe), fgets, getline(3) and the article's
+// line readers.
+void add_baseline_rows(const row_adder& rows) {
+    const auto path = rows.in.path;
+    rows.in_process("std::getline ifstream", [path] {
         std::ifstream f(path, std::ios::binary);
         return by_getline(f);
     });
-    child("std::getline ifstream, sync_with_stdio(false)",
-          quote(self()) + " --internal-lines getline-nosync " + quote(path.string()));
-    child("std::getline std::cin (pipe)",
-          "cat " + quote(path.string()) + " | " + quote(self()) + " --internal-lines cin");
-    child("std::getline std::cin (pipe), sync_with_stdio(false)",
-          "cat " + quote(path.string()) + " | " + quote(self()) + " --internal-lines cin-nosync");
-    in_process("fgets", [path] { return by_fgets(path); });
-    in_process("getline(3)", [path] { return by_getline3(path); });
-    in_process("istream_line_reader", [path] {
+    rows.child("std::getline ifstream, sync_with_stdio(false)",
+               quote(self()) + " --internal-lines getline-nosync " + quote(path.string()));
+    rows.child("std::getline std::cin (pipe)",
+               "cat " + quote(path.string()) + " | " + quote(self()) + " --internal-lines cin");
+    rows.child("std::getline std::cin (pipe), sync_with_stdio(false)",
+               "cat " + quote(path.string()) + " | " + quote(self()) +
+                   " --internal-lines cin-nosync");
+    rows.in_process("fgets", [path] { return by_fgets(path); });
+    rows.in_process("getline(3)", [path] { return by_getline3(path); });
+    rows.in_process("istream_line_reader", [path] {
         std::ifstream f(path, std::ios::binary);
         tally t;
         for (const std::string& line : fastread::istream_line_reader(f)) {
@@ -154,7 +166,7 @@ void add_rows(context& ctx, const input& in) {
         }
         return t;
     });
-    in_process("file_line_reader", [path] {
+    rows.in_process("file_line_reader", [path] {
         std::FILE* f = std::fopen(path.c_str(), "rb");
         tally t;
         fastread::file_line_reader reader(f);
@@ -165,7 +177,7 @@ void add_rows(context& ctx, const input& in) {
         std::fclose(f);
         return t;
     });
-    in_process("mmap_line_reader", [path] {
+    rows.in_process("mmap_line_reader", [path] {
         tally t;
         for (const std::string& line : fastread::mmap_line_reader(path)) {
             ++t.lines;
@@ -173,16 +185,22 @@ void add_rows(context& ctx, const input& in) {
         }
         return t;
     });
-    in_process("fastread::lines(path)", [path] { return consume(fastread::lines(path)); });
+}
+
+// fastread::lines by path (at each SIMD level), over each source and from a pipe, and
+// the memchr-per-line alternative to its kernel.
+void add_fastread_rows(const row_adder& rows) {
+    const auto path = rows.in.path;
+    rows.in_process("fastread::lines(path)", [path] { return consume(fastread::lines(path)); });
     // One row per SIMD level of the newline kernel (the default row uses the best level).
     for (fastread::scan::simd_level level : fastread::scan::all_levels) {
         const std::string row =
             "fastread::lines(path) " + std::string(fastread::scan::to_string(level));
         if (level > fastread::scan::best_level()) {
-            ctx.note(family, row, in.column, "n/a (CPU)");
+            rows.ctx.note("lines", row, rows.in.column, "n/a (CPU)");
             continue;
         }
-        in_process(row, [path, level] {
+        rows.in_process(row, [path, level] {
             fastread::scan::force_level(level);
             auto range = fastread::lines(path); // keeps the level it was made with
             fastread::scan::reset_level();
@@ -191,7 +209,7 @@ void add_rows(context& ctx, const input& in) {
     }
     // The alternative to the kernel: one memchr call per line over the same map, CR
     // stripped as lines() does (what "SIMD or memchr, whichever measures faster" compares).
-    in_process("memchr per line over mmap_source", [path] {
+    rows.in_process("memchr per line over mmap_source", [path] {
         fastread::mmap_source s(path);
         tally t;
         for (std::span<const char> chunk = s.next(); !chunk.empty(); chunk = s.next()) {
@@ -209,30 +227,38 @@ void add_rows(context& ctx, const input& in) {
         }
         return t;
     });
-    in_process("fastread::lines mmap_source", [path] {
+    rows.in_process("fastread::lines mmap_source", [path] {
         fastread::mmap_source s(path);
         return consume(fastread::lines(s));
     });
-    in_process("fastread::lines read_source", [path] {
+    rows.in_process("fastread::lines read_source", [path] {
         fastread::read_source s(path);
         return consume(fastread::lines(s));
     });
-    in_process("fastread::lines fread_source", [path] {
+    rows.in_process("fastread::lines fread_source", [path] {
         fastread::fread_source s(path);
         return consume(fastread::lines(s));
     });
-    in_process("fastread::lines stdio_source", [path] {
+    rows.in_process("fastread::lines stdio_source", [path] {
         fastread::stdio_source s(path);
         return consume(fastread::lines(s));
     });
-    in_process("fastread::lines istream_source", [path] {
+    rows.in_process("fastread::lines istream_source", [path] {
         std::ifstream f(path, std::ios::binary);
         fastread::istream_source s(f);
         return consume(fastread::lines(s));
     });
-    child("fastread::lines(stdin) (pipe)",
-          "cat " + quote(path.string()) + " | " + quote(self()) + " --internal-lines stdin");
-    child("wc -l (process)", "wc -l < " + quote(path.string()));
+    rows.child("fastread::lines(stdin) (pipe)",
+               "cat " + quote(path.string()) + " | " + quote(self()) + " --internal-lines stdin");
+}
+
+void add_rows(context& ctx, const input& in) {
+    ctx.add_column("lines", in);
+    const row_adder rows{ctx, in, count_lines(in.path)};
+    add_baseline_rows(rows);
+    add_fastread_rows(rows);
+    // The peer: wc -l as a process.
+    rows.child("wc -l (process)", "wc -l < " + quote(in.path.string()));
 }
 
 /// Text like a mixed log: short records, timestamped log lines and long prose lines
