@@ -62,53 +62,58 @@ std::string same(const Strings& got, const std::vector<std::string>& want) {
     return {};
 }
 
-void register_table_family(context& ctx) {
-    const std::string family = "table";
-    const std::vector<std::string> reads{
-        "naive read (malloc + fread per string)", "one-copy read (one fread, index)",
-        "zero-copy read (mmap, O(n) index)", "string_table::view::open",
-        "string_table::view::open_unchecked"};
-    std::vector<std::string> rows;
-    for (const std::string& r : reads) {
-        rows.push_back(r);
-    }
-    for (const std::string& r : reads) {
-        rows.push_back(r + " + visit every string");
-    }
-    for (const char* w : {"naive write", "flat write", "string_table::write",
-                          "string_table::writer (one add per string)"}) {
-        rows.emplace_back(w);
-    }
-    ctx.add_family(family,
-                   "a million strings of 150 ± 10 bytes, persisted and loaded (time per run, "
-                   "and per string)",
-                   rows, unit::time_per_item);
-    const options& o = ctx.opts();
-    const std::size_t n = o.quick ? 100000 : 1000000;
-    auto strings = std::make_shared<std::vector<std::string>>(make_strings(n));
-    auto views = std::make_shared<std::vector<std::string_view>>(strings->begin(), strings->end());
-    const std::string tag = "v1-" + std::to_string(n);
-    const fs::path naive = o.data_dir / ("strings-naive-" + tag + ".bin");
-    const fs::path flat = o.data_dir / ("strings-flat-" + tag + ".bin");
-    const fs::path table = o.data_dir / ("strings-table-" + tag + ".fst");
-    std::error_code ec;
-    if (!fs::exists(naive, ec) || !fs::exists(flat, ec) || !fs::exists(table, ec)) {
-        std::cout << "fastread-bench: generating " << table.string() << " and the article's files"
-                  << std::endl;
-        st::baseline::naive_write(naive, *views);
-        st::baseline::flat_write(flat, *views);
-        st::write(table, *views);
-    }
-    const std::string count = with_commas(n) + " strings";
-    auto column = [&](const fs::path& path, const std::string& group) {
+// The readers' rows, each alone (then "+ visit every string" each).
+const std::vector<std::string> read_rows{
+    "naive read (malloc + fread per string)", "one-copy read (one fread, index)",
+    "zero-copy read (mmap, O(n) index)", "string_table::view::open",
+    "string_table::view::open_unchecked"};
+
+// The inputs of the family: the strings and the three files the readers read.
+struct table_inputs {
+    std::size_t n = 0;
+    std::shared_ptr<std::vector<std::string>> strings;
+    std::shared_ptr<std::vector<std::string_view>> views;
+    fs::path naive, flat, table;
+
+    // A column of `group` ("reading", "writing") whose file is the table.
+    input column(const std::string& group) const {
         input in;
-        in.column = group + " " + count;
+        in.column = group + " " + with_commas(n) + " strings";
         in.group = group;
-        in.path = path;
-        in.bytes = fs::file_size(path);
+        in.path = table;
+        in.bytes = fs::file_size(table);
         in.items = n;
         return in;
-    };
+    }
+};
+
+// Makes the strings, and the files when they are not there yet.
+table_inputs make_inputs(const options& o) {
+    table_inputs t;
+    t.n = o.quick ? 100000 : 1000000;
+    t.strings = std::make_shared<std::vector<std::string>>(make_strings(t.n));
+    t.views = std::make_shared<std::vector<std::string_view>>(t.strings->begin(), t.strings->end());
+    const std::string tag = "v1-" + std::to_string(t.n);
+    t.naive = o.data_dir / ("strings-naive-" + tag + ".bin");
+    t.flat = o.data_dir / ("strings-flat-" + tag + ".bin");
+    t.table = o.data_dir / ("strings-table-" + tag + ".fst");
+    std::error_code ec;
+    if (!fs::exists(t.naive, ec) || !fs::exists(t.flat, ec) || !fs::exists(t.table, ec)) {
+        std::cout << "fastread-bench: generating " << t.table.string() << " and the article's files"
+                  << std::endl;
+        st::baseline::naive_write(t.naive, *t.views);
+        st::baseline::flat_write(t.flat, *t.views);
+        st::write(t.table, *t.views);
+    }
+    return t;
+}
+
+// The article's three readers and string_table::view's two opens, alone and visiting.
+void add_reading_rows(context& ctx, const table_inputs& t) {
+    const std::string family = "table";
+    const std::vector<std::string>& reads = read_rows;
+    const fs::path naive = t.naive, flat = t.flat, table = t.table;
+    const auto strings = t.strings;
     // Each reader and its own file.
     struct reader {
         std::string row;
@@ -151,7 +156,7 @@ void register_table_family(context& ctx) {
         [=] { return same(st::baseline::zero_copy_read(flat), *strings); },
         [=] { return same(st::view::open(table), *strings); },
         [=] { return same(st::view::open_unchecked(table), *strings); }};
-    const input reading = column(table, "reading");
+    const input reading = t.column("reading");
     ctx.add_column(family, reading);
     for (std::size_t r = 0; r < readers.size(); ++r) {
         // The column's file is the table; each reader's own file is also warmed / evicted.
@@ -163,7 +168,16 @@ void register_table_family(context& ctx) {
         ctx.add(
             family, readers[r].row + " + visit every string", in, [run] { run(true); }, checks[r]);
     }
-    input writing = column(table, "writing");
+}
+
+// The article's two writers against string_table::write and string_table::writer (cached
+// only: evicting the output first means nothing).
+void add_writing_rows(context& ctx, const table_inputs& t) {
+    const std::string family = "table";
+    const options& o = ctx.opts();
+    const auto strings = t.strings;
+    const auto views = t.views;
+    input writing = t.column("writing");
     writing.cached_only = true;
     ctx.add_column(family, writing);
     const fs::path out_naive = o.data_dir / "strings-written-naive.bin";
@@ -199,6 +213,24 @@ void register_table_family(context& ctx) {
         by_writer();
         return same(st::view::open(out_writer), *strings);
     });
+}
+
+void register_table_family(context& ctx) {
+    std::vector<std::string> rows = read_rows;
+    for (const std::string& r : read_rows) {
+        rows.push_back(r + " + visit every string");
+    }
+    for (const char* w : {"naive write", "flat write", "string_table::write",
+                          "string_table::writer (one add per string)"}) {
+        rows.emplace_back(w);
+    }
+    ctx.add_family("table",
+                   "a million strings of 150 ± 10 bytes, persisted and loaded (time per run, "
+                   "and per string)",
+                   rows, unit::time_per_item);
+    const table_inputs t = make_inputs(ctx.opts());
+    add_reading_rows(ctx, t);
+    add_writing_rows(ctx, t);
 }
 
 } // namespace
