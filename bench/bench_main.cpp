@@ -122,12 +122,10 @@ class collecting_reporter : public benchmark::ConsoleReporter {
     std::exit(2);
 }
 
-} // namespace
-
-int main(int argc, char* argv[]) {
-    if (argc > 1 && std::strcmp(argv[1], "--internal-lines") == 0) {
-        return fastread_bench::run_internal_lines(argc, argv);
-    }
+// The command line: fastread-bench's options into an options struct, Google Benchmark's
+// into `passthrough` (after argv[0]). Exits with status 2 on a usage error, 0 after --help.
+fastread_bench::options parse_options(int argc, char* argv[],
+                                      std::vector<std::string>& passthrough) {
     fastread_bench::options opts;
     opts.data_dir = std::filesystem::path(FASTREAD_BENCH_BUILD_DIR) / "bench-data";
     opts.out_dir = std::filesystem::path(FASTREAD_BENCH_BUILD_DIR) / "bench-results";
@@ -135,7 +133,7 @@ int main(int argc, char* argv[]) {
         opts.command_line += (i ? " " : "") + std::string(argv[i]);
     }
     bool repetitions_set = false;
-    std::vector<std::string> passthrough{argv[0]};
+    passthrough.assign(1, argv[0]);
 
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -147,7 +145,7 @@ int main(int argc, char* argv[]) {
         };
         if (a == "--help" || a == "-h") {
             std::cout << help_text();
-            return 0;
+            std::exit(0);
         } else if (a == "--quick") {
             opts.quick = true;
         } else if (a == "--repetitions") {
@@ -213,6 +211,17 @@ int main(int argc, char* argv[]) {
             opts.repetitions = 3;
         }
     }
+    return opts;
+}
+
+} // namespace
+
+int main(int argc, char* argv[]) {
+    if (argc > 1 && std::strcmp(argv[1], "--internal-lines") == 0) {
+        return fastread_bench::run_internal_lines(argc, argv);
+    }
+    std::vector<std::string> passthrough;
+    const fastread_bench::options opts = parse_options(argc, argv, passthrough);
     std::filesystem::create_directories(opts.out_dir);
     std::filesystem::create_directories(opts.data_dir);
 
