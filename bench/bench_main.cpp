@@ -1,4 +1,5 @@
-// fastread-bench: reruns the experiments of the articles fastread started from, with their
+// fastread-bench: reruns the experiments of the articles fastread started from
+// (docs/articles.md), with their
 // strategies as rows beside fastread's own and the peers', in cycles per byte.
 
 #include <benchmark/benchmark.h>

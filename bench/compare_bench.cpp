@@ -1,5 +1,5 @@
-// The compare family: the compare article's programs (getc byte by byte, with and without
-// reading each file first, 4 KiB / 1 MiB / whole-file blocks) as fastread::files_equal
+// The compare family: the compare article's (docs/articles.md) programs (getc byte by byte, with
+// and without reading each file first, 4 KiB / 1 MiB / whole-file blocks) as fastread::files_equal
 // methods, plus mmap and automatic (and the page-cache check automatic starts with), on two
 // identical files.
 

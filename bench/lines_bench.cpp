@@ -1,8 +1,8 @@
-// The lines family: the line readers of the article (and the usual C and C++ ways) against
-// fastread::lines over each source, and wc -l as a process, on a generated text file with
-// realistic line lengths and its CRLF copy. Every row consumes every line (the sum of the
-// line lengths) so that nothing is optimised away, and reports the number of lines, which
-// is checked against a plain count before timing.
+// The lines family: the line readers of the line-readers article (docs/articles.md) (and the usual
+// C and C++ ways) against fastread::lines over each source, and wc -l as a process, on a generated
+// text file with realistic line lengths and its CRLF copy. Every row consumes every line (the sum
+// of the line lengths) so that nothing is optimised away, and reports the number of lines, which is
+// checked against a plain count before timing.
 
 #include <fastread/line_readers.hpp>
 #include <fastread/lines.hpp>

@@ -1,6 +1,6 @@
-// The ppm family: the article's five stages and RAW, fastread::ppm::load over each source,
-// and libnetpbm / stb_image when built in, on generated photo-like images in the article's
-// three sizes, a 16-bit image, the committed data/ images and the user's --ppm files.
+// The ppm family: the PPM article's (docs/articles.md) five stages and RAW, fastread::ppm::load
+// over each source, and libnetpbm / stb_image when built in, on generated photo-like images in the
+// article's three sizes, a 16-bit image, the committed data/ images and the user's --ppm files.
 
 #include <fastread/ppm.hpp>
 #include <fastread/ppm/baseline.hpp>

@@ -1,5 +1,5 @@
-// The random family: the random-records article's experiment. A file of int32 records
-// (default 1 GiB, --random-size MB; the article's was 4 GiB) and 100,000 random record
+// The random family: the random-records article's (docs/articles.md) experiment. A file of int32
+// records (default 1 GiB, --random-size MB; the article's was 4 GiB) and 100,000 random record
 // indices; reads, and read-increment-write updates, with the article's fseek programs over
 // its grid of dials, then fastread::read_at / update_at with each method. A second column
 // (256 MiB, 100,000 indices) is dense: most pages hold a record. A sweep over 1,000 to

@@ -1,9 +1,9 @@
-// The table family: the zero-copy article's experiment. A million strings of 150 ± 10 bytes
-// persisted and loaded again: the article's naive reader (one allocation and one fread per
-// string), its one-copy reader (one fread of all the bytes) and its zero-copy reader (mmap
-// and an O(n) index), against string_table::view::open (validates every offset) and
-// open_unchecked (O(1)); each also "+ visit every string" (the sum of the lengths), so that
-// laziness is charged. Writes: the article's two writers and string_table's two.
+// The table family: the zero-copy article's (docs/articles.md) experiment. A million strings of 150
+// ± 10 bytes persisted and loaded again: the article's naive reader (one allocation and one fread
+// per string), its one-copy reader (one fread of all the bytes) and its zero-copy reader (mmap and
+// an O(n) index), against string_table::view::open (validates every offset) and open_unchecked
+// (O(1)); each also "+ visit every string" (the sum of the lengths), so that laziness is charged.
+// Writes: the article's two writers and string_table's two.
 
 #include <fastread/string_table.hpp>
 #include <fastread/string_table/baseline.hpp>

@@ -3,7 +3,7 @@
 
 /// @file
 /// Whether two files hold the same bytes: `fastread::files_equal`, with the programs of the
-/// compare article ("Comparing two files", the article list in docs/) kept as methods.
+/// compare article (docs/articles.md) kept as methods.
 
 #include "detail/policy.hpp"
 #include "detail/posix.hpp"

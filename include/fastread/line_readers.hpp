@@ -2,9 +2,9 @@
 #define FASTREAD_LINE_READERS_HPP
 
 /// @file
-/// The three line readers of the article behind fastread's lines family (Wu Yongwei's
-/// nvwa readers), kept as working baselines with their interfaces: a reader object over a
-/// stream, `FILE*` or file, a delimiter, a strip/no-strip switch, and range-for.
+/// The three line readers of the line-readers article behind fastread's lines family (Wu Yongwei's
+/// nvwa readers; docs/articles.md), kept as working baselines with their interfaces: a reader
+/// object over a stream, `FILE*` or file, a delimiter, a strip/no-strip switch, and range-for.
 ///
 /// | reader | technique | line type |
 /// |---|---|---|

@@ -21,7 +21,7 @@
 /// update_error, and a file that shrinks during a call gives a std::system_error naming
 /// it, never SIGBUS.
 ///
-/// The random-records article's `fseek` programs are kept as methods and in
+/// The random-records article's (docs/articles.md) `fseek` programs are kept as methods and in
 /// fastread/records/baseline.hpp.
 ///
 /// io_uring support: define `FASTREAD_HAVE_LIBURING=1` and link liburing (Debian

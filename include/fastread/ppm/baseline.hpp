@@ -2,8 +2,9 @@
 #define FASTREAD_PPM_BASELINE_HPP
 
 /// @file
-/// `fastread::ppm::baseline`: the five ways the article that started fastread loaded a PPM
-/// image, kept as working functions so that `fastread-bench` compares techniques:
+/// `fastread::ppm::baseline`: the five ways the PPM article (docs/articles.md) that started
+/// fastread loaded a PPM image, kept as working functions so that `fastread-bench` compares
+/// techniques:
 ///
 /// | stage | technique |
 /// |---|---|

@@ -2,8 +2,8 @@
 #define FASTREAD_RECORDS_BASELINE_HPP
 
 /// @file
-/// The random-records article's programs, kept as baselines: records read, or read,
-/// incremented and written back, with `fseek` + `fread`/`fwrite` at each position, turning
+/// The random-records article's (docs/articles.md) programs, kept as baselines: records read, or
+/// read, incremented and written back, with `fseek` + `fread`/`fwrite` at each position, turning
 /// its four dials (positions sorted or not, stdio buffer or `setvbuf(_IONBF)`, `SEEK_SET`
 /// or `SEEK_CUR`, mode "rb" or "rb+"). `read_at`/`update_at` with `access_method::fseek_set`
 /// and `fseek_cur` run these. The records go back to the caller in the caller's order

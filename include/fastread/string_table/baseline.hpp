@@ -2,8 +2,8 @@
 #define FASTREAD_STRING_TABLE_BASELINE_HPP
 
 /// @file
-/// The zero-copy article's programs, kept as baselines for the `table` bench family.
-/// Two file layouts, both in the writing machine's byte order with 32-bit lengths and no
+/// The zero-copy article's (docs/articles.md) programs, kept as baselines for the `table` bench
+/// family. Two file layouts, both in the writing machine's byte order with 32-bit lengths and no
 /// header beyond a 32-bit count:
 /// - naive: count, then for each string its length and its bytes;
 /// - flat: count, all the lengths, then all the bytes.
