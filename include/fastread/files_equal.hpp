@@ -3,14 +3,16 @@
 
 /// @file
 /// Whether two files hold the same bytes: `fastread::files_equal`, with the programs of the
-/// compare article (docs/articles.md) kept as methods.
+/// compare article ("Comparing two files", the article list in docs/) kept as methods.
 
 #include "detail/policy.hpp"
 #include "detail/posix.hpp"
 #include "io.hpp"
 #include "page_cache.hpp"
+#include "source/file_source.hpp"
 #include "source/mmap_source.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstddef>
 #include <cstdio>
@@ -18,17 +20,20 @@
 #include <filesystem>
 #include <memory>
 #include <span>
+#include <system_error>
 
 namespace fastread {
 
 /// How files_equal reads the two files. The first five are the programs of the article
 /// this job comes from, kept so that fastread-bench can compare them.
 enum class compare_method {
-    /// The default: `block` with 1 MiB blocks, or guarded maps of both files when
-    /// `compare_options::io` says so for both (fastread/io.hpp: with io_mode::automatic, when
-    /// both are 1 MiB or more, in the page cache, and this host measures maps faster than
-    /// reading). A file that changes size during the call gives `false` (or, if it cannot
-    /// be read any more, std::system_error), never SIGBUS. (find_duplicates never maps.)
+    /// The default: `block` with 1 MiB blocks, except where `compare_options::io` says to
+    /// map both files (fastread/io.hpp). With io_mode::automatic, two files of 1 MiB or more
+    /// in the page cache are compared through the file layer of lines(path): from 32 MiB
+    /// window by window (2 MiB), each window mapped where the pass measures the map cheaper
+    /// and read elsewhere; below that, guarded maps when this host measures maps cheaper.
+    /// A file that changes size during the call gives `false` (or, if it cannot be read
+    /// any more, std::system_error), never SIGBUS. (find_duplicates never maps.)
     automatic,
     /// `getc` on two `FILE*`, one byte from each in turn (the article's simple-compare).
     getc,
@@ -121,6 +126,46 @@ inline bool compare_blocks(int fa, int fb, std::size_t block, const std::filesys
     }
 }
 
+/// Compares the regular files open on `fa` and `fb` (fstat gave `ia` and `ib`, of equal
+/// sizes) through file_source, each read as its plan says. False if they differ or if
+/// either changed size during the pass (a shrink the source reports as EIO included);
+/// throws std::system_error for any other read error.
+inline bool compare_file_sources(unique_fd fa, const file_info& ia, reading_plan plan_a,
+                                 const std::filesystem::path& a, unique_fd fb, const file_info& ib,
+                                 reading_plan plan_b, const std::filesystem::path& b) {
+    const int raw_a = fa.get(), raw_b = fb.get(); // open as long as the sources live
+    file_source sa(std::move(fa), ia, plan_a, a);
+    file_source sb(std::move(fb), ib, plan_b, b);
+    auto changed = [&] {
+        return stat_fd(raw_a, a).size != ia.size || stat_fd(raw_b, b).size != ib.size;
+    };
+    try {
+        std::span<const char> x, y;
+        for (;;) {
+            if (x.empty()) {
+                x = sa.next();
+            }
+            if (y.empty()) {
+                y = sb.next();
+            }
+            if (x.empty() || y.empty()) {
+                return x.empty() && y.empty() && !changed();
+            }
+            const std::size_t n = std::min(x.size(), y.size());
+            if (std::memcmp(x.data(), y.data(), n) != 0) {
+                return false;
+            }
+            x = x.subspan(n);
+            y = y.subspan(n);
+        }
+    } catch (const std::system_error& e) {
+        if (e.code().value() == EIO && changed()) {
+            return false;
+        }
+        throw;
+    }
+}
+
 inline bool compare_maps(int fa, int fb) {
     mmap_source ma(fa);
     mmap_source mb(fb);
@@ -149,21 +194,22 @@ inline bool files_equal(const std::filesystem::path& a, const std::filesystem::p
     compare_method method = options.method;
     std::size_t block = options.block_size;
     if (method == compare_method::automatic) {
-        // Reading 1 MiB blocks in turn matches reading the files one after the other from
-        // the disk, and from the page cache it is what a host with expensive maps wants;
-        // where maps are cheaper (io_costs), memcmp over two maps skips both copies.
-        if (sized && detail::map_wanted(options.io, fa.get(), ia.size, detail::map_threshold) &&
-            detail::map_wanted(options.io, fb.get(), ib.size, detail::map_threshold)) {
-            // Both maps have the size fstat gave before (equal here); a file that shrinks
-            // meanwhile reads as zeros past its new end (the guards) and is caught below.
-            const detail::file_map ma = detail::guarded_map(fa.get(), ia.size);
-            const detail::file_map mb = detail::guarded_map(fb.get(), ib.size);
-            if (ma && mb && ma.size() == mb.size()) {
-                const bool same = std::memcmp(ma.data(), mb.data(), ma.size()) == 0;
-                const bool changed = ma.lost() >= 0 || mb.lost() >= 0 ||
-                                     detail::stat_fd(fa.get(), a).size != ia.size ||
-                                     detail::stat_fd(fb.get(), b).size != ib.size;
-                return same && !changed;
+        // Cached files go through the file layer of lines(path): big ones window by window,
+        // each window mapped or read as the pass measures (a file maps at the speed of the
+        // folios the page cache holds it in, which the host-wide figure cannot know), the
+        // others mapped when the host's maps are cheaper. Anything else is read in 1 MiB
+        // blocks in turn, which matches reading the files one after the other on a disk.
+        if (sized) {
+            const detail::reading_plan plan_a = detail::plan_reading(
+                options.io, fa.get(), ia.size, detail::map_threshold, detail::adaptive_from);
+            const detail::reading_plan plan_b =
+                plan_a == detail::reading_plan::stream
+                    ? plan_a
+                    : detail::plan_reading(options.io, fb.get(), ib.size, detail::map_threshold,
+                                           detail::adaptive_from);
+            if (plan_b != detail::reading_plan::stream) {
+                return detail::compare_file_sources(std::move(fa), ia, plan_a, a, std::move(fb), ib,
+                                                    plan_b, b);
             }
         }
         method = compare_method::block;

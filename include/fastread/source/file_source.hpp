@@ -2,9 +2,9 @@
 #define FASTREAD_SOURCE_FILE_SOURCE_HPP
 
 /// @file
-/// The file layer of lines(path): a byte source that streams with read(2), hands out
-/// windows of a guarded map, or, for big cached files, does either window by window as it
-/// measures.
+/// The file layer of the default entry points that pass over a file front to back
+/// (lines(path), files_equal): a byte source that streams with read(2), hands out windows of
+/// a guarded map, or, for big cached files, does either window by window as it measures.
 
 #include <chrono>
 #include <cstddef>
@@ -26,7 +26,7 @@
 
 namespace fastread::detail {
 
-/// The file layer of lines(path) (plan_reading() decides how it reads): a stream of
+/// The file layer of lines(path) and files_equal (plan_reading() decides how it reads): a stream of
 /// read(2) into a reused buffer; a guarded read-only map handed out in windows; or, for big cached
 /// files in automatic mode, both, window by window, as window_io measures.
 ///
