@@ -8,8 +8,8 @@
 #include <fastread/files_equal.hpp>
 #include <fastread/lines.hpp>
 #include <fastread/page_cache.hpp>
-#include <fastread/records.hpp>
 #include <fastread/ppm.hpp>
+#include <fastread/records.hpp>
 #include <fastread/source/mmap_source.hpp>
 #include <fastread/string_table.hpp>
 
