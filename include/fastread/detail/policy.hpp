@@ -26,17 +26,18 @@ inline constexpr unsigned resident_percent = 95;
 /// ppm::load(path) looks at a file's magic to pick its plan ("PPM").
 inline constexpr std::uint64_t map_threshold = std::uint64_t{1} << 20;
 
-/// Cached files of at least this many bytes are read adaptively (window_io) by lines(path)
-/// in automatic mode: the probe that may find maps cheaper costs up to window_bytes / 8
-/// mapped at the slow rate, a small share of such a file.
+/// Cached files of at least this many bytes are read adaptively (window_io, through
+/// source/file_source.hpp) by lines(path) and files_equal in automatic mode: the probe that
+/// may find maps cheaper costs up to window_bytes / 8 mapped at the slow rate, a small
+/// share of such a file.
 inline constexpr std::uint64_t adaptive_from = std::uint64_t{32} << 20;
 
-/// Bytes per window of window_io (a mapped window or 256 KiB reads) and of lines(path)'s
-/// map: the file's size is checked once per window.
+/// Bytes per window of window_io (a mapped window or 256 KiB reads) and of the file
+/// layer's maps: the file's size is checked once per window.
 inline constexpr std::size_t window_bytes = std::size_t{2} << 20;
 
-/// Bytes per read(2) where a pass reads big blocks it then scans (lines' adaptive pass,
-/// P3 slices read from a file): one system call per 256 KiB, and the block is still in
+/// Bytes per read(2) where a pass reads big blocks it then scans (the file layer's adaptive
+/// pass, P3 slices read from a file): one system call per 256 KiB, and the block is still in
 /// the L2 cache when it is scanned.
 inline constexpr std::size_t scan_read_block = std::size_t{256} << 10;
 
