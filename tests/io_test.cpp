@@ -213,26 +213,27 @@ TEST_CASE("plan_reading: stream, map or adapt, by mode, size, residency and cost
 
 TEST_CASE("window_io: probes while reading, maps when the file maps cheaper, backs off", "[io]") {
     using fastread::detail::window_io;
-    const std::size_t probe = window_io::probe_bytes, window = window_io::window;
+    const std::size_t window = window_io::window; // a probe maps a whole window
     const std::size_t mib = std::size_t{1} << 20;
 
-    SECTION("a host where reading wins starts reading, with a probe at window 0") {
+    SECTION("a host where reading wins starts reading, with a probe at window 1") {
         window_io w(costs(0.1, 0.5));
         CHECK_FALSE(w.mapping());
-        CHECK(w.probe_due(0));
+        CHECK_FALSE(w.probe_due(0)); // window 0 reads: what reading costs this pass
+        CHECK(w.probe_due(1));
         CHECK(w.read_ns_per_byte() == 0.1); // the prior, until 1 MiB is read
         // A probe that costs what the host's map costs: keep reading; the next probes wait
         // 2, 4, 8, ... windows, up to most_between_probes.
-        w.probe_done(0, probe, 0.5 * probe);
+        w.probe_done(1, window, 0.5 * window);
         CHECK_FALSE(w.mapping());
-        CHECK_FALSE(w.probe_due(1));
-        CHECK(w.probe_due(2));
-        w.probe_done(2, probe, 0.5 * probe);
-        CHECK_FALSE(w.probe_due(5));
-        CHECK(w.probe_due(6));
-        std::uint64_t at = 6;
+        CHECK_FALSE(w.probe_due(2));
+        CHECK(w.probe_due(3));
+        w.probe_done(3, window, 0.5 * window);
+        CHECK_FALSE(w.probe_due(6));
+        CHECK(w.probe_due(7));
+        std::uint64_t at = 7;
         for (std::uint64_t gap : {8, 16, 32, 32, 32}) {
-            w.probe_done(at, probe, 0.5 * probe);
+            w.probe_done(at, window, 0.5 * window);
             std::uint64_t next = at + 1;
             while (!w.probe_due(next)) {
                 ++next;
@@ -248,19 +249,23 @@ TEST_CASE("window_io: probes while reading, maps when the file maps cheaper, bac
         CHECK(w.read_ns_per_byte() == 0.1);
         w.read_done(mib / 2, 0.1 * static_cast<double>(mib / 2));
         CHECK(w.read_ns_per_byte() == Approx(0.2));
-        // A probe at 0.17 ns/B: cheaper than 0.2, but not by map_margin (1.25).
-        w.probe_done(0, probe, 0.17 * probe);
+        // A probe at 0.2 ns/B: no cheaper than reading, which keeps the window.
+        w.probe_done(1, window, 0.2 * window);
         CHECK_FALSE(w.mapping());
-        // At 0.15 ns/B it is: the pass maps from there.
-        w.probe_done(2, probe, 0.15 * probe);
+        // At 0.19 ns/B it is cheaper: the pass maps from there.
+        w.probe_done(3, window, 0.19 * window);
         CHECK(w.mapping());
-        CHECK_FALSE(w.probe_due(3));
+        CHECK_FALSE(w.probe_due(4));
     }
     SECTION("mapping: one slow window is kept, two in a row go back to reading") {
         window_io w(costs(0.5, 0.1)); // a host where maps win starts mapping
         CHECK(w.mapping());
+        // Slower than reading (0.5), but not by map_margin (1.25): not slow.
+        w.map_done(0, window, 0.6 * window);
+        w.map_done(0, window, 0.6 * window);
+        CHECK(w.mapping());
         w.map_done(0, window, 0.05 * window);
-        w.map_done(1, window, 0.9 * window); // slower than reading (0.5)
+        w.map_done(1, window, 0.9 * window); // slower than 1.25 x reading
         CHECK(w.mapping());
         w.map_done(2, window, 0.05 * window);
         w.map_done(3, window, 0.9 * window);
@@ -270,17 +275,17 @@ TEST_CASE("window_io: probes while reading, maps when the file maps cheaper, bac
         // A probe 2 windows later; if it finds maps cheap, mapping again.
         CHECK_FALSE(w.probe_due(5));
         CHECK(w.probe_due(6));
-        w.probe_done(6, probe, 0.1 * probe);
+        w.probe_done(6, window, 0.1 * window);
         CHECK(w.mapping());
     }
     SECTION("unknown costs: reading, and no probe can switch to mapping") {
         window_io w(costs(0.1, 0.05, false));
         CHECK_FALSE(w.mapping());
         CHECK(w.read_ns_per_byte() == 0);
-        w.probe_done(0, probe, 0.0);
+        w.probe_done(1, window, 0.0);
         CHECK_FALSE(w.mapping());
         w.read_done(mib, 0.1 * static_cast<double>(mib));
-        w.probe_done(2, probe, 0.01 * probe);
+        w.probe_done(3, window, 0.01 * window);
         CHECK(w.mapping()); // once the pass measured its reads, the probe decides
     }
 }

@@ -265,7 +265,7 @@ std::string read_while_cut(const std::filesystem::path& path, io_mode io, std::s
 }
 
 // The adaptive pass lines(path) makes over big cached files, with `prior` as the host's
-// costs: (0.1, 0.5) starts reading, with map probes at windows 0, 2, 6...; (0.5, 0.1) maps.
+// costs: (0.1, 0.5) starts reading, with map probes at windows 1, 3, 7...; (0.5, 0.1) maps.
 // Cuts the file to `cut` bytes after the first line unless `cut` is npos.
 std::string read_adaptive(const std::filesystem::path& path, const io_costs& prior,
                           std::size_t cut = std::string::npos) {
@@ -300,7 +300,7 @@ io_costs prior_costs(double read, double map) {
 
 TEST_CASE("lines(path), adaptive: mapped and read windows hand out the file exactly", "[lines]") {
     // Lines of 1 to 300 bytes, so that lines straddle every kind of boundary: a probe's
-    // 256 KiB, a 256 KiB read, a 2 MiB window, and the switches between map and buffer.
+    // mapped window, a 256 KiB read, a 2 MiB window, and the switches between map and buffer.
     std::mt19937 rng(17);
     std::string text;
     while (text.size() < (std::size_t{9} << 20) + 777) {
@@ -327,7 +327,7 @@ TEST_CASE("lines(path), adaptive: a file that shrinks ends where it now ends, or
         write_file(path, text);
         const std::size_t cut = (std::size_t{6} << 20) + 12345;
         CHECK(read_adaptive(path, prior, cut) == text.substr(0, cut));
-        // Below what the first chunk handed out (a 256 KiB probe, or a 2 MiB window).
+        // Below what the first chunk handed out (a 256 KiB read, or a 2 MiB window).
         write_file(path, text);
         CHECK_THROWS_WITH(read_adaptive(path, prior, 1000),
                           Catch::Contains(path.string()) &&

@@ -282,20 +282,29 @@ inline bool map_wanted(io_mode requested, int fd, std::uint64_t size, std::uint6
 /// in as 2 MiB folios map faster than they read (docs/performance.md, "Reading or
 /// mapping"), and read-ahead only reaches that size some megabytes into the file.
 ///
+/// What is measured is the whole pass, not the I/O alone: a chunk's cost is the time from
+/// the call that produced it to the call for the next one, so it includes the caller's
+/// work on the chunk, and with it the faults of a fresh map (paid at first access) and the
+/// cache misses of reading mapped pages rather than a buffer the copy left in cache. (An
+/// I/O-only measure, mapping a window and touching each page, cost 7 % of a lines() pass
+/// by itself and judged half-folio windows equal to reading where the whole pass ran
+/// faster mapped; docs/performance.md.)
+///
 /// The pass is cut into windows of `window` bytes. It starts mapping if choose_io(prior)
-/// says map, else reading, with a probe due at window 0. Reading: a probe maps the first
-/// probe_bytes of a window instead (probe_done); if they cost less than reading by
-/// map_margin, the pass maps from there, else the next probe waits twice as many windows
-/// as the last (2, 4, 8, ... up to `most_between_probes`), so a file that never maps well
-/// pays a few probes. Mapping: two windows in a row that cost more per byte than reading
-/// send it back to reading, with a probe 2 windows later (one slow window happens in any
-/// file: a few small folios). The cost of reading is what this pass's reads measured
-/// (average over them), the prior's figure until 1 MiB has been read. Costs are in
-/// nanoseconds; all figures come from the caller, so tests drive it with their own.
+/// says map, else reading, with a probe due at window 1 (after a window of reads measured
+/// what reading costs). Reading: a probe maps a whole window instead (probe_done; a part
+/// of a window cannot show what the window costs, as a window in one 2 MiB folio maps at
+/// once); if it cost less per byte than reading, the pass maps from there, else the next
+/// probe waits twice as many windows as the last (2, 4, 8, ... up to
+/// `most_between_probes`), so a file that never maps well pays a few probes. Mapping: two
+/// windows in a row that cost more than map_margin times reading send it back to reading,
+/// with a probe 2 windows later (one slow window happens in any file: a few small folios).
+/// The cost of reading is what this pass's reads measured (average over them), the prior's
+/// figure until 1 MiB has been read. Costs are in nanoseconds; all figures come from the
+/// caller, so tests drive it with their own.
 class window_io {
   public:
     static constexpr std::size_t window = window_bytes;
-    static constexpr std::size_t probe_bytes = window_bytes / 8;
     static constexpr std::uint64_t first_between_probes = 2;
     static constexpr std::uint64_t most_between_probes = 32;
 
@@ -306,19 +315,19 @@ class window_io {
     /// Whether the window now due is mapped whole.
     bool mapping() const noexcept { return mapping_; }
 
-    /// Whether window `index`, about to be read, starts with a probe instead.
+    /// Whether window `index`, about to be read, is mapped whole instead, as a probe.
     bool probe_due(std::uint64_t index) const noexcept { return !mapping_ && index >= next_probe_; }
 
-    /// `bytes` read in `ns`.
+    /// A chunk of `bytes` read and passed over in `ns`.
     void read_done(std::size_t bytes, double ns) noexcept {
         read_bytes_ += static_cast<double>(bytes);
         read_ns_ += ns;
     }
 
-    /// The probe of window `index`: `bytes` mapped and touched in `ns`.
+    /// The probe of window `index`: `bytes` mapped and passed over in `ns`.
     void probe_done(std::uint64_t index, std::size_t bytes, double ns) noexcept {
         const double read = read_ns_per_byte();
-        if (read > 0 && bytes > 0 && ns / static_cast<double>(bytes) * map_margin < read) {
+        if (read > 0 && bytes > 0 && ns / static_cast<double>(bytes) < read) {
             mapping_ = true;
             slow_maps_ = 0;
             between_probes_ = first_between_probes;
@@ -328,10 +337,11 @@ class window_io {
         }
     }
 
-    /// Window `index` mapped whole: `bytes` mapped and touched in `ns`.
+    /// Window `index` mapped whole: `bytes` mapped and passed over in `ns`.
     void map_done(std::uint64_t index, std::size_t bytes, double ns) noexcept {
         const double read = read_ns_per_byte();
-        const bool slow = read > 0 && bytes > 0 && ns / static_cast<double>(bytes) > read;
+        const bool slow =
+            read > 0 && bytes > 0 && ns / static_cast<double>(bytes) > read * map_margin;
         slow_maps_ = slow ? slow_maps_ + 1 : 0;
         if (slow_maps_ >= 2) {
             mapping_ = false;
@@ -351,36 +361,11 @@ class window_io {
     double prior_read_;
     double read_bytes_ = 0;
     double read_ns_ = 0;
-    std::uint64_t next_probe_ = 0;
+    std::uint64_t next_probe_ = 1;
     std::uint64_t between_probes_ = first_between_probes;
     unsigned slow_maps_ = 0;
     bool mapping_;
 };
-
-/// Faults bytes [begin, end) of `map` in; with `touch`, also reads a byte of each page and
-/// returns the nanoseconds taken (else 0). What a fresh map costs beyond populating its
-/// page tables is the first access to each page (on some hosts a trap per page), so a
-/// measurement must touch. Uses MADV_POPULATE_READ where the kernel has it (Linux 5.14),
-/// which reports pages past the end of the file (EFAULT) instead of raising SIGBUS; the
-/// map's guard covers a shrink after it.
-inline double fault_in(const file_map& map, std::size_t begin, std::size_t end,
-                       bool touch) noexcept {
-    const auto t0 = std::chrono::steady_clock::now();
-    const std::size_t page = page_size();
-    const std::size_t from = begin / page * page;
-#ifdef __linux__
-    constexpr int populate_read = 22; // MADV_POPULATE_READ, newer than Debian 12's headers
-    (void)::madvise(map.data() + from, end - from, populate_read);
-#endif
-    if (!touch) {
-        return 0;
-    }
-    const volatile char* p = map.data();
-    for (std::size_t at = from; at < end; at += page) {
-        (void)p[at];
-    }
-    return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
-}
 
 /// For requests of cached bytes: two requests whose gap is at most this many bytes are read
 /// as one, when copying the gap costs less than a system call (call_ns over

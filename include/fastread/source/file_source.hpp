@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -67,7 +68,7 @@ class file_source {
             throw_system_error(ENOMEM, "mmap", path);
         }
         windows_.emplace(windows);
-        buffer_.reset(new char[read_block]);
+        buffer_ = touched_buffer();
     }
 
     std::span<const char> next() {
@@ -98,32 +99,28 @@ class file_source {
         }
         const std::size_t window_end =
             std::min(limit_, static_cast<std::size_t>(index + 1) * window);
-        if (!windows_ || windows_->mapping()) {
-            const double ns = map_window(begin, window_end);
-            if (windows_) {
-                windows_->map_done(index, window_end - begin, ns);
-            }
+        if (!windows_) {
             return hand_out_map(begin, window_end);
         }
-        if (begin % window == 0 && windows_->probe_due(index)) {
-            const std::size_t end = std::min(window_end, begin + window_io::probe_bytes);
-            // The first half may pay for mapping the whole window at once (a 2 MiB folio
-            // maps with one fault); the second half shows what the rest of it costs.
-            const std::size_t mid = begin + (end - begin) / 2;
-            (void)map_window(begin, mid);
-            const double pns = map_window(mid, end);
-            windows_->probe_done(index, end - mid, pns);
-            return hand_out_map(begin, end);
+        // An adaptive pass: the chunk handed out before is settled, now that the caller is
+        // done with it, and the one handed out now is timed from here to the next call.
+        const auto now = std::chrono::steady_clock::now();
+        settle(now);
+        if (windows_->mapping() || (begin % window == 0 && windows_->probe_due(index))) {
+            // Not populated ahead (MADV_POPULATE_READ): that cost 4 % of a lines() pass over
+            // faulting in as the caller reads (docs/performance.md).
+            pending_ = {windows_->mapping() ? chunk_kind::map : chunk_kind::probe, index,
+                        window_end - begin, now};
+            return hand_out_map(begin, window_end);
         }
         const std::size_t want = std::min(read_block, window_end - begin);
-        const auto t0 = std::chrono::steady_clock::now();
         const std::size_t got = pread_full(fd_.get(), buffer_.get(), want, begin, path_);
-        windows_->read_done(got, elapsed_ns(t0));
         if (got == 0) { // the file now ends here (or before: then check_size throws)
             done_ = true;
             check_size(stat_fd(fd_.get(), path_).size);
             return {};
         }
+        pending_ = {chunk_kind::read, index, got, now};
         handed_out_ += got;
         return {buffer_.get(), got};
     }
@@ -139,7 +136,7 @@ class file_source {
                 fd_ = std::move(fd);
                 if (plan == reading_plan::adaptive) {
                     windows_.emplace(host_io_costs());
-                    buffer_.reset(new char[read_block]);
+                    buffer_ = touched_buffer();
                 } else {
                     map_.advise(MADV_SEQUENTIAL);
                 }
@@ -152,18 +149,35 @@ class file_source {
         reader_.emplace(std::move(fd), path_);
     }
 
-    static double elapsed_ns(std::chrono::steady_clock::time_point since) noexcept {
-        return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - since)
-            .count();
+    // The read buffer of an adaptive pass, its pages faulted in: else the first reads into
+    // it pay a page fault per 4 KiB and the pass measures reading at 2-3x its cost.
+    static std::unique_ptr<char[]> touched_buffer() {
+        std::unique_ptr<char[]> buffer(new char[read_block]);
+        std::memset(buffer.get(), 0, read_block);
+        return buffer;
     }
     std::span<const char> hand_out_map(std::size_t begin, std::size_t end) noexcept {
         handed_out_ = end;
         return {map_.data() + begin, end - begin};
     }
-    // Faults [begin, end) of the map in (fault_in); touches each page and times it in an
-    // adaptive pass.
-    double map_window(std::size_t begin, std::size_t end) const noexcept {
-        return fault_in(map_, begin, end, windows_.has_value());
+    // Reports the chunk handed out last to windows_: what it cost from the call that made
+    // it to `now`.
+    void settle(std::chrono::steady_clock::time_point now) noexcept {
+        const double ns = std::chrono::duration<double, std::nano>(now - pending_.since).count();
+        switch (pending_.kind) {
+        case chunk_kind::read:
+            windows_->read_done(pending_.bytes, ns);
+            break;
+        case chunk_kind::probe:
+            windows_->probe_done(pending_.index, pending_.bytes, ns);
+            break;
+        case chunk_kind::map:
+            windows_->map_done(pending_.index, pending_.bytes, ns);
+            break;
+        case chunk_kind::none:
+            break;
+        }
+        pending_.kind = chunk_kind::none;
     }
     void check_not_lost(std::uint64_t now) const {
         if (handed_out_ == 0) {
@@ -188,10 +202,18 @@ class file_source {
     unique_fd fd_;                     // kept open while mapped, to see the size change
     file_map map_;                     // empty when streaming
     std::optional<window_io> windows_; // adaptive passes: which windows map
-    std::unique_ptr<char[]> buffer_;   // adaptive passes: what the read windows read into
-    std::uint64_t handed_out_ = 0;     // bytes handed out so far
-    std::size_t limit_ = 0;            // where the file ended at the current window's start
-    int read_fd_ = -1;                 // the sized regular file reader_ reads, else -1
+    enum class chunk_kind { none, read, probe, map };
+    struct pending_chunk {
+        chunk_kind kind = chunk_kind::none;
+        std::uint64_t index = 0; // its window
+        std::size_t bytes = 0;
+        std::chrono::steady_clock::time_point since;
+    };
+    pending_chunk pending_;          // adaptive passes: the chunk the caller has, not yet timed
+    std::unique_ptr<char[]> buffer_; // adaptive passes: what the read windows read into
+    std::uint64_t handed_out_ = 0;   // bytes handed out so far
+    std::size_t limit_ = 0;          // where the file ended at the current window's start
+    int read_fd_ = -1;               // the sized regular file reader_ reads, else -1
     bool done_ = false;
     std::optional<read_source> reader_;
 };
