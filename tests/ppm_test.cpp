@@ -604,15 +604,30 @@ std::size_t sample_start(const std::string& bytes, std::size_t from) {
     return std::string::npos;
 }
 
-// What load_plain_in_file_slices makes of the file at `path` on `threads` threads.
+// The costs that make window_io start mapping, or start reading (and probe now and then).
+fastread::io_costs slice_costs(bool maps_win) {
+    fastread::io_costs c;
+    c.read_ns_per_byte = maps_win ? 0.16 : 0.09;
+    c.map_ns_per_byte = maps_win ? 0.08 : 0.48;
+    c.call_ns = 2000;
+    c.measured = true;
+    return c;
+}
+const fastread::io_costs maps_win = slice_costs(true), reads_win = slice_costs(false);
+// How the slices reach the file: pread only, or window by window from each of these costs.
+const fastread::io_costs* const slice_modes[] = {nullptr, &maps_win, &reads_win};
+
+// What load_plain_in_file_slices makes of the file at `path` on `threads` threads, reading
+// (adaptive null) or each slice mapping or reading window by window from `adaptive`.
 template <class Sample>
 std::string sliced_outcome(const std::filesystem::path& path, unsigned threads,
-                           ppm::image<Sample>* img = nullptr) {
+                           ppm::image<Sample>* img = nullptr,
+                           const fastread::io_costs* adaptive = nullptr) {
     detail::unique_fd fd = detail::open_read_only(path);
     const std::uint64_t size = std::filesystem::file_size(path);
     try {
         std::optional<ppm::image<Sample>> got =
-            detail::load_plain_in_file_slices<Sample>(fd.get(), size, threads, path);
+            detail::load_plain_in_file_slices<Sample>(fd.get(), size, threads, adaptive, path);
         if (!got) {
             return "nothing";
         }
@@ -624,6 +639,17 @@ std::string sliced_outcome(const std::filesystem::path& path, unsigned threads,
         CHECK(e.file() == path.string());
         return "error at " + std::to_string(e.offset()) + ": " + e.reason();
     }
+}
+
+// Each cut of the shrink test, with each way the slices reach the file.
+std::vector<std::pair<std::uint64_t, const fastread::io_costs*>> cut_cases(std::uint64_t size) {
+    std::vector<std::pair<std::uint64_t, const fastread::io_costs*>> out;
+    for (std::uint64_t cut : {size / 4, size / 2 + 11, size * 5 / 6, size - 1}) {
+        for (const fastread::io_costs* mode : slice_modes) {
+            out.emplace_back(cut, mode);
+        }
+    }
+    return out;
 }
 
 } // namespace
@@ -639,11 +665,13 @@ TEST_CASE("load(path) of a cached plain file: slices read and parsed on threads 
         write_file(path, bytes);
         const auto expected = from_bytes<std::uint16_t>(bytes);
         for (unsigned threads : {2u, 3u, 7u}) {
-            CAPTURE(threads);
-            ppm::image<std::uint16_t> img;
-            CHECK(sliced_outcome<std::uint16_t>(path, threads, &img) ==
-                  "image of " + std::to_string(expected.samples.size()) + " samples");
-            CHECK(img == expected);
+            for (const fastread::io_costs* mode : slice_modes) {
+                CAPTURE(threads, mode == nullptr ? "pread" : mode == &maps_win ? "maps" : "reads");
+                ppm::image<std::uint16_t> img;
+                CHECK(sliced_outcome<std::uint16_t>(path, threads, &img, mode) ==
+                      "image of " + std::to_string(expected.samples.size()) + " samples");
+                CHECK(img == expected);
+            }
         }
         // The public entry point takes this path on a machine of two CPUs or more.
         page_cache::preload(path);
@@ -679,9 +707,11 @@ TEST_CASE("load(path) of a cached plain file in slices: errors at the offset one
         CAPTURE(what);
         write_file(path, bytes);
         for (unsigned threads : {2u, 3u}) {
-            CAPTURE(threads);
-            CHECK(sliced_outcome<std::uint8_t>(path, threads) ==
-                  streamed_outcome<std::uint8_t>(bytes));
+            for (const fastread::io_costs* mode : slice_modes) {
+                CAPTURE(threads, mode == nullptr ? "pread" : mode == &maps_win ? "maps" : "reads");
+                CHECK(sliced_outcome<std::uint8_t>(path, threads, nullptr, mode) ==
+                      streamed_outcome<std::uint8_t>(bytes));
+            }
         }
     }
 }
@@ -725,15 +755,15 @@ TEST_CASE("load(path) of a cached plain file in slices: a file cut short gives a
     // start: no start is found there, nothing is decoded (ppm::load then streams the file,
     // and finds it short at the same byte). Cut after the last sample (the final line end):
     // the image is whole. The cut landing while the slices read is the race test's (above).
-    for (std::uint64_t cut : {size / 4, size / 2 + 11, size * 5 / 6, size - 1}) {
-        CAPTURE(cut);
+    for (const auto& [cut, mode] : cut_cases(size)) {
+        CAPTURE(cut, mode == nullptr ? "pread" : mode == &maps_win ? "maps" : "reads");
         const auto img = save_test_image(path, 600, ppm::format::plain);
         detail::unique_fd fd = detail::open_read_only(path);
         cut_file(path, cut);
         const bool in_last_slice = cut > size * 2 / 3 + 5000;
         try {
             const auto got =
-                detail::load_plain_in_file_slices<std::uint8_t>(fd.get(), size, 3, path);
+                detail::load_plain_in_file_slices<std::uint8_t>(fd.get(), size, 3, mode, path);
             if (cut == size - 1) {
                 REQUIRE(got.has_value());
                 CHECK(*got == img);
@@ -766,7 +796,7 @@ TEST_CASE("load: a big plain image is decoded where no thread can be created", "
             return 1;
         }
         const auto by_path =
-            detail::load_plain_in_file_slices<std::uint8_t>(fd.get(), size, 2, path);
+            detail::load_plain_in_file_slices<std::uint8_t>(fd.get(), size, 2, nullptr, path);
         return by_path && *by_path == img ? 0 : 2;
     });
     CHECK(status == 0);

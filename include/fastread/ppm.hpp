@@ -25,6 +25,7 @@
 ///   rejected without allocating the image when the input size is known (memory, mmap); a
 ///   stream's buffer grows only as data arrives.
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -82,8 +83,10 @@ struct image {
 /// copied with streaming stores. A cached plain file of 4 MiB or more that is not mapped
 /// (`io_mode::read`, or a host where reading is cheaper) is cut into slices of at least
 /// 2 MiB, one per CPU (at most 8), each read with `pread(2)` through its own 256 KiB buffer
-/// and parsed on its own thread; the header must then lie in the first 64 KiB, else the file
-/// is streamed. Everything else (cold or small files, pipes, FIFOs, `/proc` files, and any
+/// and parsed on its own thread; from 32 MiB, in automatic mode, each slice also maps the
+/// 2 MiB windows of the file that it measures cheaper mapped (as lines(path) does:
+/// detail::window_io). The header must then lie in the first 64 KiB, else the file is
+/// streamed. Everything else (cold or small files, pipes, FIFOs, `/proc` files, and any
 /// file that cannot be mapped) is streamed with `read(2)`: a plain raster chunk by chunk
 /// through a 64 KiB buffer, a raw one straight into the samples. The plain raster goes
 /// through the SIMD kernel of scan::active_level(). Time O(file size); memory O(image size)
@@ -299,7 +302,12 @@ inline std::optional<std::uint64_t> plain_file_cut(int fd, std::uint64_t previou
 /// as parse_plain_in_slices cuts a map, and each thread reads its slice with pread(2) in
 /// scan_read_block chunks into its own buffer and scans them (scan_plain_slices).
 /// So reading costs a copy into a buffer the cache holds, not a map's page-table set-up,
-/// and the parse runs on every thread. Returns nothing, having decoded nothing, when the
+/// and the parse runs on every thread. With `adaptive` (automatic mode, files of
+/// adaptive_from bytes or more: the host's io_costs, or a test's), each slice decides
+/// window by window (window_io, starting from those costs) whether to read or to scan one
+/// guarded map of the file shared by the slices, timing each chunk's read or map and its
+/// scan together, as lines(path) does: a file held in large folios maps cheaper than it
+/// reads on some hosts. Returns nothing, having decoded nothing, when the
 /// header is not within the first 64 KiB, the image is not plain, the raster cannot hold
 /// the samples declared, or no cut is found: the caller then streams the file.
 ///
@@ -307,9 +315,9 @@ inline std::optional<std::uint64_t> plain_file_cut(int fd, std::uint64_t previou
 /// one ends the raster there); read(2) racing the truncation may return zeros, so a size now
 /// below the furthest byte read, or any early end but in the last slice, is a shrink_error.
 template <class Sample>
-std::optional<ppm::image<Sample>> load_plain_in_file_slices(int fd, std::uint64_t size,
-                                                            unsigned threads,
-                                                            const std::filesystem::path& path) {
+std::optional<ppm::image<Sample>>
+load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads, const io_costs* adaptive,
+                          const std::filesystem::path& path) {
     constexpr std::size_t head_bytes = std::size_t{64} << 10;
     std::unique_ptr<char[]> head(new char[head_bytes]);
     const std::size_t head_got =
@@ -339,6 +347,7 @@ std::optional<ppm::image<Sample>> load_plain_in_file_slices(int fd, std::uint64_
 
     const scan::decimal_list_fn<Sample> kernel =
         scan::decimal_list_for<Sample>(scan::active_level());
+    const file_map map = adaptive != nullptr ? guarded_map(fd, size) : file_map();
     std::vector<std::uint64_t> reached(threads, 0);
     std::vector<unsigned char> ended_early(threads, 0);
     ppm::image<Sample> img;
@@ -349,14 +358,67 @@ std::optional<ppm::image<Sample>> load_plain_in_file_slices(int fd, std::uint64_
             const bool last = t + 1 == threads;
             const std::uint64_t to = last ? size : cuts[t + 1] + 1;
             std::unique_ptr<char[]> buffer(new char[scan_read_block]);
+            std::optional<window_io> windows;
+            if (map) {
+                windows.emplace(*adaptive);
+            }
             std::uint64_t pos = cuts[t];
+            std::uint64_t mapped_from = to, mapped_to = 0; // what this slice scanned mapped
             p3_scanner::status st = p3_scanner::status::need_input;
             while (pos < to && st == p3_scanner::status::need_input) {
+                if (windows) {
+                    const std::uint64_t index = pos / window_bytes;
+                    const std::uint64_t window_end = std::min(to, (index + 1) * window_bytes);
+                    const bool probe =
+                        !windows->mapping() && pos % window_bytes == 0 && windows->probe_due(index);
+                    if (windows->mapping() || probe) {
+                        // Where the file ends now: a mapped page past it would read as
+                        // zeros (the guard), so a shrink ends the slice here, as a short
+                        // read does.
+                        const std::uint64_t now = stat_fd(fd, path).size;
+                        const std::uint64_t limit = std::min(window_end, std::max(pos, now));
+                        if (limit == pos) {
+                            ended_early[t] = 1;
+                            break;
+                        }
+                        const std::uint64_t end = limit;
+                        // Timed end to end, the scan included (window_io).
+                        const auto t0 = std::chrono::steady_clock::now();
+                        const char* p = map.data() + pos;
+                        st = scanner.scan(p, map.data() + end, end, o, o_end, kernel, e);
+                        const double ns = std::chrono::duration<double, std::nano>(
+                                              std::chrono::steady_clock::now() - t0)
+                                              .count();
+                        if (probe) {
+                            windows->probe_done(index, end - pos, ns);
+                        } else {
+                            windows->map_done(index, end - pos, ns);
+                        }
+                        mapped_from = std::min(mapped_from, pos);
+                        mapped_to = end;
+                        pos = end;
+                        if (end == limit && limit < window_end) {
+                            ended_early[t] = 1; // the file ends here now
+                            break;
+                        }
+                        continue;
+                    }
+                }
+                std::uint64_t until = to;
+                if (windows) {
+                    until = std::min(to, (pos / window_bytes + 1) * window_bytes);
+                }
                 const auto want =
-                    static_cast<std::size_t>(std::min<std::uint64_t>(scan_read_block, to - pos));
+                    static_cast<std::size_t>(std::min<std::uint64_t>(scan_read_block, until - pos));
+                const auto t0 = std::chrono::steady_clock::now();
                 const std::size_t got = pread_full(fd, buffer.get(), want, pos, path);
                 const char* p = buffer.get();
                 st = scanner.scan(p, p + got, pos + got, o, o_end, kernel, e);
+                if (windows) {
+                    windows->read_done(got, std::chrono::duration<double, std::nano>(
+                                                std::chrono::steady_clock::now() - t0)
+                                                .count());
+                }
                 pos += got;
                 if (got < want) {
                     ended_early[t] = 1; // the file ends here now
@@ -364,6 +426,13 @@ std::optional<ppm::image<Sample>> load_plain_in_file_slices(int fd, std::uint64_
                 }
             }
             reached[t] = pos;
+            if (mapped_to > mapped_from) {
+                // The page-table entries this slice made, removed on this thread: munmap
+                // then has little left to tear down on one (see load_mapped_ppm).
+                const std::uint64_t from = mapped_from / page_size() * page_size();
+                (void)::madvise(map.data() + from, static_cast<std::size_t>(mapped_to - from),
+                                MADV_DONTNEED);
+            }
             if (st == p3_scanner::status::need_input && last) {
                 st = scanner.finish(pos, o, o_end, e);
             }
@@ -376,6 +445,9 @@ std::optional<ppm::image<Sample>> load_plain_in_file_slices(int fd, std::uint64_
         if (ended_early[t] && t + 1 < threads) {
             furthest = UINT64_MAX; // a gap in the raster: the file shrank
         }
+    }
+    if (map && map.lost() >= 0) {
+        furthest = UINT64_MAX; // a mapped page past the file's new end read as zeros
     }
     std::optional<parse_error> failure;
     if (err) {
@@ -430,8 +502,13 @@ image<Sample> load(const std::filesystem::path& path, io_mode io) {
                 if (threads > 1 && fastread::detail::file_resident(
                                        fd.get(), info.size, fastread::detail::resident_percent)) {
                     if (std::optional<image<Sample>> img =
-                            fastread::detail::load_plain_in_file_slices<Sample>(fd.get(), info.size,
-                                                                                threads, path)) {
+                            fastread::detail::load_plain_in_file_slices<Sample>(
+                                fd.get(), info.size, threads,
+                                fastread::detail::effective_io_mode(io) == io_mode::automatic &&
+                                        info.size >= fastread::detail::adaptive_from
+                                    ? &host_io_costs()
+                                    : nullptr,
+                                path)) {
                         return std::move(*img);
                     }
                 }
