@@ -166,6 +166,29 @@ TEST_CASE("read_at: the automatic method on cached and on evicted pages", "[posi
     }
 }
 
+TEST_CASE("read_at automatic on a big cached file: window by window, mapped or read, the "
+          "records",
+          "[positioned]") {
+    // 40 MiB: over detail::adaptive_from, so each thread's share goes window by window
+    // (window 0 read, then a probe that maps a window, then whichever measured cheaper).
+    temp_dir dir;
+    const fs::path path = dir / "records";
+    const std::uint64_t count = std::uint64_t{10} << 20;
+    REQUIRE(count * sizeof(std::int32_t) >= fastread::detail::adaptive_from);
+    const std::vector<std::int32_t> records = make_records<std::int32_t>(path, count);
+    fastread::page_cache::preload(path);
+    for (unsigned seed : {1u, 2u}) {
+        const std::vector<std::uint64_t> indices = random_indices(count, 200000, seed);
+        std::vector<std::int32_t> want(indices.size());
+        for (std::size_t i = 0; i < indices.size(); ++i) {
+            want[i] = records[indices[i]];
+        }
+        std::vector<std::int32_t> got(indices.size());
+        fastread::read_at<std::int32_t>(path, indices, std::span<std::int32_t>(got));
+        CHECK(got == want);
+    }
+}
+
 TEMPLATE_TEST_CASE("update_at: every method leaves the file as updates applied one by one",
                    "[positioned]", std::int32_t, triple) {
     temp_dir dir;
@@ -557,6 +580,52 @@ TEST_CASE("read_at: a file truncated during a batch gives an error naming it, ne
         }
         CHECK(hit > 0);
     }
+}
+
+TEST_CASE("read_at automatic, big cached file: truncated during a batch, an error naming it",
+          "[positioned][error]") {
+    // Window by window from a guarded map or with pread (40 MiB, over adaptive_from).
+    temp_dir dir;
+    const fs::path path = dir / "records";
+    const std::uint64_t count = std::uint64_t{10} << 20;
+    std::vector<std::uint64_t> indices;
+    for (std::uint64_t i = 0; i < 400000; ++i) {
+        indices.push_back((i * 2654435761u) % count);
+    }
+    int hit = 0;
+    for (int round = 0; round < 12 && (round < 4 || hit == 0); ++round) {
+        const std::vector<std::int32_t> records = make_records<std::int32_t>(path, count);
+        fastread::page_cache::preload(path);
+        std::atomic<bool> ready{false}, go{false};
+        std::thread cutter([&, round] {
+            ready = true;
+            while (!go.load()) {
+            }
+            if (round % 4 > 0) {
+                std::this_thread::sleep_for(std::chrono::microseconds(500 * (round % 4)));
+            }
+            (void)::truncate(path.c_str(), 4096); // no Catch2 assertion off the main thread
+        });
+        while (!ready.load()) {
+        }
+        go = true;
+        std::vector<std::int32_t> got(indices.size());
+        try {
+            fastread::read_at<std::int32_t>(path, indices, std::span<std::int32_t>(got));
+            bool same = true;
+            for (std::size_t k = 0; k < indices.size() && same; ++k) {
+                same = got[k] == records[indices[k]];
+            }
+            CHECK(same);
+        } catch (const std::out_of_range&) {
+            ++hit; // cut before the batch was checked
+        } catch (const std::system_error& e) {
+            CHECK_THAT(e.what(), Catch::Contains(path.string()));
+            ++hit;
+        }
+        cutter.join();
+    }
+    CHECK(hit > 0);
 }
 
 TEST_CASE("update_error says the operation, the file and the errno text once",

@@ -291,25 +291,31 @@ inline bool map_wanted(io_mode requested, int fd, std::uint64_t size, std::uint6
 /// faster mapped; docs/performance.md.)
 ///
 /// The pass is cut into windows of `window` bytes. It starts mapping if choose_io(prior)
-/// says map, else reading, with a probe due at window 1 (after a window of reads measured
-/// what reading costs). Reading: a probe maps a whole window instead (probe_done; a part
-/// of a window cannot show what the window costs, as a window in one 2 MiB folio maps at
+/// says map, else reading, with a probe due at the pass's second window (after a window of
+/// reads measured what reading costs). Reading: a probe maps a whole window instead (probe_done; a
+/// part of a window cannot show what the window costs, as a window in one 2 MiB folio maps at
 /// once); if it cost less per byte than reading, the pass maps from there, else the next
 /// probe waits twice as many windows as the last (2, 4, 8, ... up to
 /// `most_between_probes`), so a file that never maps well pays a few probes. Mapping: two
 /// windows in a row that cost more than map_margin times reading send it back to reading,
 /// with a probe 2 windows later (one slow window happens in any file: a few small folios).
 /// The cost of reading is what this pass's reads measured (average over them), the prior's
-/// figure until 1 MiB has been read. Costs are in nanoseconds; all figures come from the
-/// caller, so tests drive it with their own.
+/// figure until `own_from` (1 MiB) has been read. Costs are in nanoseconds; all figures come from
+/// the caller, so tests drive it with their own.
 class window_io {
   public:
     static constexpr std::size_t window = window_bytes;
     static constexpr std::uint64_t first_between_probes = 2;
     static constexpr std::uint64_t most_between_probes = 32;
 
-    explicit window_io(const io_costs& prior) noexcept
+    /// `first_window`: the index of the pass's first window (a slice of a file may start
+    /// anywhere); the first probe is due at the window after it. `own_from`: how much
+    /// reading (in the units of read_done: bytes, or records for a batch of records) the
+    /// pass measures before its own average replaces `prior`.
+    explicit window_io(const io_costs& prior, std::uint64_t first_window = 0,
+                       double own_from = static_cast<double>(std::size_t{1} << 20)) noexcept
         : prior_read_(prior.measured && prior.read_ns_per_byte > 0 ? prior.read_ns_per_byte : 0),
+          own_from_(own_from), next_probe_(first_window + 1),
           mapping_(choose_io(prior) == io_mode::map) {}
 
     /// Whether the window now due is mapped whole.
@@ -351,17 +357,19 @@ class window_io {
         }
     }
 
-    /// Nanoseconds per byte reading costs: this pass's average once it read 1 MiB, else the
-    /// prior's figure (0 when unknown: then no probe switches to mapping).
+    /// Nanoseconds per byte (or unit) reading costs: this pass's average once it read
+    /// `own_from` (1 MiB), else the prior's figure (0 when unknown: then no probe switches
+    /// to mapping).
     double read_ns_per_byte() const noexcept {
-        return read_bytes_ >= double(std::size_t{1} << 20) ? read_ns_ / read_bytes_ : prior_read_;
+        return read_bytes_ >= own_from_ && read_bytes_ > 0 ? read_ns_ / read_bytes_ : prior_read_;
     }
 
   private:
     double prior_read_;
+    double own_from_;
     double read_bytes_ = 0;
     double read_ns_ = 0;
-    std::uint64_t next_probe_ = 1;
+    std::uint64_t next_probe_;
     std::uint64_t between_probes_ = first_between_probes;
     unsigned slow_maps_ = 0;
     bool mapping_;

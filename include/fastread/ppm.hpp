@@ -360,7 +360,7 @@ load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads, const io
             std::unique_ptr<char[]> buffer(new char[scan_read_block]);
             std::optional<window_io> windows;
             if (map) {
-                windows.emplace(*adaptive);
+                windows.emplace(*adaptive, cuts[t] / window_bytes);
             }
             std::uint64_t pos = cuts[t];
             std::uint64_t mapped_from = to, mapped_to = 0; // what this slice scanned mapped

@@ -40,6 +40,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -179,6 +180,10 @@ class positioned_file {
             read_uring<T>(refs, out, size, p.rules);
             return;
         default: {
+            if (p.map) { // cached, big, automatic: window by window
+                read_in_windows<T>(refs, out, size, p);
+                return;
+            }
             std::optional<random_advice> advice;
             if (p.cold) {
                 advice.emplace(fd_.get());
@@ -251,6 +256,8 @@ class positioned_file {
         detail::block_rules rules = detail::pread_rules();
         bool cold = false;
         bool cached_runs = false; // automatic on cached pages: joined requests, runs written
+        // The map when the method is mmap; with pread, a guarded map of a big cached file
+        // that reads in automatic mode copy from where they measure it cheaper.
         detail::file_map map;
     };
 
@@ -274,8 +281,8 @@ class positioned_file {
             // store into a hole on a full file system raises SIGBUS: pwrite reports ENOSPC.
             const bool map = !updating && (io == io_mode::map ||
                                            (io == io_mode::automatic && cached &&
-                                            detail::touches_most_pages(refs, record_size) &&
-                                            choose_io(host_io_costs()) == io_mode::map));
+                                            choose_io(host_io_costs()) == io_mode::map &&
+                                            detail::touches_most_pages(refs, record_size)));
             if (map) {
                 p.method = access_method::mmap;
                 guarded = true;
@@ -288,6 +295,14 @@ class positioned_file {
                                               detail::cached_merge_gap(host_io_costs()),
                                               std::size_t{256} << 10};
                 p.cached_runs = true;
+                if (!updating && options.sort && io == io_mode::automatic &&
+                    size >= detail::adaptive_from) {
+                    // A big file: window by window, copied from a map or read as the batch
+                    // measures (read_in_windows); a map of a file the page cache holds in
+                    // 2 MiB folios costs a fault per folio, not per page.
+                    p.map = detail::guarded_map(fd_.get(), size);
+                    p.map.advise(MADV_RANDOM);
+                }
             } else if (detail::uring_usable() && (options.sort || !updating)) {
                 p.method = access_method::io_uring;
                 p.rules = detail::cold_rules();
@@ -364,6 +379,70 @@ class positioned_file {
                               }
                           });
     }
+
+    // Cached reads of a big file (automatic, p.map guarded): each thread takes its share of
+    // the requests window by window (window_bytes of the file) and copies a window's records
+    // from the map or reads them with pread, as detail::window_io measures: each window is
+    // timed end to end, per record (a map of small folios faults per page and loses to
+    // pread; one of 2 MiB folios faults once per folio and wins by 10x; docs/performance.md).
+    template <class T>
+    void read_in_windows(const std::vector<detail::record_ref>& refs, std::span<T> out,
+                         std::uint64_t size, const plan& p) const {
+        const char* const base = p.map.data();
+        auto window_of = [&](std::size_t k) {
+            return refs[k].index * sizeof(T) / detail::window_bytes;
+        };
+        detail::in_slices(refs.size(), p.threads, [&](unsigned, std::size_t b, std::size_t e) {
+            std::vector<char> buffer;
+            detail::window_io windows(io_costs{}, window_of(b), record_window_own_from);
+            for (std::size_t k = b; k < e;) {
+                const std::uint64_t index = window_of(k);
+                std::size_t ke = k + 1;
+                while (ke < e && window_of(ke) == index) {
+                    ++ke;
+                }
+                const auto t0 = std::chrono::steady_clock::now();
+                const bool mapped = windows.mapping();
+                const bool probe = !mapped && windows.probe_due(index);
+                if (mapped || probe) {
+                    for (std::size_t j = k; j < ke; ++j) {
+                        std::memcpy(&out[refs[j].pos], base + refs[j].index * sizeof(T), sizeof(T));
+                    }
+                } else {
+                    for (const detail::block_request& r :
+                         detail::plan_blocks(refs, sizeof(T), size, p.rules, k, ke)) {
+                        buffer.resize(std::max(buffer.size(), r.length));
+                        if (detail::pread_full(fd_.get(), buffer.data(), r.length, r.offset,
+                                               path_) != r.length) {
+                            detail::throw_file_shrank(path_);
+                        }
+                        for (std::size_t j = r.first; j < r.last; ++j) {
+                            std::memcpy(&out[refs[j].pos],
+                                        buffer.data() + (refs[j].index * sizeof(T) - r.offset),
+                                        sizeof(T));
+                        }
+                    }
+                }
+                const double ns =
+                    std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0)
+                        .count();
+                if (mapped) {
+                    windows.map_done(index, ke - k, ns);
+                } else if (probe) {
+                    windows.probe_done(index, ke - k, ns);
+                } else {
+                    windows.read_done(ke - k, ns);
+                }
+                k = ke;
+            }
+        });
+        if (p.map.lost() >= 0) {
+            detail::throw_file_shrank(path_); // zeros stood in for lost pages
+        }
+    }
+
+    // Records a window_io of read_in_windows reads before its own cost per record counts.
+    static constexpr double record_window_own_from = 16;
 
     // Sorted updates in three phases: the records are read (on several threads, from the
     // map or with pread), fn runs on this thread in visiting order (a repeated index, next

@@ -26,10 +26,10 @@ inline constexpr unsigned resident_percent = 95;
 /// ppm::load(path) looks at a file's magic to pick its plan ("PPM").
 inline constexpr std::uint64_t map_threshold = std::uint64_t{1} << 20;
 
-/// Cached files of at least this many bytes are read adaptively (window_io, through
-/// source/file_source.hpp) by lines(path) and files_equal in automatic mode: the probe that
-/// may find maps cheaper costs up to window_bytes / 8 mapped at the slow rate, a small
-/// share of such a file.
+/// Cached files of at least this many bytes are read adaptively (window_io) in automatic
+/// mode: by lines(path) and files_equal (source/file_source.hpp), P3 slices and read_at
+/// batches: a probe that finds maps dearer costs one window_bytes window mapped at the slow
+/// rate, a small share of such a file.
 inline constexpr std::uint64_t adaptive_from = std::uint64_t{32} << 20;
 
 /// Bytes per window of window_io (a mapped window or 256 KiB reads) and of the file

@@ -91,15 +91,17 @@ struct block_rules {
 /// Groups consecutive visits into requests: a visit joins the current request when its
 /// record starts at or after the request's offset, no further than `merge_gap` bytes
 /// past its end, and the request stays within `max_length`; otherwise it starts a new one.
-/// Requests never run past `file_size`. O(n).
+/// Requests never run past `file_size`. Only the visits refs[from, to) when given (the
+/// requests' first and last still index `refs`). O(to - from).
 inline std::vector<block_request> plan_blocks(const std::vector<record_ref>& refs,
                                               std::size_t record_size, std::uint64_t file_size,
-                                              const block_rules& rules) {
+                                              const block_rules& rules, std::size_t from = 0,
+                                              std::size_t to = SIZE_MAX) {
     std::vector<block_request> out;
     const std::uint64_t align = rules.align;
     auto up = [&](std::uint64_t x) { return std::min((x + align - 1) / align * align, file_size); };
     std::uint64_t begin = 0, end = 0;
-    for (std::size_t k = 0; k < refs.size(); ++k) {
+    for (std::size_t k = from; k < std::min(to, refs.size()); ++k) {
         const std::uint64_t rb = refs[k].index * record_size;
         const std::uint64_t re = rb + record_size;
         if (!out.empty() && rb >= begin && rb <= end + rules.merge_gap &&
