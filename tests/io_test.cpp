@@ -249,28 +249,28 @@ TEST_CASE("window_io: probes while reading, maps when the file maps cheaper, bac
         CHECK(w.read_ns_per_byte() == 0.1);
         w.read_done(mib / 2, 0.1 * static_cast<double>(mib / 2));
         CHECK(w.read_ns_per_byte() == Approx(0.2));
-        // A probe at 0.2 ns/B: no cheaper than reading, which keeps the window.
-        w.probe_done(1, window, 0.2 * window);
+        // A probe at 0.19 ns/B: cheaper than reading (0.2), but not by probe_margin (1.1).
+        w.probe_done(1, window, 0.19 * window);
         CHECK_FALSE(w.mapping());
-        // At 0.19 ns/B it is cheaper: the pass maps from there.
-        w.probe_done(3, window, 0.19 * window);
+        // At 0.18 ns/B it is: the pass maps from there.
+        w.probe_done(3, window, 0.18 * window);
         CHECK(w.mapping());
         CHECK_FALSE(w.probe_due(4));
     }
     SECTION("mapping: one slow window is kept, two in a row go back to reading") {
         window_io w(costs(0.5, 0.1)); // a host where maps win starts mapping
         CHECK(w.mapping());
-        // Slower than reading (0.5), but not by map_margin (1.25): not slow.
-        w.map_done(0, window, 0.6 * window);
-        w.map_done(0, window, 0.6 * window);
+        // As dear as reading (0.5): not slow.
+        w.map_done(0, window, 0.5 * window);
+        w.map_done(0, window, 0.5 * window);
         CHECK(w.mapping());
         w.map_done(0, window, 0.05 * window);
-        w.map_done(1, window, 0.9 * window); // slower than 1.25 x reading
+        w.map_done(1, window, 0.6 * window); // dearer than reading
         CHECK(w.mapping());
         w.map_done(2, window, 0.05 * window);
-        w.map_done(3, window, 0.9 * window);
+        w.map_done(3, window, 0.6 * window);
         CHECK(w.mapping());
-        w.map_done(4, window, 0.9 * window);
+        w.map_done(4, window, 0.6 * window);
         CHECK_FALSE(w.mapping());
         // A probe 2 windows later; if it finds maps cheap, mapping again.
         CHECK_FALSE(w.probe_due(5));

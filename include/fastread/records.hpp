@@ -28,6 +28,7 @@
 /// `liburing-dev`); the CMake target `fastread::fastread` does both when CMake finds
 /// liburing.
 
+#include "detail/extents.hpp"
 #include "detail/file_map.hpp"
 #include "detail/parallel.hpp"
 #include "detail/posix.hpp"
@@ -231,7 +232,12 @@ class positioned_file {
         } else if (options.sort && p.cached_runs) {
             // Cached pages in file order: joined reads, then one pwrite per run of changed
             // records, each phase of a window on every CPU.
-            detail::update_in_windows<T>(fd_.get(), path_, refs, fn, size, p.rules, p.threads);
+            std::optional<detail::window_io> windows;
+            if (p.map) {
+                windows.emplace(io_costs{}, 0, record_window_own_from);
+            }
+            detail::update_in_windows<T>(fd_.get(), path_, refs, fn, size, p.rules, p.threads,
+                                         p.map ? &p.map : nullptr, windows ? &*windows : nullptr);
         } else if (!options.sort || p.cached_runs) {
             // In the caller's order a repeated index is not next to its earlier visit:
             // one request at a time, each written back before the next is read (joined
@@ -301,6 +307,15 @@ class positioned_file {
                     // measures (read_in_windows); a map of a file the page cache holds in
                     // 2 MiB folios costs a fault per folio, not per page.
                     p.map = detail::guarded_map(fd_.get(), size);
+                    p.map.advise(MADV_RANDOM);
+                } else if (updating && options.sort && io == io_mode::automatic &&
+                           size >= detail::adaptive_from &&
+                           detail::overwrites_in_place(fd_.get(), size)) {
+                    // Changes may be stored through a guarded map, window by window as the
+                    // batch measures (update_in_windows): only where every store overwrites
+                    // a block the file owns, so that no store can fail for a full disk.
+                    p.map =
+                        detail::guarded_map(fd_.get(), size, detail::file_map::access::read_write);
                     p.map.advise(MADV_RANDOM);
                 }
             } else if (detail::uring_usable() && (options.sort || !updating)) {

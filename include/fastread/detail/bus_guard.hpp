@@ -1,7 +1,7 @@
 #ifndef FASTREAD_DETAIL_BUS_GUARD_HPP
 #define FASTREAD_DETAIL_BUS_GUARD_HPP
 
-// A SIGBUS guard for fastread's own read-only file maps. Linux raises SIGBUS when a thread
+// A SIGBUS guard for fastread's own file maps. Linux raises SIGBUS when a thread
 // touches a page of a file map that lies past the file's current end (the file was
 // truncated after it was mapped). While a map is registered here, such a fault does not
 // kill the process: the handler replaces the map from the faulting page to its end with
@@ -33,6 +33,7 @@ struct bus_guard_table {
         std::atomic<std::uintptr_t> begin{0}; ///< 0: free slot
         std::atomic<std::uintptr_t> end{0};
         std::atomic<std::uintptr_t> lost{0}; ///< first address replaced by zeros, or 0
+        std::atomic<bool> writable{false};   ///< the replacement pages take stores too
     };
     region regions[slots];
     struct sigaction previous {};
@@ -56,7 +57,9 @@ inline void on_bus_error(int sig, siginfo_t* info, void* context) noexcept {
             }
             const std::uintptr_t page = addr & t.page_mask;
             const std::uintptr_t end = r.end.load(std::memory_order_acquire);
-            void* p = ::mmap(reinterpret_cast<void*>(page), end - page, PROT_READ,
+            const int prot =
+                r.writable.load(std::memory_order_acquire) ? PROT_READ | PROT_WRITE : PROT_READ;
+            void* p = ::mmap(reinterpret_cast<void*>(page), end - page, prot,
                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
             if (p != MAP_FAILED) {
                 std::uintptr_t seen = r.lost.load(std::memory_order_relaxed);
@@ -121,12 +124,14 @@ inline bool install_bus_guard() noexcept {
 
 /// One guarded region: registered on construction (when a slot and the handler are
 /// available: check active()), released on destruction, which must come before the
-/// region is unmapped. Only for read-only maps: a write fault (a full disk under a shared
-/// writable map) must not be papered over with zeros.
+/// region is unmapped. A writable region's replacement pages take stores too (they go
+/// nowhere): its owner must treat lost() as "stores from there on may not be in the file",
+/// and guard writable maps only where a write fault cannot come from a full disk
+/// (overwrites_in_place), since that would be papered over the same way.
 class bus_guard {
   public:
     bus_guard() noexcept = default;
-    bus_guard(const void* begin, std::size_t size) noexcept {
+    bus_guard(const void* begin, std::size_t size, bool writable = false) noexcept {
         if (size == 0 || !install_bus_guard()) {
             return;
         }
@@ -136,6 +141,7 @@ class bus_guard {
             if (r.begin.compare_exchange_strong(expected, UINTPTR_MAX, std::memory_order_acq_rel)) {
                 // Claimed (UINTPTR_MAX matches no address); publish the bounds.
                 r.lost.store(0, std::memory_order_relaxed);
+                r.writable.store(writable, std::memory_order_relaxed);
                 r.end.store(b + size, std::memory_order_release);
                 r.begin.store(b, std::memory_order_release);
                 region_ = &r;

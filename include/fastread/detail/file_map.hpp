@@ -32,10 +32,13 @@ inline std::size_t page_size() noexcept {
 /// the file) or private (copy on write). Move-only; unmapped on destruction. A size of 0
 /// maps nothing (mmap refuses length 0) and gives an empty map.
 ///
-/// A read-only map can be guarded (guard()): a thread that then touches a page the file no
-/// longer has (it shrank after the map was made) reads zeros instead of receiving SIGBUS,
-/// and lost() tells where the file's bytes ended. Unguarded maps, and writable ones, get
-/// the kernel's SIGBUS.
+/// A map can be guarded (guard()): a thread that then touches a page the file no longer
+/// has (it shrank after the map was made) reads zeros instead of receiving SIGBUS (and
+/// stores into a writable map's such pages go nowhere), and lost() tells where the file's
+/// bytes ended. Unguarded maps get the kernel's SIGBUS. Guard a writable shared map only
+/// where stores overwrite blocks in place (overwrites_in_place): a store that needs a
+/// block on a full disk faults the same way, and the guard would hide the lost store
+/// until lost() is asked.
 class file_map {
   public:
     enum class access { read_only, read_write };
@@ -60,12 +63,13 @@ class file_map {
 
     file_map(file_map&& other) noexcept
         : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)),
-          guard_(std::move(other.guard_)) {}
+          writable_(other.writable_), guard_(std::move(other.guard_)) {}
     file_map& operator=(file_map&& other) noexcept {
         if (this != &other) {
             unmap();
             data_ = std::exchange(other.data_, nullptr);
             size_ = std::exchange(other.size_, 0);
+            writable_ = other.writable_;
             guard_ = std::move(other.guard_);
         }
         return *this;
@@ -86,12 +90,12 @@ class file_map {
         }
     }
 
-    /// Guards a read-only map against SIGBUS (see the class doc). False when no guard
+    /// Guards the map against SIGBUS (see the class doc). False when no guard
     /// could be set (no free slot, or sigaction failed): the caller should not touch the
     /// map where the file may shrink.
     bool guard() noexcept {
         if (data_ != nullptr && !guard_.active()) {
-            guard_ = bus_guard(data_, size_);
+            guard_ = bus_guard(data_, size_, writable_);
         }
         return guard_.active();
     }
@@ -135,6 +139,7 @@ class file_map {
         }
         data_ = static_cast<char*>(p);
         size_ = static_cast<std::size_t>(size);
+        writable_ = a == access::read_write;
         return 0;
     }
     void unmap() noexcept {
@@ -148,6 +153,7 @@ class file_map {
 
     char* data_ = nullptr;
     std::size_t size_ = 0;
+    bool writable_ = false;
     bus_guard guard_;
 };
 

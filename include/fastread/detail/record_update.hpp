@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -51,10 +52,20 @@ namespace fastread::detail {
 ///         lower bound); if fn throws, the window's requests before the one it threw in
 ///         are written first, then update_error (`operation_canceled`) with fn's exception
 ///         nested and `applied()` = the visits before that request.
-template <class T, class F>
+///
+/// With `map` (a guarded shared writable map of the file, made only where stores overwrite
+/// blocks in place: overwrites_in_place), a window's changes may instead be stored through
+/// it, as `windows` decides (io.hpp's window_io: mapping(), probe_due(window),
+/// read_done / probe_done / map_done with the window's changes timed end to end; pwrite
+/// counts as reading): a page the page cache holds in a 2 MiB folio costs a pwrite ~3 us
+/// on some hosts and a store ~0.5 (docs/performance.md). If the guard saw a page lost (the
+/// file shrank during the call), update_error (EIO) with `applied()` a lower bound: the
+/// visits before the first change stored at or past the lost page.
+template <class T, class F, class Windows>
 void update_in_windows(int fd, const std::filesystem::path& path,
                        const std::vector<record_ref>& refs, F& fn, std::uint64_t size,
-                       const block_rules& rules, unsigned threads) {
+                       const block_rules& rules, unsigned threads, const file_map* map,
+                       Windows* windows) {
     const std::vector<block_request> requests = plan_blocks(refs, sizeof(T), size, rules);
     if (requests.empty()) {
         return;
@@ -94,7 +105,7 @@ void update_in_windows(int fd, const std::filesystem::path& path,
     std::vector<run> runs;
     std::vector<outcome> outcomes;
 
-    for (std::size_t qa = 0; qa < requests.size();) {
+    for (std::size_t qa = 0, window = 0; qa < requests.size(); ++window) {
         // The window: requests [qa, qb).
         std::size_t qb = qa, bytes = 0;
         slot.clear();
@@ -155,11 +166,51 @@ void update_in_windows(int fd, const std::filesystem::path& path,
             changes.pop_back();
         }
 
+        // 3 and 4 through the map: each change stored in place, on every CPU.
+        const bool mapped = map != nullptr && windows->mapping();
+        const bool probe = map != nullptr && !mapped && windows->probe_due(window);
+        const auto t0 = std::chrono::steady_clock::now();
+        auto timed = [&]() {
+            return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0)
+                .count();
+        };
+        if (mapped || probe) {
+            char* const base = map->data();
+            in_slices(changes.size(), threads_for_calls(changes.size()),
+                      [&](unsigned, std::size_t b, std::size_t e) {
+                          for (std::size_t i = b; i < e; ++i) {
+                              std::memcpy(base + refs[changes[i].visit].index * sizeof(T),
+                                          buffer.get() + changes[i].at, sizeof(T));
+                          }
+                      });
+            if (!changes.empty()) {
+                if (mapped) {
+                    windows->map_done(window, changes.size(), timed());
+                } else {
+                    windows->probe_done(window, changes.size(), timed());
+                }
+            }
+            if (const std::int64_t lost = map->lost(); lost >= 0) {
+                std::size_t applied = thrown ? requests[stop].first : requests[qb - 1].last;
+                for (const change& c : changes) {
+                    if (refs[c.visit].index * sizeof(T) + sizeof(T) >
+                        static_cast<std::uint64_t>(lost)) {
+                        applied = c.visit;
+                        break;
+                    }
+                }
+                throw_update_error(EIO,
+                                   "store (the file shrank while it was updated; records "
+                                   "from there on may not be in it)",
+                                   path, applied);
+            }
+        }
+
         // 3. The runs: changed records of one request, ascending, less than a page apart;
         // the bytes between them go back as they were read, so no page without a change is
         // dirtied.
         runs.clear();
-        for (std::size_t i = 0; i < changes.size();) {
+        for (std::size_t i = 0; i < changes.size() && !mapped && !probe;) {
             std::size_t lo = changes[i].at, hi = lo + sizeof(T), j = i + 1;
             for (; j < changes.size() && changes[j].request == changes[i].request; ++j) {
                 const std::size_t a = changes[j].at;
@@ -225,6 +276,9 @@ void update_in_windows(int fd, const std::filesystem::path& path,
                                                "failed write failed too: later records may "
                                                "hold their new values)",
                                path, changes[lost].visit);
+        }
+        if (map != nullptr && !mapped && !probe && !changes.empty()) {
+            windows->read_done(changes.size(), timed());
         }
         if (thrown) {
             const std::size_t applied = requests[stop].first;
