@@ -14,12 +14,19 @@
 /// `mincore`, of a sample of up to 64 of them): cached, the records are copied with `pread`
 /// on one thread per CPU, or from a guarded map when the batch wants most pages of its
 /// span and this host maps faster than it reads (fastread/io.hpp; `access_options::io`
-/// and FASTREAD_IO override); cold, many reads are kept in flight with io_uring (when
-/// fastread was built with liburing and the kernel allows a ring: probed once at run time)
-/// or else read one request at a time with `pread` and `POSIX_FADV_RANDOM`. `automatic`
-/// updates write with `pwrite`, never through a map, so that a full disk gives an
-/// update_error, and a file that shrinks during a call gives a std::system_error naming
-/// it, never SIGBUS.
+/// and FASTREAD_IO override), and in a sorted batch over a file of 32 MiB or more, window
+/// by window (2 MiB of the file) from a guarded map or with `pread`, whichever the batch
+/// measures cheaper (detail::window_io: a map of a file the page cache holds in 2 MiB
+/// folios costs a fault per folio, one of small folios a fault per page); cold, many reads
+/// are kept in flight with io_uring (when fastread was built with liburing and the kernel
+/// allows a ring: probed once at run time) or else read one request at a time with `pread`
+/// and `POSIX_FADV_RANDOM`. `automatic` updates write with `pwrite`, except that a sorted
+/// batch over a cached file of 32 MiB or more whose bytes all lie in blocks the file owns,
+/// written and unshared, on ext4 or XFS (FIEMAP: no holes, no fallocated, delayed or
+/// reflinked ranges) stores window by window (16 MiB) through a guarded writable map
+/// where the batch measures that cheaper: no store there can need a new block, so a full
+/// disk still gives an update_error, and a file that shrinks during a call gives a
+/// std::system_error naming it, never SIGBUS.
 ///
 /// The random-records article's (docs/articles.md) `fseek` programs are kept as methods and in
 /// fastread/records/baseline.hpp.
@@ -109,7 +116,8 @@ struct access_options {
     /// crash during the call can leave some of the batch applied.
     bool durable = false;
     /// `automatic` only: whether reads may come from a map (fastread/io.hpp); automatic
-    /// decides for this host. Updates never write through a map unless `method` is `mmap`.
+    /// decides for this host and batch. Updates write through a map only with `mmap`, or
+    /// with `automatic` where no store can need a new block (see the file doc).
     io_mode io = io_mode::automatic;
 };
 
@@ -283,8 +291,9 @@ class positioned_file {
             // Reads come from a guarded map only where mapping is asked for (io_mode::map),
             // or, cached, where this host maps faster than it reads (io_costs) and the batch
             // wants most pages of its span: a fault maps a page for good, a pread copies
-            // only what it asks for. Updates never store through a shared map, where a
-            // store into a hole on a full file system raises SIGBUS: pwrite reports ENOSPC.
+            // only what it asks for. Updates store through a shared map only where every
+            // store overwrites an owned block (below): a store into a hole on a full file
+            // system raises SIGBUS, where pwrite reports ENOSPC.
             const bool map = !updating && (io == io_mode::map ||
                                            (io == io_mode::automatic && cached &&
                                             choose_io(host_io_costs()) == io_mode::map &&
@@ -756,8 +765,8 @@ class positioned_file {
 /// record (fseek methods). `automatic` (the default) chooses as the file doc says.
 /// If another process truncates the file during the call: `automatic`, `pread` and
 /// `io_uring` throw std::system_error (EIO) naming the file (`automatic` also when it
-/// mapped: its map is guarded); `mmap` is not guarded, and reading a page past the new end
-/// raises SIGBUS.
+/// mapped: its map is guarded), or std::out_of_range when the cut came before the indices
+/// were checked; `mmap` is not guarded, and reading a page past the new end raises SIGBUS.
 template <class T>
 void read_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices,
              std::span<T> out, const access_options& options = {}) {
@@ -783,7 +792,10 @@ void read_at(const std::filesystem::path& path, std::span<const std::uint64_t> i
 ///           complete in any order) need not be the first ones.
 /// @throws std::out_of_range if an index is past the last whole record (file untouched);
 ///         update_error (a std::system_error) if opening for writing, a read, a write or
-///         the final sync fails, with `applied()` = updates already in the file.
+///         the final sync fails, with `applied()` = updates already in the file; with
+///         `automatic` storing through its guarded map, a file truncated during the call
+///         gives update_error (EIO) whose `applied()` is a lower bound (stores after the
+///         lost page went nowhere; some before it in time may have reached the file).
 template <class T, class F>
 void update_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices, F&& fn,
                const access_options& options = {}) {

@@ -128,6 +128,27 @@ int with_both_maps(void (*handler)(int), After after) {
 
 } // namespace
 
+TEST_CASE("a guarded writable map of a file that shrank takes stores past the end and says "
+          "where",
+          "[file_map]") {
+    const std::size_t page = fastread::detail::page_size();
+    fastread_test::temp_dir dir;
+    const auto path = dir / "shrinks.bin";
+    fastread_test::write_file(path, std::string(8 * page, 'a'));
+    fastread::detail::unique_fd fd(read_write_fd(path));
+    file_map m(fd.get(), 8 * page, file_map::access::read_write, file_map::sharing::shared, path);
+    REQUIRE(m.guard());
+    m.data()[page] = 'b'; // reaches the file
+    REQUIRE(::ftruncate(fd.get(), static_cast<off_t>(2 * page)) == 0);
+    CHECK(m.lost() == -1);
+    m.data()[5 * page] = 'c'; // past the end: stored into the guard's pages, no SIGBUS
+    CHECK(m.lost() == static_cast<std::int64_t>(5 * page));
+    CHECK(m.data()[5 * page] == 'c');
+    m.data()[page + 1] = 'd'; // still in the file
+    CHECK(fastread_test::read_file(path) ==
+          std::string(page, 'a') + "bd" + std::string(page - 2, 'a'));
+}
+
 TEST_CASE("a SIGBUS outside fastread's maps reaches the earlier handler", "[file_map]") {
     const int status = with_both_maps(&user_handler, [](const file_map& ours, const char* lost) {
         if (sigsetjmp(user_jump, 1) == 0) {
