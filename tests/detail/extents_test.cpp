@@ -34,7 +34,8 @@ bool writes_in_place(const std::filesystem::path& dir) {
 
 } // namespace
 
-TEST_CASE("overwrites_in_place: written blocks yes; holes, fallocated and short extents no",
+TEST_CASE("overwrites_in_place is true over written blocks and false over holes and reserved "
+          "ranges",
           "[extents]") {
     fastread_test::temp_dir dir;
     if (!writes_in_place(dir.path())) {
