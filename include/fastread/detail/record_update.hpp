@@ -179,6 +179,9 @@ void update_in_windows(int fd, const std::filesystem::path& path,
             in_slices(changes.size(), threads_for_calls(changes.size()),
                       [&](unsigned, std::size_t b, std::size_t e) {
                           for (std::size_t i = b; i < e; ++i) {
+                              if (i + 1 < changes.size() && changes[i + 1].at == changes[i].at) {
+                                  continue; // changed again: its last change stores it, once
+                              }
                               std::memcpy(base + refs[changes[i].visit].index * sizeof(T),
                                           buffer.get() + changes[i].at, sizeof(T));
                           }
