@@ -253,15 +253,19 @@ inline reading_plan plan_reading(io_mode requested, int fd, std::uint64_t size,
     if (mode != io_mode::automatic) {
         return mode == io_mode::map && size > 0 ? reading_plan::map : reading_plan::stream;
     }
-    if (size == 0 || size < map_from || !file_resident(fd, size, resident_percent)) {
+    if (size == 0 || size < map_from) {
         return reading_plan::stream;
     }
-    if (size >= adapt_from) {
-        return reading_plan::adaptive;
+    // The host's figure first where it alone decides: a residency check costs a system
+    // call per sample, not worth making to learn that the file is read either way.
+    if (size < adapt_from &&
+        choose_io(costs != nullptr ? *costs : host_io_costs()) != io_mode::map) {
+        return reading_plan::stream;
     }
-    return choose_io(costs != nullptr ? *costs : host_io_costs()) == io_mode::map
-               ? reading_plan::map
-               : reading_plan::stream;
+    if (!file_resident(fd, size, resident_percent)) {
+        return reading_plan::stream;
+    }
+    return size >= adapt_from ? reading_plan::adaptive : reading_plan::map;
 }
 
 /// Whether a default entry point maps the regular file of `size` bytes open on `fd`: the

@@ -204,7 +204,7 @@ inline std::optional<parse_error> shrink_error(int fd, std::uint64_t size_at_ope
                                                std::uint64_t reached,
                                                const std::optional<parse_error>& failure,
                                                const std::filesystem::path& path) {
-    const std::uint64_t now = stat_fd(fd, path).size;
+    const std::uint64_t now = size_now(fd, path);
     if (now >= reached || (failure && failure->offset() < now)) {
         return std::nullopt;
     }

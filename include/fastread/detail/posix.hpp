@@ -119,6 +119,16 @@ inline file_info stat_fd(int fd, const std::filesystem::path& path = {}) {
     return info_of(st);
 }
 
+/// The size of the regular file open on `fd` now, from lseek(SEEK_END), which moves the
+/// file offset to the end: for a last check after reading (a read racing a truncation can
+/// return zeros), where fstat costs 2.7x as much (275 against 103 ns on the KVM host, a
+/// sixth of a small P6's load). Falls back to fstat where lseek fails.
+/// @throws std::system_error naming `path` if fstat fails too.
+inline std::uint64_t size_now(int fd, const std::filesystem::path& path = {}) {
+    const off_t end = ::lseek(fd, 0, SEEK_END);
+    return end >= 0 ? static_cast<std::uint64_t>(end) : stat_fd(fd, path).size;
+}
+
 /// "a directory", "a FIFO", ... for an error message about a non-regular file.
 inline const char* kind_of(mode_t mode) noexcept {
     return S_ISDIR(mode)    ? "a directory"

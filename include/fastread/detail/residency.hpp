@@ -90,11 +90,34 @@ inline bool mapping_resident(const void* map, std::size_t size, unsigned percent
 /// True iff at least `percent` % of the pages of bytes `[0, size)` of the open file `fd`
 /// are in the page cache: cached_pages when the kernel answers, else mapping_resident over
 /// a read-only map made for the question (false if it cannot be made). Loads nothing.
+/// Over files of more than 2 MiB, cachestat counts 16 evenly spread ranges of 128 KiB (the
+/// first and the last included) instead of the whole file: it walks the page cache page by
+/// page where the file sits in small folios, 94 us for a 16 MB file on the KVM host (a
+/// tenth of loading it), against about 6 us for the samples.
 inline bool file_resident(int fd, std::uint64_t size, unsigned percent = 100) noexcept {
     if (size == 0) {
         return true;
     }
     const std::uint64_t page = page_size();
+    constexpr std::uint64_t sample_ranges = 16, sample_bytes = std::uint64_t{128} << 10;
+    if (size > sample_ranges * sample_bytes) {
+        std::uint64_t cached_sum = 0, pages_sum = 0;
+        bool answered = true;
+        for (std::uint64_t i = 0; i < sample_ranges && answered; ++i) {
+            const std::uint64_t at = (size - sample_bytes) * i / (sample_ranges - 1) / page * page;
+            const std::uint64_t len = std::min(sample_bytes, size - at);
+            const std::optional<std::uint64_t> cached = cached_pages(fd, len, at);
+            answered = cached.has_value();
+            if (answered) {
+                const std::uint64_t pages = (len + page - 1) / page;
+                cached_sum += std::min(*cached, pages);
+                pages_sum += pages;
+            }
+        }
+        if (answered) {
+            return cached_sum * 100 >= pages_sum * percent;
+        }
+    }
     const std::uint64_t pages = (size + page - 1) / page;
     if (const std::optional<std::uint64_t> cached = cached_pages(fd, size)) {
         return std::min(*cached, pages) * 100 >= pages * percent;
