@@ -547,57 +547,90 @@ TEST_CASE("update_at automatic: a full file system gives update_error with what 
     }
 }
 
+namespace {
+
+// Rounds of `call` (given the round's records) racing a thread that truncates `path` to
+// 4096 bytes, until the cut landed inside a call (at least `least` rounds, at most `most`:
+// how long a truncate takes on ext4 is not the test's to choose). `prepare` writes the
+// file and returns its records. The cutter runs before the call starts in round 0 (so the
+// race is hit however fast the call is), then `step` x (round % least) later. A call that
+// returns checks its own results; one that throws must throw std::out_of_range (cut before
+// the batch was checked) or a std::system_error naming the file. Returns the rounds hit.
+template <class Prepare, class Call>
+int truncation_rounds(const fs::path& path, int least, int most, std::chrono::microseconds step,
+                      Prepare prepare, Call call) {
+    int hit = 0;
+    for (int round = 0; round < most && (round < least || hit == 0); ++round) {
+        const std::vector<std::int32_t> records = prepare();
+        std::atomic<bool> ready{false}, go{false};
+        std::thread cutter([&, round] {
+            ready = true;
+            while (!go.load()) {
+            }
+            if (round % least > 0) {
+                std::this_thread::sleep_for(step * (round % least));
+            }
+            (void)::truncate(path.c_str(), 4096); // no Catch2 assertion off the main thread
+        });
+        while (!ready.load()) {
+        }
+        go = true;
+        try {
+            call(records);
+        } catch (const std::out_of_range&) {
+            ++hit;
+        } catch (const std::system_error& e) {
+            CHECK_THAT(e.what(), Catch::Contains(path.string()));
+            ++hit;
+        }
+        cutter.join();
+    }
+    return hit;
+}
+
+// read_at<int32_t> of `indices`, checked against `records` when it returns.
+void read_and_check(const fs::path& path, const std::vector<std::uint64_t>& indices,
+                    const std::vector<std::int32_t>& records, const access_options& o = {}) {
+    std::vector<std::int32_t> got(indices.size());
+    fastread::read_at<std::int32_t>(path, indices, std::span<std::int32_t>(got), o);
+    bool same = true;
+    for (std::size_t k = 0; k < indices.size() && same; ++k) {
+        same = got[k] == records[indices[k]];
+    }
+    CHECK(same);
+}
+
+std::vector<std::uint64_t> spread_indices(std::uint64_t n, std::uint64_t count) {
+    std::vector<std::uint64_t> indices;
+    for (std::uint64_t i = 0; i < n; ++i) {
+        indices.push_back((i * 2654435761u) % count);
+    }
+    return indices;
+}
+
+} // namespace
+
 TEST_CASE("read_at: a file truncated during a batch gives an error naming it, never SIGBUS",
           "[positioned][error]") {
     temp_dir dir;
     const fs::path path = dir / "records";
     const std::uint64_t count = std::uint64_t{8} << 18; // 8 MiB
-    std::vector<std::uint64_t> indices;
-    for (std::uint64_t i = 0; i < 200000; ++i) {
-        indices.push_back((i * 2654435761u) % count);
-    }
+    const std::vector<std::uint64_t> indices = spread_indices(200000, count);
     for (fastread::io_mode io :
          {fastread::io_mode::automatic, fastread::io_mode::read, fastread::io_mode::map}) {
         CAPTURE(fastread::to_string(io));
-        int hit = 0;
-        // Rounds until the cut landed inside a call (at least 6, at most 40): how long a
-        // truncate takes on ext4 (journal, writeback) is not the test's to choose.
-        for (int round = 0; round < 40 && (round < 6 || hit == 0); ++round) {
-            const std::vector<std::int32_t> records = make_records<std::int32_t>(path, count);
-            fastread_test::sync_file(path);
-            // The cutter runs before the call starts (round 0 cuts at once, so the race is
-            // hit however fast the call is), then later in each round.
-            std::atomic<bool> ready{false}, go{false};
-            std::thread cutter([&, round] {
-                ready = true;
-                while (!go.load()) {
-                }
-                if (round % 6 > 0) {
-                    std::this_thread::sleep_for(std::chrono::microseconds(300 * (round % 6)));
-                }
-                (void)::truncate(path.c_str(), 4096); // no Catch2 assertion off the main thread
+        access_options o;
+        o.io = io;
+        const int hit = truncation_rounds(
+            path, 6, 40, std::chrono::microseconds(300),
+            [&] {
+                std::vector<std::int32_t> records = make_records<std::int32_t>(path, count);
+                fastread_test::sync_file(path);
+                return records;
+            },
+            [&](const std::vector<std::int32_t>& records) {
+                read_and_check(path, indices, records, o);
             });
-            while (!ready.load()) {
-            }
-            go = true;
-            std::vector<std::int32_t> got(indices.size());
-            access_options o;
-            o.io = io;
-            try {
-                fastread::read_at<std::int32_t>(path, indices, std::span<std::int32_t>(got), o);
-                bool same = true;
-                for (std::size_t k = 0; k < indices.size() && same; ++k) {
-                    same = got[k] == records[indices[k]];
-                }
-                CHECK(same);
-            } catch (const std::out_of_range&) {
-                ++hit; // cut before the batch was checked
-            } catch (const std::system_error& e) {
-                CHECK_THAT(e.what(), Catch::Contains(path.string()));
-                ++hit;
-            }
-            cutter.join();
-        }
         CHECK(hit > 0);
     }
 }
@@ -608,43 +641,15 @@ TEST_CASE("read_at automatic, big cached file: truncated during a batch, an erro
     temp_dir dir;
     const fs::path path = dir / "records";
     const std::uint64_t count = std::uint64_t{10} << 20;
-    std::vector<std::uint64_t> indices;
-    for (std::uint64_t i = 0; i < 400000; ++i) {
-        indices.push_back((i * 2654435761u) % count);
-    }
-    int hit = 0;
-    for (int round = 0; round < 12 && (round < 4 || hit == 0); ++round) {
-        const std::vector<std::int32_t> records = make_records<std::int32_t>(path, count);
-        fastread::page_cache::preload(path);
-        std::atomic<bool> ready{false}, go{false};
-        std::thread cutter([&, round] {
-            ready = true;
-            while (!go.load()) {
-            }
-            if (round % 4 > 0) {
-                std::this_thread::sleep_for(std::chrono::microseconds(500 * (round % 4)));
-            }
-            (void)::truncate(path.c_str(), 4096); // no Catch2 assertion off the main thread
-        });
-        while (!ready.load()) {
-        }
-        go = true;
-        std::vector<std::int32_t> got(indices.size());
-        try {
-            fastread::read_at<std::int32_t>(path, indices, std::span<std::int32_t>(got));
-            bool same = true;
-            for (std::size_t k = 0; k < indices.size() && same; ++k) {
-                same = got[k] == records[indices[k]];
-            }
-            CHECK(same);
-        } catch (const std::out_of_range&) {
-            ++hit; // cut before the batch was checked
-        } catch (const std::system_error& e) {
-            CHECK_THAT(e.what(), Catch::Contains(path.string()));
-            ++hit;
-        }
-        cutter.join();
-    }
+    const std::vector<std::uint64_t> indices = spread_indices(400000, count);
+    const int hit = truncation_rounds(
+        path, 4, 12, std::chrono::microseconds(500),
+        [&] {
+            std::vector<std::int32_t> records = make_records<std::int32_t>(path, count);
+            fastread::page_cache::preload(path);
+            return records;
+        },
+        [&](const std::vector<std::int32_t>& records) { read_and_check(path, indices, records); });
     CHECK(hit > 0);
 }
 
@@ -656,38 +661,18 @@ TEST_CASE("update_at automatic, big cached file: truncated during a batch, an er
     temp_dir dir;
     const fs::path path = dir / "records";
     const std::uint64_t count = std::uint64_t{10} << 20;
-    std::vector<std::uint64_t> indices;
-    for (std::uint64_t i = 0; i < 400000; ++i) {
-        indices.push_back((i * 2654435761u) % count);
-    }
-    int hit = 0;
-    for (int round = 0; round < 12 && (round < 4 || hit == 0); ++round) {
-        (void)make_records<std::int32_t>(path, count);
-        fastread_test::sync_file(path);
-        fastread::page_cache::preload(path);
-        std::atomic<bool> ready{false}, go{false};
-        std::thread cutter([&, round] {
-            ready = true;
-            while (!go.load()) {
-            }
-            if (round % 4 > 0) {
-                std::this_thread::sleep_for(std::chrono::milliseconds(2 * (round % 4)));
-            }
-            (void)::truncate(path.c_str(), 4096); // no Catch2 assertion off the main thread
-        });
-        while (!ready.load()) {
-        }
-        go = true;
-        try {
+    const std::vector<std::uint64_t> indices = spread_indices(400000, count);
+    const int hit = truncation_rounds(
+        path, 4, 12, std::chrono::microseconds(2000),
+        [&] {
+            std::vector<std::int32_t> records = make_records<std::int32_t>(path, count);
+            fastread_test::sync_file(path);
+            fastread::page_cache::preload(path);
+            return records;
+        },
+        [&](const std::vector<std::int32_t>&) {
             fastread::update_at<std::int32_t>(path, indices, [](std::int32_t v) { return v + 1; });
-        } catch (const std::out_of_range&) {
-            ++hit; // cut before the batch was checked
-        } catch (const std::system_error& e) {
-            CHECK_THAT(e.what(), Catch::Contains(path.string()));
-            ++hit;
-        }
-        cutter.join();
-    }
+        });
     CHECK(hit > 0);
 }
 
