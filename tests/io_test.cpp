@@ -219,9 +219,13 @@ TEST_CASE("window_io: probes while reading, maps when the file maps cheaper, bac
     SECTION("a host where reading wins starts reading, with a probe at window 1") {
         window_io w(costs(0.1, 0.5));
         CHECK_FALSE(w.mapping());
-        CHECK_FALSE(w.probe_due(0)); // window 0 reads: what reading costs this pass
-        CHECK(w.probe_due(1));
+        CHECK_FALSE(w.probe_due(0));        // window 0 reads: what reading costs this pass
+        CHECK_FALSE(w.probe_due(1));        // not before the pass measured 1 MiB of its reads
         CHECK(w.read_ns_per_byte() == 0.1); // the prior, until 1 MiB is read
+        w.read_done(mib / 2, 0.1 * static_cast<double>(mib / 2));
+        CHECK_FALSE(w.probe_due(1));
+        w.read_done(mib / 2, 0.1 * static_cast<double>(mib / 2));
+        CHECK(w.probe_due(1));
         // A probe that costs what the host's map costs: keep reading; the next probes wait
         // 2, 4, 8, ... windows, up to most_between_probes.
         w.probe_done(1, window, 0.5 * window);
@@ -272,7 +276,9 @@ TEST_CASE("window_io: probes while reading, maps when the file maps cheaper, bac
         CHECK(w.mapping());
         w.map_done(4, window, 0.6 * window);
         CHECK_FALSE(w.mapping());
-        // A probe 2 windows later; if it finds maps cheap, mapping again.
+        // A probe 2 windows later (once reads were measured); if it finds maps cheap,
+        // mapping again.
+        w.read_done(window, 0.5 * window);
         CHECK_FALSE(w.probe_due(5));
         CHECK(w.probe_due(6));
         w.probe_done(6, window, 0.1 * window);

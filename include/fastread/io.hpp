@@ -295,14 +295,14 @@ inline bool map_wanted(io_mode requested, int fd, std::uint64_t size, std::uint6
 /// faster mapped; docs/performance.md.)
 ///
 /// The pass is cut into windows of `window` bytes. It starts mapping if choose_io(prior)
-/// says map, else reading, with a probe due at the pass's second window (after a window of
-/// reads measured what reading costs). Reading: a probe maps a whole window instead (probe_done; a
-/// part of a window cannot show what the window costs, as a window in one 2 MiB folio maps at
-/// once); if it cost less per byte than reading by probe_margin, the pass maps from there,
-/// else the next probe waits twice as many windows as the last (2, 4, 8, ... up to
-/// `most_between_probes`), so a file that never maps well pays a few probes. Mapping: two
-/// windows in a row that cost more than reading send it back to reading, with a probe 2
-/// windows later (one slow window happens in any file: a few small folios). So a tie
+/// says map, else reading, with a probe due at the pass's second window, and never before
+/// the pass has measured `own_from` of its own reads (what a probe is compared with). Reading: a
+/// probe maps a whole window instead (probe_done; a part of a window cannot show what the window
+/// costs, as a window in one 2 MiB folio maps at once); if it cost less per byte than reading by
+/// probe_margin, the pass maps from there, else the next probe waits twice as many windows as the
+/// last (2, 4, 8, ... up to `most_between_probes`), so a file that never maps well pays a few
+/// probes. Mapping: two windows in a row that cost more than reading send it back to reading, with
+/// a probe 2 windows later (one slow window happens in any file: a few small folios). So a tie
 /// reads, and one lucky probe buys at most two windows of dearer maps (a batch of records
 /// measured 11 % behind pread with the margin on the way back instead).
 /// The cost of reading is what this pass's reads measured (average over them), the prior's
@@ -329,8 +329,13 @@ class window_io {
     /// Whether the window now due is mapped whole.
     bool mapping() const noexcept { return mapping_; }
 
-    /// Whether window `index`, about to be read, is mapped whole instead, as a probe.
-    bool probe_due(std::uint64_t index) const noexcept { return !mapping_ && index >= next_probe_; }
+    /// Whether window `index`, about to be read, is mapped whole instead, as a probe: not
+    /// before the pass has measured `own_from` of its own reads, which a probe is compared
+    /// with (the prior times the I/O alone; a slice that starts near a window's end reads
+    /// little of it).
+    bool probe_due(std::uint64_t index) const noexcept {
+        return !mapping_ && index >= next_probe_ && read_bytes_ >= own_from_;
+    }
 
     /// A chunk of `bytes` read and passed over in `ns`.
     void read_done(std::size_t bytes, double ns) noexcept {
