@@ -337,6 +337,34 @@ class window_io {
         return !mapping_ && index >= next_probe_ && read_bytes_ >= own_from_;
     }
 
+    /// What a pass does with a window: reads it, maps it as a probe, or maps it.
+    enum class use { read, probe, map };
+
+    /// What to do with window `index`: map while mapping; a probe where one is due and
+    /// `whole` (the pass starts the window here, so the probe maps all of it); else read.
+    use next(std::uint64_t index, bool whole = true) const noexcept {
+        if (mapping_) {
+            return use::map;
+        }
+        return whole && probe_due(index) ? use::probe : use::read;
+    }
+
+    /// Reports what next() chose for window `index`: `units` (bytes, or records) passed
+    /// over in `ns`, timed end to end (read_done, probe_done or map_done).
+    void done(use u, std::uint64_t index, std::size_t units, double ns) noexcept {
+        switch (u) {
+        case use::read:
+            read_done(units, ns);
+            break;
+        case use::probe:
+            probe_done(index, units, ns);
+            break;
+        case use::map:
+            map_done(index, units, ns);
+            break;
+        }
+    }
+
     /// A chunk of `bytes` read and passed over in `ns`.
     void read_done(std::size_t bytes, double ns) noexcept {
         read_bytes_ += static_cast<double>(bytes);

@@ -369,19 +369,17 @@ load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads, const io
                 if (windows) {
                     const std::uint64_t index = pos / window_bytes;
                     const std::uint64_t window_end = std::min(to, (index + 1) * window_bytes);
-                    const bool probe =
-                        !windows->mapping() && pos % window_bytes == 0 && windows->probe_due(index);
-                    if (windows->mapping() || probe) {
+                    const window_io::use use = windows->next(index, pos % window_bytes == 0);
+                    if (use != window_io::use::read) {
                         // Where the file ends now: a mapped page past it would read as
                         // zeros (the guard), so a shrink ends the slice here, as a short
                         // read does.
                         const std::uint64_t now = stat_fd(fd, path).size;
-                        const std::uint64_t limit = std::min(window_end, std::max(pos, now));
-                        if (limit == pos) {
+                        const std::uint64_t end = std::min(window_end, std::max(pos, now));
+                        if (end == pos) {
                             ended_early[t] = 1;
                             break;
                         }
-                        const std::uint64_t end = limit;
                         // Timed end to end, the scan included (window_io).
                         const auto t0 = std::chrono::steady_clock::now();
                         const char* p = map.data() + pos;
@@ -389,15 +387,11 @@ load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads, const io
                         const double ns = std::chrono::duration<double, std::nano>(
                                               std::chrono::steady_clock::now() - t0)
                                               .count();
-                        if (probe) {
-                            windows->probe_done(index, end - pos, ns);
-                        } else {
-                            windows->map_done(index, end - pos, ns);
-                        }
+                        windows->done(use, index, static_cast<std::size_t>(end - pos), ns);
                         mapped_from = std::min(mapped_from, pos);
                         mapped_to = end;
                         pos = end;
-                        if (end == limit && limit < window_end) {
+                        if (end < window_end) {
                             ended_early[t] = 1; // the file ends here now
                             break;
                         }

@@ -426,9 +426,8 @@ class positioned_file {
                     ++ke;
                 }
                 const auto t0 = std::chrono::steady_clock::now();
-                const bool mapped = windows.mapping();
-                const bool probe = !mapped && windows.probe_due(index);
-                if (mapped || probe) {
+                const detail::window_io::use use = windows.next(index);
+                if (use != detail::window_io::use::read) {
                     for (std::size_t j = k; j < ke; ++j) {
                         std::memcpy(&out[refs[j].pos], base + refs[j].index * sizeof(T), sizeof(T));
                     }
@@ -450,13 +449,7 @@ class positioned_file {
                 const double ns =
                     std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0)
                         .count();
-                if (mapped) {
-                    windows.map_done(index, ke - k, ns);
-                } else if (probe) {
-                    windows.probe_done(index, ke - k, ns);
-                } else {
-                    windows.read_done(ke - k, ns);
-                }
+                windows.done(use, index, ke - k, ns);
                 k = ke;
             }
         });

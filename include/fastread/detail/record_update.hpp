@@ -167,14 +167,15 @@ void update_in_windows(int fd, const std::filesystem::path& path,
         }
 
         // 3 and 4 through the map: each change stored in place, on every CPU.
-        const bool mapped = map != nullptr && windows->mapping();
-        const bool probe = map != nullptr && !mapped && windows->probe_due(window);
+        using use = typename Windows::use;
+        const use how = map != nullptr ? windows->next(window) : use::read;
+        const bool stored = how != use::read; // through the map
         const auto t0 = std::chrono::steady_clock::now();
         auto timed = [&]() {
             return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0)
                 .count();
         };
-        if (mapped || probe) {
+        if (stored) {
             char* const base = map->data();
             in_slices(changes.size(), threads_for_calls(changes.size()),
                       [&](unsigned, std::size_t b, std::size_t e) {
@@ -186,13 +187,6 @@ void update_in_windows(int fd, const std::filesystem::path& path,
                                           buffer.get() + changes[i].at, sizeof(T));
                           }
                       });
-            if (!changes.empty()) {
-                if (mapped) {
-                    windows->map_done(window, changes.size(), timed());
-                } else {
-                    windows->probe_done(window, changes.size(), timed());
-                }
-            }
             if (const std::int64_t lost = map->lost(); lost >= 0) {
                 std::size_t applied = thrown ? requests[stop].first : requests[qb - 1].last;
                 for (const change& c : changes) {
@@ -213,7 +207,7 @@ void update_in_windows(int fd, const std::filesystem::path& path,
         // the bytes between them go back as they were read, so no page without a change is
         // dirtied.
         runs.clear();
-        for (std::size_t i = 0; i < changes.size() && !mapped && !probe;) {
+        for (std::size_t i = 0; i < changes.size() && !stored;) {
             std::size_t lo = changes[i].at, hi = lo + sizeof(T), j = i + 1;
             for (; j < changes.size() && changes[j].request == changes[i].request; ++j) {
                 const std::size_t a = changes[j].at;
@@ -280,8 +274,8 @@ void update_in_windows(int fd, const std::filesystem::path& path,
                                                "hold their new values)",
                                path, changes[lost].visit);
         }
-        if (map != nullptr && !mapped && !probe && !changes.empty()) {
-            windows->read_done(changes.size(), timed());
+        if (map != nullptr && !changes.empty()) {
+            windows->done(how, window, changes.size(), timed());
         }
         if (thrown) {
             const std::size_t applied = requests[stop].first;

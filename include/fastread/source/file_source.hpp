@@ -106,11 +106,11 @@ class file_source {
         // done with it, and the one handed out now is timed from here to the next call.
         const auto now = std::chrono::steady_clock::now();
         settle(now);
-        if (windows_->mapping() || (begin % window == 0 && windows_->probe_due(index))) {
+        const window_io::use use = windows_->next(index, begin % window == 0);
+        if (use != window_io::use::read) {
             // Not populated ahead (MADV_POPULATE_READ): that cost 4 % of a lines() pass over
             // faulting in as the caller reads (docs/performance.md).
-            pending_ = {windows_->mapping() ? chunk_kind::map : chunk_kind::probe, index,
-                        window_end - begin, now};
+            pending_ = {use, index, window_end - begin, now};
             return hand_out_map(begin, window_end);
         }
         const std::size_t want = std::min(read_block, window_end - begin);
@@ -120,7 +120,7 @@ class file_source {
             check_size(stat_fd(fd_.get(), path_).size);
             return {};
         }
-        pending_ = {chunk_kind::read, index, got, now};
+        pending_ = {use, index, got, now};
         handed_out_ += got;
         return {buffer_.get(), got};
     }
@@ -163,21 +163,11 @@ class file_source {
     // Reports the chunk handed out last to windows_: what it cost from the call that made
     // it to `now`.
     void settle(std::chrono::steady_clock::time_point now) noexcept {
-        const double ns = std::chrono::duration<double, std::nano>(now - pending_.since).count();
-        switch (pending_.kind) {
-        case chunk_kind::read:
-            windows_->read_done(pending_.bytes, ns);
-            break;
-        case chunk_kind::probe:
-            windows_->probe_done(pending_.index, pending_.bytes, ns);
-            break;
-        case chunk_kind::map:
-            windows_->map_done(pending_.index, pending_.bytes, ns);
-            break;
-        case chunk_kind::none:
-            break;
+        if (pending_.bytes != 0) {
+            windows_->done(pending_.use, pending_.index, pending_.bytes,
+                           std::chrono::duration<double, std::nano>(now - pending_.since).count());
+            pending_.bytes = 0;
         }
-        pending_.kind = chunk_kind::none;
     }
     void check_not_lost(std::uint64_t now) const {
         if (handed_out_ == 0) {
@@ -202,11 +192,10 @@ class file_source {
     unique_fd fd_;                     // kept open while mapped, to see the size change
     file_map map_;                     // empty when streaming
     std::optional<window_io> windows_; // adaptive passes: which windows map
-    enum class chunk_kind { none, read, probe, map };
     struct pending_chunk {
-        chunk_kind kind = chunk_kind::none;
+        window_io::use use = window_io::use::read;
         std::uint64_t index = 0; // its window
-        std::size_t bytes = 0;
+        std::size_t bytes = 0;   // 0: none pending
         std::chrono::steady_clock::time_point since;
     };
     pending_chunk pending_;          // adaptive passes: the chunk the caller has, not yet timed
