@@ -15,6 +15,10 @@
 #include <string>
 #include <vector>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "bench_util.hpp"
 #include "families.hpp"
 
@@ -221,6 +225,17 @@ int main(int argc, char* argv[]) {
     if (argc > 1 && std::strcmp(argv[1], "--internal-lines") == 0) {
         return fastread_bench::run_internal_lines(argc, argv);
     }
+#if defined(__GLIBC__)
+    // glibc's malloc adapts its mmap threshold to the blocks freed so far (up to 32 MiB),
+    // so an image buffer of a few MiB came either from fresh pages, faulted in and zeroed on
+    // every load (a 16 MB P6: 1.2 cycles/byte on the KVM host), or from reused heap (0.14),
+    // depending on what the rows run before it had freed: with random interleaving that
+    // moved P6 big between 0.12 and 0.26 within one run. Fixed thresholds keep every block
+    // below 32 MiB on the heap and reused, for every row alike, as in a program that loads
+    // many files; a first load's page faults are not in the tables (docs/performance.md).
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
     std::vector<std::string> passthrough;
     const fastread_bench::options opts = parse_options(argc, argv, passthrough);
     std::filesystem::create_directories(opts.out_dir);

@@ -17,6 +17,7 @@
 
 #include "bench_util.hpp"
 #include "families.hpp"
+#include "image_peers.hpp"
 
 #if FASTREAD_HAVE_NETPBM
 #include <csetjmp>
@@ -30,7 +31,6 @@ namespace fastread_bench {
 namespace {
 
 namespace ppm = fastread::ppm;
-using samples = std::vector<unsigned>;
 
 // ---- inputs ------------------------------------------------------------------------------
 
@@ -106,25 +106,12 @@ const std::vector<std::string> rows = {"stage 1 iostream >>",
                                        "ppm::load fread_source",
                                        "ppm::load stdio_source",
                                        "libnetpbm ppm_readppm",
-                                       "stb_image stbi_load"};
+                                       "stb_image stbi_load",
+                                       "OpenCV cv::imread"};
 
 template <class Sample>
 samples to_samples(const ppm::image<Sample>& img) {
     return {img.samples.begin(), img.samples.end()};
-}
-
-std::string compare(const samples& got, const samples& want) {
-    if (got.size() != want.size()) {
-        return "wrong result: " + std::to_string(got.size()) + " samples, expected " +
-               std::to_string(want.size());
-    }
-    for (std::size_t i = 0; i < got.size(); ++i) {
-        if (got[i] != want[i]) {
-            return "wrong result: sample " + std::to_string(i) + " is " + std::to_string(got[i]) +
-                   ", expected " + std::to_string(want[i]);
-        }
-    }
-    return {};
 }
 
 #if FASTREAD_HAVE_NETPBM
@@ -200,7 +187,7 @@ struct column_reference {
     // A row's check: its decode compared with the reference.
     template <class Decode>
     std::function<std::string()> check_with(Decode decode) const {
-        return [ref = ref, decode]() { return compare(decode(), *ref); };
+        return [ref = ref, decode]() { return compare_samples(decode(), *ref); };
     }
 };
 
@@ -292,7 +279,7 @@ void add_fastread_rows(context& ctx, const input& in, const column_reference& c)
     });
 }
 
-// The peers: libnetpbm and stb_image, when built in.
+// The peers: libnetpbm, stb_image and OpenCV, when built in.
 void add_peer_rows(context& ctx, const input& in, const column_reference& c) {
     const std::string family = "ppm";
     const auto path = in.path;
@@ -334,6 +321,17 @@ void add_peer_rows(context& ctx, const input& in, const column_reference& c) {
 #else
     (void)wide;
     ctx.note(family, "stb_image stbi_load", in.column, "not built");
+#endif
+#if FASTREAD_HAVE_OPENCV
+    ctx.add(
+        family, "OpenCV cv::imread", in,
+        [path] {
+            cv::Mat m = cv::imread(path.string(), cv::IMREAD_UNCHANGED);
+            benchmark::DoNotOptimize(m.data);
+        },
+        c.check_with([path] { return opencv_decode(path, false); }));
+#else
+    ctx.note(family, "OpenCV cv::imread", in.column, "not built");
 #endif
 }
 
@@ -442,9 +440,9 @@ const family_registration ppm_family{{
     "  ppm     decode PPM images, P3 (ASCII) and P6 (binary): the article's stages 1-5\n"
     "          (iostream >>, fscanf, fread + atoi, own parser, mmap), RAW (read only),\n"
     "          fastread::ppm::load (by path, at each SIMD level of its P3 kernel, and over each\n"
-    "          source), libnetpbm and stb_image when built in. Columns: generated photo-like\n"
-    "          images (big ~16 MB, medium ~2 MB, small ~8 KB as P6; the same pixels as P3), a\n"
-    "          16-bit big image as P3 and P6, and the files under data/.\n",
+    "          source), libnetpbm, stb_image and OpenCV when built in. Columns: generated\n"
+    "          photo-like images (big ~16 MB, medium ~2 MB, small ~8 KB as P6; the same\n"
+    "          pixels as P3), a 16-bit big image as P3 and P6, and the files under data/.\n",
     "--ppm",
     "also benchmark these PPM files (one column each)",
     {},

@@ -33,6 +33,24 @@ malformed_ppm = [
 ]
 
 
+malformed_pnm = [
+    b"P1 2 2\n0 1 2", b"P1 2 2\n0 1 1", b"P1 20 1\n0000000000x000000000", b"P1 2 1\n0#1",
+    b"P4 9 2\n\xff\xff\xff", b"P4 9 2\n", b"P4 9 2", b"P2 2 1 10 5 11", b"P5 2 1 100\n\x05\x65",
+    b"P5 2 1 1000\n\x03\xe8\x03", b"P7 x\n", b"P7", b"P7\nWIDTH 1\nCOLORS 3\n",
+    b"P7\nWIDTH 12x\nHEIGHT 1\nDEPTH 1\nMAXVAL 255\nENDHDR\n",
+    b"P7\nWIDTH 1\nHEIGHT 1\nDEPTH 4\nMAXVAL 100\nENDHDR\n\x01\xc8\x01\x01",
+    b"P7\n#c\nMAXVAL 255\n\n  DEPTH\t2  \nHEIGHT 1\nWIDTH 2\nTUPLTYPE A\nTUPLTYPE B\nENDHDR\n\x01\x02\x03\x04",
+    b"P7\nWIDTH 100000\nHEIGHT 100000\nDEPTH 4\nMAXVAL 255\nENDHDR\n\x01",
+    b"P1 3 2 0#c\n1 0 1#x\r0\t1", b"P3 1 1 255 1 2 3#c\nP2 1 1 9 4#d\nP1 2 1 01#e",
+]
+malformed_pfm = [
+    b"", b"P6 1 1 255\n\x01\x02\x03", b"PG\n", b"PF1 1\n-1\n", b"PF\n0 1\n-1\n",
+    b"PF\n1 1\n0\n", b"PF\n1 1\n1e99\n", b"PF\n1 1\n-1", b"PF\n2 1\n-1\n" + b"\0" * 11,
+    b"PF\n100000 100000\n-1\n\0\0", b"Pf\n1 2\n-2.5\n\0\0\xc0\xbf\0\0\x80\x3e",
+    b"PF\n  3\t1 \n  +1e0 " + b"\0\0\x80\x3f" * 9,
+]
+
+
 def seed(target, data, param):
     d = corpus / target
     d.mkdir(parents=True, exist_ok=True)
@@ -65,6 +83,13 @@ def main():
         seed("ppm_load", data, (i * 37) & 0xFF)
         seed("ppm_reader", data, (i * 11) & 0xFF)
         seed("ppm_levels", data, (i * 2) & 0xFE)  # even: the input's own header
+    family = [p.read_bytes() for p in sorted((root / "data").glob("*.p[bgpa]m"))]
+    for i, data in enumerate(family + malformed_pnm + malformed_ppm[:12]):
+        seed("pnm_load", data, (i * 37) & 0xFF)
+        seed("pnm_reader", data, (i * 11) & 0xFF)
+    pfms = [p.read_bytes() for p in sorted((root / "data").glob("*.pfm"))]
+    for i, data in enumerate(pfms + malformed_pfm):
+        seed("pfm_load", data, (i * 29) & 0xFF)
     for digits in (b"0 1 22 255 007\n" * 40, b"65535 1 00000 9\r\n" * 40):
         for param in (1, 3, 5, 7):
             seed("ppm_levels", digits, param)

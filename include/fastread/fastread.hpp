@@ -11,6 +11,8 @@
 #include "line_readers.hpp"
 #include "lines.hpp"
 #include "page_cache.hpp"
+#include "pfm.hpp"
+#include "pnm.hpp"
 #include "ppm.hpp"
 #include "records.hpp"
 #include "sample_vector.hpp"

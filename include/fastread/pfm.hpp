@@ -1,0 +1,352 @@
+#ifndef FASTREAD_PFM_HPP
+#define FASTREAD_PFM_HPP
+
+/// @file
+/// `fastread::pfm`: decode and encode PFM (Portable Float Map) images, 32-bit floating-point
+/// samples, one (`Pf`, grayscale) or three (`PF`, RGB) a pixel, as Netpbm's pfm(5) describes
+/// the format (https://netpbm.sourceforge.net/doc/pfm.html) and its converters `pamtopfm` and
+/// `pfmtopam` read and write it.
+///
+/// Rules the decoder applies:
+/// - Header: `PF` or `Pf`, one whitespace byte; width and height, unsigned decimal numbers
+///   (1..4294967295) separated by whitespace, one whitespace byte; the scale, a decimal real
+///   number after optional whitespace, then one whitespace byte, the last of the header.
+///   No comments (pfm(5) has none).
+/// - The scale's sign is the samples' byte order: negative little-endian, positive
+///   big-endian; 0 (which says neither) and non-finite scales are errors, as in `pfmtopam`.
+/// - The raster holds width * height * depth IEEE 754 single-precision samples, rows bottom
+///   to top. They are returned top to bottom in native byte order, unscaled (`pfmtopam`
+///   divides them by the scale; `image::scale` keeps it).
+/// - Sizes are computed in 64 bits; a header that declares more than the input can hold is
+///   rejected before allocating when the input size is known.
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "detail/atomic_file.hpp"
+#include "detail/chunk_cursor.hpp"
+#include "error.hpp"
+#include "pnm/detail/header.hpp"
+#include "source/byte_source.hpp"
+#include "source/read_source.hpp"
+
+namespace fastread::pfm {
+
+/// A decoded PFM image.
+struct image {
+    std::uint32_t width = 0;  ///< pixels per row
+    std::uint32_t height = 0; ///< rows
+    std::uint32_t depth = 0;  ///< samples per pixel: 1 (`Pf`) or 3 (`PF`, R, G, B)
+    float scale = 1;          ///< the absolute value of the header's scale (> 0)
+    /// width * height * depth samples, rows top to bottom, pixels left to right, a pixel's
+    /// samples together, native floats.
+    std::vector<float> samples;
+
+    friend bool operator==(const image&, const image&) = default;
+};
+
+/// Decodes the PFM file at `path`, streamed with read(2). Time O(file size); memory
+/// O(image size).
+/// @throws fastread::parse_error (naming the file and the byte offset) if it is not a valid
+///         PFM image (a Netpbm file is named as such).
+/// @throws std::system_error if the file cannot be opened or read.
+image load(const std::filesystem::path& path);
+
+/// Decodes the PFM image at the start of `source`, any `byte_source`; reads up to its end.
+/// @throws fastread::parse_error with the input offset; what the source throws.
+template <class Source>
+requires byte_source<std::remove_cvref_t<Source>> image load(Source&& source);
+
+/// Writes `img` to `path` as PFM: `PF` for depth 3, `Pf` for depth 1, the scale negated on a
+/// little-endian host (the samples are written in native order), rows bottom to top.
+/// Atomic, as ppm::save (a temporary file renamed over `path`).
+/// @throws std::invalid_argument if `img` is inconsistent (a dimension 0, depth not 1 or 3,
+///         `samples.size() != width * height * depth`, a scale not finite and positive);
+///         nothing is written then.
+/// @throws std::system_error naming `path` if the file cannot be created, written or renamed.
+void save(const std::filesystem::path& path, const image& img);
+
+} // namespace fastread::pfm
+
+namespace fastread::detail {
+
+/// Throws the parse_error of a PFM decoder.
+[[noreturn]] inline void pfm_fail(std::uint64_t offset, const std::string& what,
+                                  const std::string& name) {
+    throw parse_error(offset, what, name);
+}
+
+/// Reads the unsigned decimal PFM header number at the cursor (after whitespace).
+template <class Source>
+std::uint32_t read_pfm_number(chunk_cursor<Source>& cur, const char* field,
+                              const std::string& name) {
+    int c = cur.peek();
+    while (c >= 0 && is_ppm_space(static_cast<unsigned>(c))) {
+        ++cur.pos;
+        c = cur.peek();
+    }
+    const std::uint64_t at = cur.offset();
+    if (static_cast<unsigned>(c - '0') >= 10) {
+        pfm_fail(at,
+                 c < 0 ? std::string("input ends inside the PFM header; expected ") + field
+                       : std::string("expected the PFM ") + field +
+                             " (an unsigned decimal number), found " + describe_byte(c),
+                 name);
+    }
+    std::uint64_t value = 0;
+    while (static_cast<unsigned>(c - '0') < 10) {
+        value = std::min<std::uint64_t>(value * 10 + static_cast<unsigned>(c - '0'),
+                                        std::uint64_t{1} << 40);
+        ++cur.pos;
+        c = cur.peek();
+    }
+    if (value == 0 || value > std::numeric_limits<std::uint32_t>::max()) {
+        pfm_fail(at, std::string("the PFM ") + field + " is out of range 1..4294967295", name);
+    }
+    return static_cast<std::uint32_t>(value);
+}
+
+/// Consumes the one whitespace byte that ends a PFM header line.
+template <class Source>
+void end_pfm_line(chunk_cursor<Source>& cur, const char* after, const std::string& name) {
+    const int c = cur.peek();
+    if (c < 0) {
+        pfm_fail(cur.offset(),
+                 std::string("input ends inside the PFM header; expected whitespace after ") +
+                     after,
+                 name);
+    }
+    if (!is_ppm_space(static_cast<unsigned>(c))) {
+        pfm_fail(cur.offset(),
+                 std::string("expected whitespace after the PFM ") + after + ", found " +
+                     describe_byte(static_cast<std::uint64_t>(c)),
+                 name);
+    }
+    ++cur.pos;
+}
+
+/// Decodes the PFM image at the cursor (see fastread/pfm.hpp for the rules).
+template <class Source>
+pfm::image read_pfm(chunk_cursor<Source>& cur, const std::string& name) {
+    int c = cur.peek();
+    if (c < 0) {
+        pfm_fail(0, "empty input; expected a PFM image (PF or Pf)", name);
+    }
+    if (c != 'P') {
+        pfm_fail(cur.offset(),
+                 "expected the PFM magic number PF or Pf, found " +
+                     describe_byte(static_cast<std::uint64_t>(c)),
+                 name);
+    }
+    ++cur.pos;
+    c = cur.peek();
+    if (c >= '1' && c <= '7') {
+        pfm_fail(cur.offset() - 1,
+                 std::string("P") + static_cast<char>(c) +
+                     " starts a Netpbm image, not a PFM one: read it with fastread::pnm::load",
+                 name);
+    }
+    if (c != 'F' && c != 'f') {
+        pfm_fail(cur.offset(),
+                 c < 0 ? std::string("input ends inside the PFM magic number PF or Pf")
+                       : "expected the PFM magic number PF or Pf, found " +
+                             describe_byte(static_cast<std::uint64_t>(c)),
+                 name);
+    }
+    pfm::image img;
+    img.depth = c == 'F' ? 3 : 1;
+    ++cur.pos;
+    end_pfm_line(cur, "magic number", name);
+    img.width = read_pfm_number(cur, "width", name);
+    if (c = cur.peek(); c >= 0 && !is_ppm_space(static_cast<unsigned>(c))) {
+        pfm_fail(cur.offset(),
+                 "expected whitespace after the PFM width, found " +
+                     describe_byte(static_cast<std::uint64_t>(c)),
+                 name);
+    }
+    img.height = read_pfm_number(cur, "height", name);
+    end_pfm_line(cur, "height", name);
+
+    c = cur.peek();
+    while (c >= 0 && is_ppm_space(static_cast<unsigned>(c))) {
+        ++cur.pos;
+        c = cur.peek();
+    }
+    const std::uint64_t scale_at = cur.offset();
+    char token[64];
+    std::size_t length = 0;
+    while (c >= 0 && !is_ppm_space(static_cast<unsigned>(c)) && length < sizeof token) {
+        token[length++] = static_cast<char>(c);
+        ++cur.pos;
+        c = cur.peek();
+    }
+    const char* first = token;
+    if (length > 0 && token[0] == '+') {
+        ++first; // from_chars takes no '+', scanf's %f does
+    }
+    float scale = 0;
+    const std::from_chars_result parsed = std::from_chars(first, token + length, scale);
+    if (length == 0 || length == sizeof token || parsed.ec != std::errc() ||
+        parsed.ptr != token + length || !std::isfinite(scale) || scale == 0) {
+        pfm_fail(scale_at,
+                 length == 0 && c < 0
+                     ? std::string("input ends inside the PFM header; expected the scale")
+                     : "expected the PFM scale, a finite nonzero decimal number (its sign is "
+                       "the byte order)",
+                 name);
+    }
+    end_pfm_line(cur, "scale", name);
+    const bool little = scale < 0;
+    img.scale = std::fabs(scale);
+
+    std::uint64_t samples = 0, bytes = 0;
+    if (__builtin_mul_overflow(std::uint64_t{img.width} * img.height, std::uint64_t{img.depth},
+                               &samples) ||
+        __builtin_mul_overflow(samples, std::uint64_t{4}, &bytes) ||
+        samples > std::numeric_limits<std::size_t>::max() / 4) {
+        pfm_fail(scale_at,
+                 "image size " + std::to_string(img.width) + "x" + std::to_string(img.height) +
+                     " overflows 64 bits",
+                 name);
+    }
+    const std::uint64_t raster_at = cur.offset();
+    const std::optional<std::uint64_t> remaining = cur.known_remaining();
+    if (remaining && *remaining < bytes) {
+        // Rejected before allocating: the input cannot hold what the header declares.
+        pfm_fail(raster_at + *remaining,
+                 "truncated raster: the header declares " + std::to_string(img.width) + "x" +
+                     std::to_string(img.height) + " pixels (" + std::to_string(bytes) +
+                     " bytes), the input ends after " + std::to_string(*remaining) + " of them",
+                 name);
+    }
+    const std::size_t row = std::size_t{img.width} * img.depth;
+    const bool swap = little != (std::endian::native == std::endian::little);
+    auto to_native = [&] {
+        if (swap) {
+            for (float& f : img.samples) {
+                std::uint32_t bits = 0;
+                std::memcpy(&bits, &f, 4);
+                bits = __builtin_bswap32(bits);
+                std::memcpy(&f, &bits, 4);
+            }
+        }
+    };
+    if (remaining) {
+        // The input holds the raster: each row of the file read straight to its place, the
+        // bottom one first.
+        img.samples.resize(static_cast<std::size_t>(samples));
+        for (std::size_t r = img.height; r-- > 0;) {
+            const std::size_t got =
+                cur.read(reinterpret_cast<char*>(img.samples.data() + r * row), row * 4);
+            if (got < row * 4) {
+                const std::uint64_t have = (img.height - 1 - r) * row * 4 + got;
+                pfm_fail(raster_at + have,
+                         "truncated raster: the header declares " + std::to_string(img.width) +
+                             "x" + std::to_string(img.height) + " pixels (" +
+                             std::to_string(bytes) + " bytes), the input ends after " +
+                             std::to_string(have) + " of them",
+                         name);
+            }
+        }
+        to_native();
+        return img;
+    }
+    // Read into the samples' storage, growing as data arrives, then flip the rows.
+    std::uint64_t capacity = std::min<std::uint64_t>(samples, 1u << 16);
+    img.samples.resize(static_cast<std::size_t>(capacity));
+    std::uint64_t filled = 0;
+    for (;;) {
+        const std::uint64_t room = std::min<std::uint64_t>(img.samples.size() * 4, bytes);
+        const auto want = static_cast<std::size_t>(room - filled);
+        const std::size_t got =
+            cur.read(reinterpret_cast<char*>(img.samples.data()) + filled, want);
+        filled += got;
+        if (got < want) {
+            pfm_fail(raster_at + filled,
+                     "truncated raster: the header declares " + std::to_string(img.width) + "x" +
+                         std::to_string(img.height) + " pixels (" + std::to_string(bytes) +
+                         " bytes), the input ends after " + std::to_string(filled) + " of them",
+                     name);
+        }
+        if (filled == bytes) {
+            break;
+        }
+        img.samples.resize(static_cast<std::size_t>(
+            std::min<std::uint64_t>(samples, std::uint64_t{img.samples.size()} * 2)));
+    }
+    // Rows bottom to top in the file: swap them into top to bottom.
+    float* data = img.samples.data();
+    for (std::size_t top = 0, bottom = img.height - 1; top < bottom; ++top, --bottom) {
+        std::swap_ranges(data + top * row, data + top * row + row, data + bottom * row);
+    }
+    to_native();
+    return img;
+}
+
+} // namespace fastread::detail
+
+namespace fastread::pfm {
+
+inline image load(const std::filesystem::path& path) {
+    read_source source(path);
+    fastread::detail::chunk_cursor<read_source> cursor(source);
+    return fastread::detail::read_pfm(cursor, path.string());
+}
+
+template <class Source>
+requires byte_source<std::remove_cvref_t<Source>> image load(Source&& source) {
+    fastread::detail::chunk_cursor<std::remove_cvref_t<Source>> cursor(source);
+    return fastread::detail::read_pfm(cursor, fastread::detail::source_name(source));
+}
+
+inline void save(const std::filesystem::path& path, const image& img) {
+    const std::string who = "fastread::pfm::save: ";
+    if (img.width == 0 || img.height == 0) {
+        throw std::invalid_argument(who + "width and height must be at least 1");
+    }
+    if (img.depth != 1 && img.depth != 3) {
+        throw std::invalid_argument(who + "depth " + std::to_string(img.depth) +
+                                    " is neither 1 (Pf) nor 3 (PF)");
+    }
+    std::uint64_t expected = 0;
+    if (__builtin_mul_overflow(std::uint64_t{img.width} * img.height, std::uint64_t{img.depth},
+                               &expected) ||
+        expected != img.samples.size()) {
+        throw std::invalid_argument(who + std::to_string(img.samples.size()) +
+                                    " samples do not make a " + std::to_string(img.width) + "x" +
+                                    std::to_string(img.height) + " image of depth " +
+                                    std::to_string(img.depth));
+    }
+    if (!std::isfinite(img.scale) || !(img.scale > 0)) {
+        throw std::invalid_argument(who + "the scale must be finite and positive");
+    }
+    char scale[32];
+    char* end = std::to_chars(scale, scale + sizeof scale, img.scale).ptr;
+    std::string header = std::string(img.depth == 3 ? "PF\n" : "Pf\n") + std::to_string(img.width) +
+                         " " + std::to_string(img.height) + "\n" +
+                         (std::endian::native == std::endian::little ? "-" : "") +
+                         std::string(scale, end) + "\n";
+    fastread::detail::atomic_file file(path);
+    file.write(header.data(), header.size());
+    const std::size_t row = std::size_t{img.width} * img.depth;
+    for (std::size_t r = img.height; r-- > 0;) {
+        file.write(reinterpret_cast<const char*>(img.samples.data() + r * row), row * 4);
+    }
+    file.commit();
+}
+
+} // namespace fastread::pfm
+
+#endif // FASTREAD_PFM_HPP

@@ -1,0 +1,237 @@
+#ifndef FASTREAD_PNM_DETAIL_PARSE_HPP
+#define FASTREAD_PNM_DETAIL_PARSE_HPP
+
+// The Netpbm decoder behind fastread::ppm and fastread::pnm. It reports errors as values
+// (ppm_error: a code, the input offset and the numbers a message needs), never by throwing from its
+// loops; the public entry points in ppm.hpp turn them into fastread::parse_error. Only the sources
+// throw (std::system_error, for operating-system failures).
+//
+// Rules: Netpbm ppm(5) (netpbm.sourceforge.net/doc/ppm.html), with libnetpbm deciding where
+// the spec is silent; see the docs of fastread::ppm::load for the list.
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../../detail/chunk_cursor.hpp"
+#include "../../sample_vector.hpp"
+#include "../../source/byte_source.hpp"
+#include "bits.hpp"
+#include "header.hpp"
+#include "plain.hpp"
+#include "raw_copy.hpp"
+
+namespace fastread::detail {
+
+// ---------------------------------------------------------------------------------------
+// Raw (P5, P6, P7) raster
+
+template <class Sample, class Source>
+ppm_error read_raw_raster(chunk_cursor<Source>& cur, const ppm_header& h,
+                          sample_vector<Sample>& out) {
+    const std::size_t sample_bytes = h.maxval > 255 ? 2 : 1;
+    const std::uint64_t samples = h.samples;
+    const std::uint64_t raster_bytes = samples * sample_bytes;
+
+    std::optional<std::uint64_t> remaining = cur.known_remaining();
+    if constexpr (contiguous_source<Source>) {
+        if (raster_bytes > *remaining) {
+            // Rejected before allocating: the input cannot hold what the header declares.
+            return raw_truncated_error(h, *remaining, raster_bytes);
+        }
+        // The whole raster is in memory: decode it in one pass, straight into the samples.
+        cur.fill();
+        const auto* src = reinterpret_cast<const unsigned char*>(cur.pos);
+        out.resize(static_cast<std::size_t>(samples));
+        const std::size_t bad = copy_raw_samples(out.data(), src, out.size(),
+                                                 static_cast<unsigned>(sample_bytes), h.maxval);
+        cur.pos += raster_bytes;
+        if (bad < out.size()) {
+            const ppm_error err = raw_sample_error(h, bad, sample_bytes, out[bad]);
+            out.clear();
+            return err;
+        }
+        return {};
+    }
+
+    // Read the raster bytes into the sample buffer's storage, growing it as data arrives
+    // when the input size is not known.
+    std::uint64_t capacity =
+        initial_capacity(samples, sample_bytes, remaining, std::uint64_t{1} << 16);
+    out.resize(static_cast<std::size_t>(capacity));
+    // Samples that keep their width but need work (2-byte ones swapped, 1-byte ones checked
+    // against a maxval below 255) are decoded block by block right after each block is
+    // read, while its bytes are in cache: one pass over memory instead of two (a 16-bit
+    // P5 decoded after the whole read took twice the time of the read alone).
+    const bool blockwise = sample_bytes == sizeof(Sample) && (sample_bytes == 2 || h.maxval < 255);
+    constexpr std::uint64_t decode_block = std::uint64_t{128} << 10; // bytes, within L2
+    std::uint64_t filled = 0;                                        // raster bytes read
+    for (;;) {
+        std::uint64_t room = std::min<std::uint64_t>(out.size() * sizeof(Sample), raster_bytes);
+        if (blockwise) {
+            room = std::min(room, filled + decode_block);
+        }
+        std::size_t want = static_cast<std::size_t>(room - filled);
+        std::size_t got = cur.read(reinterpret_cast<char*>(out.data()) + filled, want);
+        filled += got;
+        if (got < want) {
+            out.clear();
+            return raw_truncated_error(h, filled, raster_bytes);
+        }
+        if (blockwise) {
+            const std::size_t first = static_cast<std::size_t>((filled - got) / sample_bytes);
+            const std::size_t n = got / sample_bytes; // blocks are whole samples
+            const std::size_t bad = decode_raw_in_place(
+                out.data() + first, n, static_cast<unsigned>(sample_bytes), h.maxval);
+            if (bad < n) {
+                const ppm_error err =
+                    raw_sample_error(h, first + bad, sample_bytes, out[first + bad]);
+                out.clear();
+                return err;
+            }
+        }
+        if (filled == raster_bytes) {
+            break;
+        }
+        if (filled == out.size() * sizeof(Sample)) {
+            out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(samples, out.size() * 2)));
+        }
+    }
+    out.resize(static_cast<std::size_t>(samples));
+    if (blockwise) {
+        return {};
+    }
+    const std::size_t bad =
+        decode_raw_in_place(out.data(), out.size(), static_cast<unsigned>(sample_bytes), h.maxval);
+    if (bad < out.size()) {
+        const ppm_error err = raw_sample_error(h, bad, sample_bytes, out[bad]);
+        out.clear();
+        return err;
+    }
+    return {};
+}
+
+// ---------------------------------------------------------------------------------------
+// Plain (P2, P3) raster
+
+/// `last_image`: nothing after this image is read, so the raster may be parsed in slices.
+template <class Sample, class Source>
+ppm_error read_plain_raster(chunk_cursor<Source>& cur, const ppm_header& h,
+                            sample_vector<Sample>& out, bool last_image) {
+    ppm_error err = plain_raster_error(h);
+    p3_scanner scanner = p3_scanner::for_header(h);
+
+    // Every sample but the last needs a digit and a whitespace byte, so n samples need at
+    // least 2n - 1 bytes. When the input is known to be shorter, parse into a small scratch
+    // buffer instead of allocating the image: the parse then ends in the same error, at the
+    // same offset, as it would from a stream.
+    std::optional<std::uint64_t> remaining = cur.known_remaining();
+    bool discard = false;
+    if constexpr (contiguous_source<Source>) {
+        discard = h.samples > (*remaining + 1) / 2;
+    }
+    const scan::decimal_list_fn<Sample> kernel =
+        scan::decimal_list_for<Sample>(scan::active_level());
+    if constexpr (contiguous_source<Source>) {
+        const unsigned threads = threads_for(*remaining, plain_bytes_per_thread, max_threads);
+        if (last_image && !discard && threads > 1 && cur.fill()) {
+            const char* begin = cur.pos;
+            const char* end = cur.end; // the whole rest of the input
+            if (parse_plain_in_slices(begin, end, cur.offset(), h, threads, kernel, out, err)) {
+                cur.pos = end;
+                return err;
+            }
+        }
+    }
+    std::vector<Sample> scratch;
+    Sample* out_begin = nullptr;
+    Sample* out_end = nullptr;
+    if (discard) {
+        scratch.resize(4096);
+        out_begin = scratch.data();
+        out_end = out_begin + scratch.size();
+    } else {
+        std::uint64_t capacity = initial_capacity(h.samples, 2, remaining, std::uint64_t{1} << 16);
+        out.resize(static_cast<std::size_t>(capacity));
+        out_begin = out.data();
+        out_end = out_begin + out.size();
+    }
+    Sample* o = out_begin;
+
+    for (;;) {
+        p3_scanner::status st;
+        if (cur.fill()) {
+            st = scanner.scan(cur.pos, cur.end, cur.offset() + (cur.end - cur.pos), o, out_end,
+                              kernel, err);
+        } else {
+            st = scanner.finish(cur.offset(), o, out_end, err);
+        }
+        if (st == p3_scanner::status::done) {
+            break;
+        }
+        if (st == p3_scanner::status::error) {
+            out.clear();
+            return err;
+        }
+        if (st == p3_scanner::status::out_full) {
+            if (discard) {
+                o = out_begin;
+            } else {
+                std::size_t filled = out.size();
+                out.resize(static_cast<std::size_t>(
+                    std::min<std::uint64_t>(h.samples, std::uint64_t{out.size()} * 2)));
+                o = out.data() + filled;
+                out_end = out.data() + out.size();
+            }
+        }
+    }
+    out.resize(static_cast<std::size_t>(h.samples));
+    return {};
+}
+
+/// Reads one image (header and raster) at the cursor: P3 or P6, or with `any_format` any
+/// of P1 to P7. `last_image`: nothing after this image is read, so a plain raster may be
+/// parsed in slices.
+template <class Sample, class Source>
+ppm_error read_ppm(chunk_cursor<Source>& cur, ppm_header& h, sample_vector<Sample>& samples,
+                   bool last_image = false, bool any_format = false) {
+    ppm_error err = parse_ppm_header(cur, sizeof(Sample), h, any_format);
+    if (err) {
+        return err;
+    }
+    switch (h.magic) {
+    case '1':
+        err = read_plain_bits(cur, h, samples);
+        break;
+    case '4':
+        err = read_raw_bits(cur, h, samples);
+        break;
+    case '2':
+    case '3':
+        err = read_plain_raster(cur, h, samples, last_image);
+        if (!err && !last_image && cur.peek() == '#') {
+            // A comment straight after the last sample ends it (libnetpbm's pm_getc reads
+            // a comment as its line end): skip it with its line end, so a reader does not
+            // take the '#' for the next image.
+            if (skip_comment(cur) >= 0) {
+                ++cur.pos;
+            }
+        }
+        break;
+    default:
+        err = read_raw_raster(cur, h, samples);
+        break;
+    }
+    err.any_format = any_format;
+    return err;
+}
+
+} // namespace fastread::detail
+
+#endif // FASTREAD_PNM_DETAIL_PARSE_HPP

@@ -1,0 +1,219 @@
+#include <fastread/pfm.hpp>
+#include <fastread/pnm.hpp>
+#include <fastread/ppm.hpp>
+#include <fastread/source.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "allocation_counter.hpp"
+#include "test_util.hpp"
+
+using namespace fastread;
+using fastread_test::chunked_source;
+using fastread_test::temp_dir;
+using fastread_test::write_file;
+
+namespace {
+
+struct bad_case {
+    const char* name;
+    std::string bytes;
+    std::uint64_t offset; // where the error must be reported
+    const char* reason;   // a phrase the message must contain
+};
+
+// Decodes `bytes` with `decode` (taking a byte source or a path) through every kind of
+// source and checks each one reports the same parse_error: same offset, same reason; from a
+// file, the message names the file.
+template <class Decode>
+void check_rejected(const bad_case& c, Decode decode) {
+    CAPTURE(c.name);
+    auto expect = [&](auto&& run, const std::string& file) {
+        try {
+            run();
+            FAIL_CHECK("accepted: " << c.name);
+        } catch (const parse_error& e) {
+            CHECK(e.offset() == c.offset);
+            CHECK_THAT(e.reason(), Catch::Contains(c.reason));
+            CHECK(e.file() == file);
+        }
+    };
+    temp_dir dir;
+    const auto path = dir / "bad.pnm";
+    write_file(path, c.bytes);
+    expect(
+        [&] {
+            memory_source m(std::span<const char>(c.bytes.data(), c.bytes.size()));
+            decode(m);
+        },
+        "");
+    expect([&] { decode(path); }, path.string());
+    for (std::size_t chunk : {1, 2, 3, 7, 64}) {
+        CAPTURE(chunk);
+        expect(
+            [&] {
+                read_source r(path, chunk);
+                decode(r);
+            },
+            path.string());
+        expect(
+            [&] {
+                chunked_source s(c.bytes, chunk);
+                decode(s);
+            },
+            "");
+    }
+    expect(
+        [&] {
+            fastread_test::pipe_feeder pipe(c.bytes);
+            read_source r(pipe.read_fd(), 5);
+            decode(r);
+        },
+        "");
+}
+
+void check_pnm_rejected(const bad_case& c) {
+    check_rejected(c, [](auto&& input) { pnm::load<std::uint16_t>(input); });
+}
+
+} // namespace
+
+TEST_CASE("pnm: bad magic numbers, and PFM named as such", "[pnm][error]") {
+    const bad_case cases[] = {
+        {"empty", "", 0, "empty input; expected a Netpbm image (magic number P1 to P7)"},
+        {"P8", "P8 1 1 1\n", 1, "expected a Netpbm magic number P1 to P7, found byte 0x38 '8'"},
+        {"P alone", "P", 1, "expected a Netpbm magic number (P1 to P7)"},
+        {"PFM color", "PF\n1 1\n-1\n\0\0\0\0", 0, "PF starts a PFM image (color"},
+        {"PFM gray", "Pf\n1 1\n-1\n\0\0\0\0", 0, "fastread::pfm::load"},
+    };
+    for (const bad_case& c : cases) {
+        check_pnm_rejected(c);
+    }
+    // ppm::load names PFM too, and points from P5 to pnm::load.
+    check_rejected({"PFM to ppm", "Pf\n1 1\n1\n", 0, "Pf starts a PFM image (grayscale"},
+                   [](auto&& input) { ppm::load(input); });
+    check_rejected({"P5 to ppm", "P5 1 1 255\n\x01", 1, "fastread::pnm::load reads P1 to P7"},
+                   [](auto&& input) { ppm::load(input); });
+}
+
+TEST_CASE("pnm: bad PBM, PGM and PAM rasters are rejected at the right byte", "[pnm][error]") {
+    const bad_case cases[] = {
+        {"P1 digit 2", "P1 2 2\n0 1 2", 11,
+         "expected a PBM bit (0 or 1), whitespace or a comment, "
+         "found byte 0x32 '2'"},
+        {"P1 short", "P1 2 2\n0 1 1", 12, "pixels (4 samples), the input ends after 3 of them"},
+        {"P1 letter in a block", "P1 20 1\n0000000000x000000000", 18, "found byte 0x78 'x'"},
+        {"P1 comment to the end", "P1 2 1\n0#1", 10, "the input ends after 1 of them"},
+        {"P4 short", std::string("P4 9 2\n\xff\xff\xff", 10), 10,
+         "(4 bytes), the input ends after 3 of them"},
+        {"P4 no raster", "P4 9 2\n", 7, "the input ends after 0 of them"},
+        {"P4 no delimiter", "P4 9 2", 6, "expected one whitespace byte"},
+        {"P2 above maxval", "P2 2 1 10 5 11", 12, "sample 11 exceeds maxval 10 (row 0, column 1)"},
+        {"P5 above maxval", std::string("P5 2 1 100\n\x05\x65", 13), 12,
+         "sample 101 exceeds maxval 100 (row 0, column 1)"},
+        {"P5 16-bit short", std::string("P5 2 1 1000\n\x03\xe8\x03", 15), 15,
+         "(4 bytes), the input ends after 3 of them"},
+        {"PAM above maxval", "P7\nWIDTH 1\nHEIGHT 1\nDEPTH 4\nMAXVAL 100\nENDHDR\n\x01\xc8\x01\x01",
+         47, "sample 200 exceeds maxval 100 (row 0, column 0, sample 1 of the tuple)"},
+        {"PAM short", "P7\nWIDTH 2\nHEIGHT 1\nDEPTH 2\nMAXVAL 9\nENDHDR\n\x01\x02", 46,
+         "(4 bytes), the input ends after 2 of them"},
+    };
+    for (const bad_case& c : cases) {
+        check_pnm_rejected(c);
+    }
+}
+
+TEST_CASE("pnm: bad PAM headers are rejected at the right byte", "[pnm][error]") {
+    const std::string tail = "HEIGHT 1\nDEPTH 1\nMAXVAL 255\nENDHDR\n";
+    const bad_case cases[] = {
+        {"text after P7", "P7 x\n", 3,
+         "expected the end of the PAM header line P7, found byte 0x78"},
+        {"no line end after P7", "P7", 2, "input ends inside the header; expected ENDHDR"},
+        {"unknown keyword", "P7\nWIDTH 1\nCOLORS 3\n" + tail, 11, "expected a PAM header line"},
+        {"long keyword", "P7\nWIDTHWIDTHWIDTH 1\n" + tail, 3, "expected a PAM header line"},
+        {"keyword glued to a value", "P7\nWIDTH1\n" + tail, 3, "expected a PAM header line"},
+        {"value glued to text", "P7\nWIDTH 12x\n" + tail, 11,
+         "expected the end of the PAM header line WIDTH, found byte 0x78 'x'"},
+        {"no value", "P7\nWIDTH\n" + tail, 8, "expected width (an unsigned decimal number)"},
+        {"negative", "P7\nWIDTH -1\n" + tail, 9, "found byte 0x2d '-'"},
+        {"width 0", "P7\nWIDTH 0\n" + tail, 9, "width is 0; an image has at least one pixel"},
+        {"depth 0", "P7\nWIDTH 1\nHEIGHT 1\nDEPTH 0\nMAXVAL 1\nENDHDR\n", 26,
+         "depth is 0; a pixel has at least one sample"},
+        {"width of 33 bits", "P7\nWIDTH 4294967296\n" + tail, 9, "width is larger than 4294967295"},
+        {"maxval 0", "P7\nWIDTH 1\nHEIGHT 1\nDEPTH 1\nMAXVAL 0\nENDHDR\n", 35,
+         "maxval 0 is out of range 1..65535"},
+        {"maxval 65536", "P7\nWIDTH 1\nHEIGHT 1\nDEPTH 1\nMAXVAL 65536\nENDHDR\n", 35,
+         "maxval 65536 is out of range"},
+        {"no MAXVAL", "P7\nWIDTH 1\nHEIGHT 1\nDEPTH 1\nENDHDR\n", 28,
+         "the PAM header ends without a MAXVAL line"},
+        {"no DEPTH", "P7\nWIDTH 1\nHEIGHT 1\nMAXVAL 1\nENDHDR\n", 29,
+         "the PAM header ends without a DEPTH line"},
+        {"no ENDHDR", "P7\nWIDTH 1\nHEIGHT 1\n", 20, "expected ENDHDR"},
+        {"text after ENDHDR", "P7\nWIDTH 1\nHEIGHT 1\nDEPTH 1\nMAXVAL 1\nENDHDR x\n", 44,
+         "the PAM header line ENDHDR, found byte 0x78"},
+        {"ENDHDR ends the input", "P7\nWIDTH 1\nHEIGHT 1\nDEPTH 1\nMAXVAL 1\nENDHDR", 43,
+         "expected ENDHDR"},
+        {"tuple type of 300 bytes", "P7\nTUPLTYPE " + std::string(300, 'a') + "\n" + tail, 3,
+         "TUPLTYPE is longer than 255 bytes"},
+        {"tuple types joined beyond 255",
+         "P7\nTUPLTYPE " + std::string(200, 'a') + "\nTUPLTYPE " + std::string(60, 'b') + "\n" +
+             tail,
+         213, "TUPLTYPE is longer than 255 bytes"},
+    };
+    for (const bad_case& c : cases) {
+        check_pnm_rejected(c);
+    }
+    // 8-bit samples cannot hold maxval 1000.
+    check_rejected({"8-bit", "P7\nWIDTH 1\nHEIGHT 1\nDEPTH 1\nMAXVAL 1000\nENDHDR\n\x03\xe8", 35,
+                    "needs 16-bit samples"},
+                   [](auto&& input) { pnm::load<std::uint8_t>(input); });
+}
+
+TEST_CASE("pnm: declared sizes the input cannot hold are rejected without allocating them",
+          "[pnm][error]") {
+    const std::string pam_big = "P7\nWIDTH 100000\nHEIGHT 100000\nDEPTH 4\nMAXVAL 255\nENDHDR\n";
+    const std::string pam_huge =
+        "P7\nWIDTH 4294967295\nHEIGHT 4294967295\nDEPTH 4294967295\nMAXVAL 255\nENDHDR\n";
+    const bad_case cases[] = {
+        {"PAM 4e10 samples", pam_big + "\x01\x02\x03", pam_big.size() + 3,
+         "the input ends after 3 of them"},
+        {"PAM overflowing 64 bits", pam_huge + "\x01", 66, "overflows 64 bits"},
+        {"PBM plain 100000 squared", "P1 100000 100000\n0 1 1", 22,
+         "the input ends after 3 of them"},
+        {"PBM raw 100000 squared", "P4 100000 100000\n\x01\x02", 19,
+         "the input ends after 2 of them"},
+        {"PGM plain 100000 squared", "P2 100000 100000 255\n7 ", 23,
+         "the input ends after 1 of them"},
+        {"PBM overflowing 64 bits", "P4 4294967295 4294967295\n", 14, "overflows 64 bits"},
+    };
+    for (const bad_case& c : cases) {
+        check_pnm_rejected(c);
+        fastread_test::allocation_watch watch;
+        try {
+            memory_source m(std::span<const char>(c.bytes.data(), c.bytes.size()));
+            pnm::load(m);
+        } catch (const parse_error&) {
+        }
+        temp_dir dir;
+        write_file(dir / "f.pnm", c.bytes);
+        try {
+            pnm::load(dir / "f.pnm");
+        } catch (const parse_error&) {
+        }
+        try {
+            read_source r(dir / "f.pnm", 3);
+            pnm::load(r);
+        } catch (const parse_error&) {
+        }
+        try {
+            chunked_source s(c.bytes, 3);
+            pnm::load(s);
+        } catch (const parse_error&) {
+        }
+        CHECK(watch.largest() < (std::size_t{1} << 20));
+    }
+}
