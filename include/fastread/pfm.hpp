@@ -37,6 +37,7 @@
 
 #include "detail/atomic_file.hpp"
 #include "detail/chunk_cursor.hpp"
+#include "detail/posix.hpp"
 #include "error.hpp"
 #include "pnm/detail/header.hpp"
 #include "source/byte_source.hpp"
@@ -57,8 +58,9 @@ struct image {
     friend bool operator==(const image&, const image&) = default;
 };
 
-/// Decodes the PFM file at `path`, streamed with read(2). Time O(file size); memory
-/// O(image size).
+/// Decodes the PFM file at `path`, streamed with read(2) (never mapped, so a file that
+/// shrinks meanwhile gives a parse_error where its data now ends, never SIGBUS). Time
+/// O(file size); memory O(image size).
 /// @throws fastread::parse_error (naming the file and the byte offset) if it is not a valid
 ///         PFM image (a Netpbm file is named as such).
 /// @throws std::system_error if the file cannot be opened or read.
@@ -300,9 +302,26 @@ pfm::image read_pfm(chunk_cursor<Source>& cur, const std::string& name) {
 namespace fastread::pfm {
 
 inline image load(const std::filesystem::path& path) {
-    read_source source(path);
+    fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
+    const int raw = fd.get();
+    const fastread::detail::file_info info = fastread::detail::stat_fd(raw, path);
+    read_source source =
+        info.regular ? read_source(std::move(fd), path, read_source::default_chunk_size, info.size)
+                     : read_source(std::move(fd), path, read_source::default_chunk_size);
     fastread::detail::chunk_cursor<read_source> cursor(source);
-    return fastread::detail::read_pfm(cursor, path.string());
+    image img = fastread::detail::read_pfm(cursor, path.string());
+    if (info.regular) {
+        // read(2) racing a truncation may return zeros for the bytes lost: a file now
+        // shorter than what was read shrank during the call (as ppm::load checks).
+        const std::uint64_t now = fastread::detail::size_now(raw, path);
+        if (now < source.consumed()) {
+            throw parse_error(now,
+                              "the file ends here: it shrank from " + std::to_string(info.size) +
+                                  " to " + std::to_string(now) + " bytes while it was read",
+                              path.string());
+        }
+    }
+    return img;
 }
 
 template <class Source>

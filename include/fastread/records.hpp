@@ -311,7 +311,9 @@ class positioned_file {
                                               std::size_t{256} << 10};
                 p.cached_runs = true;
                 if (!updating && options.sort && io == io_mode::automatic &&
-                    size >= detail::adaptive_from) {
+                    size >= detail::adaptive_from &&
+                    refs.size() * std::uint64_t{detail::window_bytes} >=
+                        size * detail::min_records_per_window) {
                     // A big file: window by window, copied from a map or read as the batch
                     // measures (read_in_windows); a map of a file the page cache holds in
                     // 2 MiB folios costs a fault per folio, not per page.

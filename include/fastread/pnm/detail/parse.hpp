@@ -65,18 +65,9 @@ ppm_error read_raw_raster(chunk_cursor<Source>& cur, const ppm_header& h,
     std::uint64_t capacity =
         initial_capacity(samples, sample_bytes, remaining, std::uint64_t{1} << 16);
     out.resize(static_cast<std::size_t>(capacity));
-    // Samples that keep their width but need work (2-byte ones swapped, 1-byte ones checked
-    // against a maxval below 255) are decoded block by block right after each block is
-    // read, while its bytes are in cache: one pass over memory instead of two (a 16-bit
-    // P5 decoded after the whole read took twice the time of the read alone).
-    const bool blockwise = sample_bytes == sizeof(Sample) && (sample_bytes == 2 || h.maxval < 255);
-    constexpr std::uint64_t decode_block = std::uint64_t{128} << 10; // bytes, within L2
-    std::uint64_t filled = 0;                                        // raster bytes read
+    std::uint64_t filled = 0; // raster bytes read
     for (;;) {
         std::uint64_t room = std::min<std::uint64_t>(out.size() * sizeof(Sample), raster_bytes);
-        if (blockwise) {
-            room = std::min(room, filled + decode_block);
-        }
         std::size_t want = static_cast<std::size_t>(room - filled);
         std::size_t got = cur.read(reinterpret_cast<char*>(out.data()) + filled, want);
         filled += got;
@@ -84,29 +75,12 @@ ppm_error read_raw_raster(chunk_cursor<Source>& cur, const ppm_header& h,
             out.clear();
             return raw_truncated_error(h, filled, raster_bytes);
         }
-        if (blockwise) {
-            const std::size_t first = static_cast<std::size_t>((filled - got) / sample_bytes);
-            const std::size_t n = got / sample_bytes; // blocks are whole samples
-            const std::size_t bad = decode_raw_in_place(
-                out.data() + first, n, static_cast<unsigned>(sample_bytes), h.maxval);
-            if (bad < n) {
-                const ppm_error err =
-                    raw_sample_error(h, first + bad, sample_bytes, out[first + bad]);
-                out.clear();
-                return err;
-            }
-        }
         if (filled == raster_bytes) {
             break;
         }
-        if (filled == out.size() * sizeof(Sample)) {
-            out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(samples, out.size() * 2)));
-        }
+        out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(samples, out.size() * 2)));
     }
     out.resize(static_cast<std::size_t>(samples));
-    if (blockwise) {
-        return {};
-    }
     const std::size_t bad =
         decode_raw_in_place(out.data(), out.size(), static_cast<unsigned>(sample_bytes), h.maxval);
     if (bad < out.size()) {

@@ -103,6 +103,13 @@ std::size_t copy_raw_samples(Sample* dst, const unsigned char* src, std::size_t 
         excess = _mm_cmpeq_epi8(excess, zero); // 0xFF where no lane ever exceeded
     } else {
         const __m128i limit = _mm_set1_epi16(static_cast<short>(maxval));
+        if (bytes_per_sample == 2 && maxval == 65535) {
+            // Every 16-bit value is valid (the usual 16-bit maxval): swap only.
+            for (; i + per_vector <= count; i += per_vector) {
+                __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i));
+                store(dst + i, _mm_or_si128(_mm_slli_epi16(b, 8), _mm_srli_epi16(b, 8)));
+            }
+        }
         for (; i + per_vector <= count; i += per_vector) {
             __m128i v;
             if (bytes_per_sample == 1) {
