@@ -58,7 +58,9 @@ const char* const help_tail =
 Google Benchmark options such as --benchmark_filter=REGEX pass through; benchmark names are
 family/strategy/column/mode, e.g. ppm/ppm::load/P3_big/cached. Repetitions run in random
 order (--benchmark_enable_random_interleaving=true unless you set it), so that no row
-inherits the allocator and cache state of the row before it.
+inherits the allocator and cache state of the row before it; with glibc, malloc's mmap and
+trim thresholds are fixed (32 MiB, 1 GiB), so that every row reuses its buffers alike
+instead of some getting fresh pages (docs/performance.md, "Reading the tables").
 )";
 
 // One option line of --help: the option and its argument padded to the help column.
