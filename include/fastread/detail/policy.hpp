@@ -86,6 +86,13 @@ inline constexpr std::uint64_t raw_map_threshold = std::uint64_t{8} << 20;
 /// no longer fit in the caches, and the stores would evict what the copy reads next.
 inline constexpr std::size_t stream_store_threshold = std::size_t{8} << 20;
 
+/// A raw raster whose samples need decoding (16-bit swapped, or checked against a maxval
+/// below 255) from an input of known size is read through a buffer of raw_bounce_bytes,
+/// small enough to stay in cache, and decoded from it, when it holds raw_bounce_from bytes
+/// or more (a smaller raster stays in cache whole between its read and its decoding).
+inline constexpr std::size_t raw_bounce_bytes = std::size_t{256} << 10;
+inline constexpr std::uint64_t raw_bounce_from = std::uint64_t{1} << 20;
+
 /// Bytes of joined record requests read per window of update_at's cached, sorted path
 /// (one request more when a single request is longer).
 inline constexpr std::size_t update_window_bytes = std::size_t{16} << 20;

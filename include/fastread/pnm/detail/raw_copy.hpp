@@ -29,9 +29,11 @@ namespace fastread::detail {
 /// overlap only as decode_raw_in_place uses them: `src` at `dst`'s first byte when samples
 /// keep their width, or at its byte `count` when 1-byte samples widen to 2 (each step loads
 /// before it stores, and the stores never reach bytes not yet loaded).
+/// `stream`: use streaming stores whatever `count` (a caller decoding a big raster in
+/// blocks); they are used anyway from stream_store_threshold bytes.
 template <class Sample>
 std::size_t copy_raw_samples(Sample* dst, const unsigned char* src, std::size_t count,
-                             unsigned bytes_per_sample, unsigned maxval);
+                             unsigned bytes_per_sample, unsigned maxval, bool stream = false);
 
 /// Decodes in place `count` samples whose raw bytes (1, or 2 big-endian, per sample) were
 /// read into the start of `samples`' storage: 2-byte samples are swapped to native order,
@@ -66,10 +68,10 @@ std::size_t decode_raw_in_place(Sample* samples, std::size_t count, unsigned byt
 
 template <class Sample>
 std::size_t copy_raw_samples(Sample* dst, const unsigned char* src, std::size_t count,
-                             unsigned bytes_per_sample, unsigned maxval) {
+                             unsigned bytes_per_sample, unsigned maxval, bool stream) {
     std::size_t i = 0;
 #if FASTREAD_DETAIL_RAW_COPY_SSE2
-    const bool stream = count * sizeof(Sample) >= stream_store_threshold;
+    stream = stream || count * sizeof(Sample) >= stream_store_threshold;
     auto store = [stream](void* p, __m128i v) {
         if (stream) {
             _mm_stream_si128(static_cast<__m128i*>(p), v);
@@ -135,6 +137,8 @@ std::size_t copy_raw_samples(Sample* dst, const unsigned char* src, std::size_t 
             }
         }
     }
+#else
+    (void)stream;
 #endif
     for (; i < count; ++i) {
         unsigned v = bytes_per_sample == 1
