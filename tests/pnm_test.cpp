@@ -21,6 +21,8 @@ using fastread_test::write_file;
 
 namespace {
 
+using fs_path = std::filesystem::path;
+
 template <class Sample = std::uint8_t>
 pnm::image<Sample> from_bytes(const std::string& bytes) {
     memory_source m(std::span<const char>(bytes.data(), bytes.size()));
@@ -377,4 +379,74 @@ TEST_CASE("save refuses images that do not fit the format, writing nothing", "[p
     high.maxval = 100;
     refused(high, pnm::format::pam, "sample 1 is 200, above maxval 100");
     refused(gray, static_cast<pnm::format>(8), "none of P1 to P7");
+}
+
+TEST_CASE("big raw rasters that need decoding: every source agrees, a bad sample is found "
+          "exactly",
+          "[pnm]") {
+    // 1024 x 640 samples: over detail::raw_bounce_from, so a sized source reads them through
+    // the bounce buffer, several blocks of it.
+    temp_dir dir;
+    for (const auto& [maxval, wide] : {std::pair<unsigned, bool>{1000, true}, {100, false}}) {
+        CAPTURE(maxval);
+        pnm::image<std::uint16_t> img;
+        img.width = 1024;
+        img.height = wide ? 640 : 1280;
+        img.depth = 1;
+        img.maxval = static_cast<std::uint16_t>(maxval);
+        img.samples.resize(std::size_t{img.width} * img.height);
+        for (std::size_t i = 0; i < img.samples.size(); ++i) {
+            img.samples[i] = static_cast<std::uint16_t>((i * 7919) % (maxval + 1));
+        }
+        const auto path = dir / "big.pgm";
+        pnm::save(path, img, pnm::format::pgm_raw);
+        const std::string bytes = read_file(path);
+        REQUIRE(bytes.size() >= fastread::detail::raw_bounce_from);
+        // Samples as wide as the file's (uint8_t for maxval 100): the path that reads through
+        // the bounce buffer; uint16_t for 8-bit samples widens instead.
+        auto load_path = [&](const fs_path& p) {
+            return wide ? as_unsigned(pnm::load<std::uint16_t>(p)) : as_unsigned(pnm::load(p));
+        };
+        auto load_reader = [&](const fs_path& p) {
+            read_source s(p, 4096);
+            return wide ? as_unsigned(pnm::load<std::uint16_t>(s)) : as_unsigned(pnm::load(s));
+        };
+        auto load_memory = [&](const std::string& b) {
+            return wide ? as_unsigned(from_bytes<std::uint16_t>(b)) : as_unsigned(from_bytes(b));
+        };
+        CHECK(load_path(path) == as_unsigned(img));
+        CHECK(load_reader(path) == as_unsigned(img));
+        CHECK(load_memory(bytes) == as_unsigned(img));
+        CHECK(as_unsigned(pnm::load<std::uint16_t>(path)) == as_unsigned(img));
+
+        // One sample above maxval, in the third block of the bounce buffer.
+        const std::size_t bad = 300000;
+        const std::size_t sample_bytes = wide ? 2 : 1;
+        const std::size_t header = bytes.size() - img.samples.size() * sample_bytes;
+        std::string broken = bytes;
+        broken[header + bad * sample_bytes + sample_bytes - 1] =
+            static_cast<char>(wide ? 0xe9 : 101); // 1001 (0x03e9) or 101
+        if (wide) {
+            broken[header + bad * 2] = 0x03;
+        }
+        write_file(path, broken);
+        for (int way = 0; way < 3; ++way) {
+            CAPTURE(way);
+            try {
+                if (way == 0) {
+                    load_path(path);
+                } else if (way == 1) {
+                    load_reader(path);
+                } else {
+                    load_memory(broken);
+                }
+                FAIL_CHECK("accepted");
+            } catch (const parse_error& e) {
+                CHECK(e.offset() == header + bad * sample_bytes);
+                CHECK_THAT(e.reason(),
+                           Catch::Contains("sample " + std::to_string(maxval + 1) +
+                                           " exceeds maxval " + std::to_string(maxval)));
+            }
+        }
+    }
 }
