@@ -197,17 +197,9 @@ requires byte_source<std::remove_cvref_t<Source>> image<Sample> load(Source&& so
 
 template <class Sample, byte_source Source>
 bool reader<Sample, Source>::next(image<Sample>& out) {
-    if (started_) {
-        int c = cursor_.peek();
-        while (c >= 0 && fastread::detail::is_ppm_space(static_cast<unsigned>(c))) {
-            ++cursor_.pos;
-            c = cursor_.peek();
-        }
-        if (c < 0) {
-            return false;
-        }
+    if (!fastread::detail::next_image_follows(cursor_, started_)) {
+        return false;
     }
-    started_ = true;
     fastread::detail::ppm_header header;
     fastread::detail::ppm_error err = fastread::detail::read_ppm(cursor_, header, out.samples);
     if (err) {

@@ -242,6 +242,25 @@ ppm_error read_ppm(chunk_cursor<Source>& cur, ppm_header& h, sample_vector<Sampl
     return err;
 }
 
+/// For a reader: false when, after the first image, only whitespace remains (libnetpbm's
+/// pm_nextimage skips it); true, with the cursor on the next image's first byte, otherwise.
+/// The first call always goes on: an input without any image is an error.
+template <class Source>
+bool next_image_follows(chunk_cursor<Source>& cur, bool& started) {
+    if (started) {
+        int c = cur.peek();
+        while (c >= 0 && is_ppm_space(static_cast<unsigned>(c))) {
+            ++cur.pos;
+            c = cur.peek();
+        }
+        if (c < 0) {
+            return false;
+        }
+    }
+    started = true;
+    return true;
+}
+
 } // namespace fastread::detail
 
 #endif // FASTREAD_PNM_DETAIL_PARSE_HPP
