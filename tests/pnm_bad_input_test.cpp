@@ -189,6 +189,10 @@ TEST_CASE("pnm: declared sizes the input cannot hold are rejected without alloca
         {"PGM plain 100000 squared", "P2 100000 100000 255\n7 ", 23,
          "the input ends after 1 of them"},
         {"PBM overflowing 64 bits", "P4 4294967295 4294967295\n", 14, "overflows 64 bits"},
+        {"PBM raw, one row of 4e9 pixels", "P4 4000000000 1\n\x01\x02", 18,
+         "(500000000 bytes), the input ends after 2 of them"},
+        {"PAM of depth 4e9", "P7\nWIDTH 1\nHEIGHT 1\nDEPTH 4000000000\nMAXVAL 255\nENDHDR\n\x01",
+         56, "the input ends after 1 of them"},
     };
     for (const bad_case& c : cases) {
         check_pnm_rejected(c);

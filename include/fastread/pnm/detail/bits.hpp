@@ -298,26 +298,32 @@ ppm_error read_raw_bits(chunk_cursor<Source>& cur, const ppm_header& h,
         }
         return {};
     }
-    // Row by row; the samples grow with the rows that arrived, never beyond what they
-    // justify (8 samples a byte).
-    std::vector<unsigned char> row_buffer(static_cast<std::size_t>(row_bytes));
-    const std::uint64_t first =
-        remaining ? std::min<std::uint64_t>(h.height, *remaining / row_bytes + 1) : 1;
-    out.resize(static_cast<std::size_t>(
-        std::min<std::uint64_t>(h.samples, std::max<std::uint64_t>(first * h.width, 1u << 16))));
+    // Piece by piece (at most 64 KiB of a row at a time); the samples grow with the bytes
+    // that arrived, never beyond what they justify (8 samples a byte), however wide a row
+    // the header declares.
+    std::vector<unsigned char> piece(
+        static_cast<std::size_t>(std::min<std::uint64_t>(row_bytes, std::uint64_t{64} << 10)));
+    out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(h.samples, 1u << 16)));
     for (std::uint32_t row = 0; row < h.height; ++row) {
-        const std::size_t got =
-            cur.read(reinterpret_cast<char*>(row_buffer.data()), row_buffer.size());
-        if (got < row_buffer.size()) {
-            out.clear();
-            return raw_truncated_error(h, row * row_bytes + got, raster_bytes);
+        for (std::uint64_t b = 0; b < row_bytes;) {
+            const auto n =
+                static_cast<std::size_t>(std::min<std::uint64_t>(piece.size(), row_bytes - b));
+            const std::size_t got = cur.read(reinterpret_cast<char*>(piece.data()), n);
+            if (got < n) {
+                out.clear();
+                return raw_truncated_error(h, row * row_bytes + b + got, raster_bytes);
+            }
+            const auto pixels = static_cast<std::uint32_t>(
+                std::min<std::uint64_t>(std::uint64_t{n} * 8, h.width - b * 8));
+            const std::uint64_t at = std::uint64_t{row} * h.width + b * 8;
+            if (at + pixels > out.size()) {
+                out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(
+                    h.samples,
+                    std::max<std::uint64_t>(at + pixels, std::uint64_t{out.size()} * 2))));
+            }
+            expand_pbm_row(out.data() + at, piece.data(), pixels);
+            b += n;
         }
-        const std::uint64_t need = (std::uint64_t{row} + 1) * h.width;
-        if (need > out.size()) {
-            out.resize(static_cast<std::size_t>(
-                std::min<std::uint64_t>(h.samples, std::max<std::uint64_t>(need, out.size() * 2))));
-        }
-        expand_pbm_row(out.data() + std::size_t{row} * h.width, row_buffer.data(), h.width);
     }
     out.resize(static_cast<std::size_t>(h.samples));
     return {};
