@@ -183,53 +183,17 @@ ppm_error read_plain_bits(chunk_cursor<Source>& cur, const ppm_header& h,
     // A bit is one byte: an input known to be shorter than the raster is parsed into a
     // scratch buffer instead of allocating the image, so the error is the same, at the
     // same offset, as from a stream.
-    const std::optional<std::uint64_t> remaining = cur.known_remaining();
     bool discard = false;
     if constexpr (contiguous_source<Source>) {
-        discard = h.samples > *remaining;
+        discard = h.samples > *cur.known_remaining();
     }
-    std::vector<Sample> scratch;
-    Sample* out_end = nullptr;
-    Sample* o = nullptr;
-    if (discard) {
-        scratch.resize(4096);
-        o = scratch.data();
-        out_end = o + scratch.size();
-    } else {
-        const std::uint64_t capacity = initial_capacity(h.samples, 1, remaining, 1u << 16);
-        out.resize(static_cast<std::size_t>(capacity));
-        o = out.data();
-        out_end = o + out.size();
-    }
-    for (;;) {
-        p1_scanner::status st;
-        if (cur.fill()) {
-            st =
-                scanner.scan(cur.pos, cur.end, cur.offset() + (cur.end - cur.pos), o, out_end, err);
-        } else {
-            st = scanner.finish(cur.offset(), err);
-        }
-        if (st == p1_scanner::status::done) {
-            break;
-        }
-        if (st == p1_scanner::status::error) {
-            out.clear();
-            return err;
-        }
-        if (st == p1_scanner::status::out_full) {
-            if (discard) {
-                o = scratch.data();
-            } else {
-                const std::size_t filled = out.size();
-                out.resize(static_cast<std::size_t>(
-                    std::min<std::uint64_t>(h.samples, std::uint64_t{out.size()} * 2)));
-                o = out.data() + filled;
-                out_end = out.data() + out.size();
-            }
-        }
-    }
-    out.resize(static_cast<std::size_t>(h.samples));
-    return {};
+    return drive_plain_scan(
+        cur, h, out, discard, 1, err,
+        [&](const char*& pos, const char* end, std::uint64_t end_offset, Sample*& o, Sample* o_end,
+            ppm_error& e) { return scanner.scan(pos, end, end_offset, o, o_end, e); },
+        [&](std::uint64_t eof_offset, Sample*&, Sample*, ppm_error& e) {
+            return scanner.finish(eof_offset, e);
+        });
 }
 
 /// For each byte of a raw PBM row, its 8 pixels as samples (most significant bit first;

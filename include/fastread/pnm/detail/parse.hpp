@@ -159,50 +159,13 @@ ppm_error read_plain_raster(chunk_cursor<Source>& cur, const ppm_header& h,
             }
         }
     }
-    std::vector<Sample> scratch;
-    Sample* out_begin = nullptr;
-    Sample* out_end = nullptr;
-    if (discard) {
-        scratch.resize(4096);
-        out_begin = scratch.data();
-        out_end = out_begin + scratch.size();
-    } else {
-        std::uint64_t capacity = initial_capacity(h.samples, 2, remaining, std::uint64_t{1} << 16);
-        out.resize(static_cast<std::size_t>(capacity));
-        out_begin = out.data();
-        out_end = out_begin + out.size();
-    }
-    Sample* o = out_begin;
-
-    for (;;) {
-        p3_scanner::status st;
-        if (cur.fill()) {
-            st = scanner.scan(cur.pos, cur.end, cur.offset() + (cur.end - cur.pos), o, out_end,
-                              kernel, err);
-        } else {
-            st = scanner.finish(cur.offset(), o, out_end, err);
-        }
-        if (st == p3_scanner::status::done) {
-            break;
-        }
-        if (st == p3_scanner::status::error) {
-            out.clear();
-            return err;
-        }
-        if (st == p3_scanner::status::out_full) {
-            if (discard) {
-                o = out_begin;
-            } else {
-                std::size_t filled = out.size();
-                out.resize(static_cast<std::size_t>(
-                    std::min<std::uint64_t>(h.samples, std::uint64_t{out.size()} * 2)));
-                o = out.data() + filled;
-                out_end = out.data() + out.size();
-            }
-        }
-    }
-    out.resize(static_cast<std::size_t>(h.samples));
-    return {};
+    return drive_plain_scan(
+        cur, h, out, discard, 2, err,
+        [&](const char*& pos, const char* end, std::uint64_t end_offset, Sample*& o, Sample* o_end,
+            ppm_error& e) { return scanner.scan(pos, end, end_offset, o, o_end, kernel, e); },
+        [&](std::uint64_t eof_offset, Sample*& o, Sample* o_end, ppm_error& e) {
+            return scanner.finish(eof_offset, o, o_end, e);
+        });
 }
 
 /// Reads one image (header and raster) at the cursor: P3 or P6, or with `any_format` any

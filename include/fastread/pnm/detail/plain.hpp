@@ -189,6 +189,63 @@ inline ppm_error plain_raster_error(const ppm_header& h) noexcept {
     return err;
 }
 
+/// Drives a plain-raster scanner (p3_scanner for P2 and P3, p1_scanner for P1) over the
+/// cursor's chunks into `out`, h.samples samples: `scan(pos, end, end_offset, o, o_end,
+/// err)` on each chunk, `finish(eof_offset, o, o_end, err)` at the end of the input, each
+/// returning a p3_scanner::status. The samples grow as they are decoded, from what the
+/// input can hold at `min_bytes` a sample (initial_capacity); with `discard` (the input is
+/// known to be too short for the image) they go to a small scratch buffer instead, so the
+/// parse ends in the same error, at the same offset, as from a stream, without allocating
+/// the image. Returns the scanner's error, or none with `out` holding the image.
+template <class Sample, class Source, class Scan, class Finish>
+ppm_error drive_plain_scan(chunk_cursor<Source>& cur, const ppm_header& h,
+                           sample_vector<Sample>& out, bool discard, std::uint64_t min_bytes,
+                           ppm_error err, Scan scan, Finish finish) {
+    std::vector<Sample> scratch;
+    Sample* out_begin = nullptr;
+    Sample* out_end = nullptr;
+    if (discard) {
+        scratch.resize(4096);
+        out_begin = scratch.data();
+        out_end = out_begin + scratch.size();
+    } else {
+        const std::uint64_t capacity =
+            initial_capacity(h.samples, min_bytes, cur.known_remaining(), std::uint64_t{1} << 16);
+        out.resize(static_cast<std::size_t>(capacity));
+        out_begin = out.data();
+        out_end = out_begin + out.size();
+    }
+    Sample* o = out_begin;
+    for (;;) {
+        p3_scanner::status st;
+        if (cur.fill()) {
+            st = scan(cur.pos, cur.end, cur.offset() + (cur.end - cur.pos), o, out_end, err);
+        } else {
+            st = finish(cur.offset(), o, out_end, err);
+        }
+        if (st == p3_scanner::status::done) {
+            break;
+        }
+        if (st == p3_scanner::status::error) {
+            out.clear();
+            return err;
+        }
+        if (st == p3_scanner::status::out_full) {
+            if (discard) {
+                o = out_begin;
+            } else {
+                const std::size_t filled = out.size();
+                out.resize(static_cast<std::size_t>(
+                    std::min<std::uint64_t>(h.samples, std::uint64_t{out.size()} * 2)));
+                o = out.data() + filled;
+                out_end = out.data() + out.size();
+            }
+        }
+    }
+    out.resize(static_cast<std::size_t>(h.samples));
+    return {};
+}
+
 /// Where a slice of a plain raster may start near `at`: a whitespace byte outside any
 /// comment, found within a few KiB (a comment runs from '#' to the next CR or LF, so `at`
 /// is inside one when a '#' follows the last line break before it). nullptr if none.
