@@ -12,7 +12,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #if defined(__GLIBC__)
@@ -56,9 +59,12 @@ const char* const help_tail =
   --help                this text
 
 Google Benchmark options such as --benchmark_filter=REGEX pass through; benchmark names are
-family/strategy/column/mode, e.g. ppm/ppm::load/P3_big/cached. Repetitions run in random
-order (--benchmark_enable_random_interleaving=true unless you set it), so that no row
-inherits the allocator and cache state of the row before it; with glibc, malloc's mmap and
+family/strategy/column/mode, e.g. ppm/ppm::load/P3_big/cached. The families run one after
+the other, each cache mode apart (cached, then cold), so that one family's disk reads or
+writeback never overlap another's timings; within each, repetitions run in random order
+(--benchmark_enable_random_interleaving=true unless you set it), so that no row inherits
+the allocator and cache state of the row before it; pages an update row dirtied are
+written back after its repetition, untimed. With glibc, malloc's mmap and
 trim thresholds are fixed (32 MiB, 1 GiB), so that every row reuses its buffers alike
 instead of some getting fresh pages (docs/performance.md, "Reading the tables").
 )";
@@ -110,18 +116,54 @@ bool is_family_option(const std::string& option) {
     return false;
 }
 
+// Prints the runs as Google Benchmark's console reporter does, hands them to the context
+// for the tables, and writes them to one Google Benchmark JSON file. The bench calls
+// RunSpecifiedBenchmarks once per phase (family and cache mode): the host context is
+// printed and written once, the runs of every phase go to the same JSON document.
 class collecting_reporter : public benchmark::ConsoleReporter {
   public:
-    explicit collecting_reporter(fastread_bench::context& ctx) : ctx_(ctx) {}
+    collecting_reporter(fastread_bench::context& ctx, const std::filesystem::path& json_path)
+        : ctx_(ctx), json_file_(json_path) {
+        if (!json_file_) {
+            throw std::runtime_error("cannot write " + json_path.string());
+        }
+        json_.SetOutputStream(&json_file_);
+        json_.SetErrorStream(&json_file_);
+    }
+    bool ReportContext(const Context& context) override {
+        if (started_) {
+            // The column heading again (on stdout), not the host description (stderr).
+            std::ostream* err = &GetErrorStream();
+            SetErrorStream(&discard_);
+            const bool ok = ConsoleReporter::ReportContext(context);
+            SetErrorStream(err);
+            return ok;
+        }
+        started_ = true;
+        json_.ReportContext(context);
+        return ConsoleReporter::ReportContext(context);
+    }
     void ReportRuns(const std::vector<Run>& reports) override {
         for (const Run& r : reports) {
             ctx_.record(r);
         }
+        json_.ReportRuns(reports);
         ConsoleReporter::ReportRuns(reports);
+    }
+    /// Ends the JSON document; call once, after the last phase.
+    void finish() {
+        if (started_) {
+            json_.Finalize();
+        }
+        json_file_.flush();
     }
 
   private:
     fastread_bench::context& ctx_;
+    std::ofstream json_file_;
+    benchmark::JSONReporter json_;
+    std::ostringstream discard_;
+    bool started_ = false;
 };
 
 [[noreturn]] void usage_error(const std::string& what) {
@@ -199,6 +241,8 @@ fastread_bench::options parse_options(int argc, char* argv[],
             if (n == 0) {
                 usage_error(a + " needs at least one file");
             }
+        } else if (a.rfind("--benchmark_out", 0) == 0) {
+            usage_error(a + ": the JSON is always written to results.json in --out DIR");
         } else if (a.rfind("--benchmark_", 0) == 0) {
             passthrough.push_back(a);
         } else {
@@ -271,8 +315,6 @@ int main(int argc, char* argv[]) {
     if (!interleaving_set) {
         passthrough.push_back("--benchmark_enable_random_interleaving=true");
     }
-    passthrough.push_back("--benchmark_out=" + (opts.out_dir / "results.json").string());
-    passthrough.push_back("--benchmark_out_format=json");
     std::vector<char*> gb_argv;
     for (std::string& s : passthrough) {
         gb_argv.push_back(s.data());
@@ -284,8 +326,26 @@ int main(int argc, char* argv[]) {
     std::cout << "fastread-bench: " << fastread_bench::cycles().describe() << "\n";
     std::cout << "fastread-bench: host: " << fastread_bench::host_description() << "\n";
     benchmark::AddCustomContext("host", fastread_bench::host_description());
-    collecting_reporter reporter(ctx);
-    benchmark::RunSpecifiedBenchmarks(&reporter);
+    collecting_reporter reporter(ctx, opts.out_dir / "results.json");
+    // Family by family, each cache mode apart (the cached runs first); repetitions are
+    // interleaved within a phase.
+    std::vector<std::pair<std::string, fastread_bench::cache_mode>> phases;
+    for (const std::string& family : ctx.family_order()) {
+        for (auto mode : {fastread_bench::cache_mode::cached, fastread_bench::cache_mode::cold}) {
+            phases.emplace_back(family, mode);
+        }
+    }
+    std::size_t phase = 0;
+    for (const auto& [family, mode] : phases) {
+        ++phase;
+        if (!ctx.register_phase(family, mode)) {
+            continue;
+        }
+        std::cerr << "fastread-bench: phase " << phase << "/" << phases.size() << ": " << family
+                  << ", " << fastread_bench::to_string(mode) << "\n";
+        benchmark::RunSpecifiedBenchmarks(&reporter);
+    }
+    reporter.finish();
     benchmark::Shutdown();
     ctx.report(std::cout);
     return 0;

@@ -115,6 +115,15 @@ class context {
     /// Prints the article-style tables and writes report.md and the SVG charts.
     void report(std::ostream& out) const;
 
+    /// Registers with Google Benchmark (after clearing what was registered before) the
+    /// benchmarks add() declared for one family in one cache mode; false if there are none.
+    /// The bench runs family by family and mode by mode, repetitions interleaved within
+    /// each phase: a cold iteration's disk reads or the writeback of an update row never
+    /// overlap another family's cached timings.
+    bool register_phase(const std::string& family, cache_mode mode);
+    /// Families in the order they were declared.
+    const std::vector<std::string>& family_order() const { return order_; }
+
     bool cold_available() const { return cold_available_; }
     void set_cold_available(bool yes, std::string why) {
         cold_available_ = yes;
@@ -140,7 +149,16 @@ class context {
     void check_declared(const std::string& family, const std::string& row,
                         const std::string& column) const;
 
+    struct pending {
+        std::string family;
+        cache_mode mode;
+        std::string name;
+        std::function<void(benchmark::State&)> fn;
+        int repetitions;
+    };
+
     options opts_;
+    std::vector<pending> pending_;
     std::vector<std::string> order_;
     std::map<std::string, family_info> families_;
     std::map<std::string, key> names_; // benchmark name -> cell
@@ -174,6 +192,10 @@ void fill_random(std::string& s, std::mt19937_64& rng);
 
 /// Writes `bytes` to `path` (created or truncated); throws std::runtime_error if it cannot.
 void write_bytes(const std::filesystem::path& path, const std::string& bytes);
+
+/// Writes back the dirty pages of the file system holding `path` (syncfs), when the
+/// system has any (nr_dirty in /proc/vmstat): called after each repetition, untimed.
+void flush_dirty_pages(const std::filesystem::path& path);
 
 /// Reads a file once so that the cached mode starts warm.
 void warm(const std::filesystem::path& path);
