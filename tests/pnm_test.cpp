@@ -450,3 +450,240 @@ TEST_CASE("big raw rasters that need decoding: every source agrees, a bad sample
         }
     }
 }
+
+namespace {
+
+// What load_raw_in_file_slices makes of the file at `path` on `threads` threads: the
+// image's samples, "nothing" (left to the stream), or the error.
+template <class Sample>
+std::string raw_sliced_outcome(const fs_path& path, unsigned threads, bool any_format,
+                               std::vector<unsigned>* samples = nullptr) {
+    fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
+    const std::uint64_t size = std::filesystem::file_size(path);
+    try {
+        auto sliced = fastread::detail::load_raw_in_file_slices<Sample>(fd.get(), size, threads,
+                                                                        path, any_format);
+        if (!sliced) {
+            return "nothing";
+        }
+        pnm::image<Sample> img;
+        fastread::detail::to_pnm_image(std::move(*sliced), img);
+        if (samples != nullptr) {
+            *samples = as_unsigned(img);
+        }
+        return "image of " + std::to_string(img.samples.size()) + " samples";
+    } catch (const parse_error& e) {
+        CHECK(e.file() == path.string());
+        return "error at " + std::to_string(e.offset()) + ": " + e.reason();
+    }
+}
+
+// What one stream (no slices) makes of `bytes`.
+template <class Sample>
+std::string raw_streamed_outcome(const std::string& bytes) {
+    try {
+        return "image of " + std::to_string(from_bytes<Sample>(bytes).samples.size()) + " samples";
+    } catch (const parse_error& e) {
+        return "error at " + std::to_string(e.offset()) + ": " + e.reason();
+    }
+}
+
+} // namespace
+
+TEST_CASE("load(path) of a cached raw file: slices read on threads decode as one stream does",
+          "[pnm][source]") {
+    // 301 x 203 pixels: slice edges fall inside rows and pixels, and off 64-sample multiples
+    // at the end; 2, 3 and 7 threads; each format's raw encodings, each sample width.
+    temp_dir dir;
+    const auto path = dir / "raw.pnm";
+    struct case_ {
+        pnm::format encoding;
+        std::uint32_t depth;
+        std::uint16_t maxval;
+    };
+    for (const case_& c :
+         {case_{pnm::format::ppm_raw, 3, 255}, case_{pnm::format::ppm_raw, 3, 200},
+          case_{pnm::format::ppm_raw, 3, 65535}, case_{pnm::format::pgm_raw, 1, 1000},
+          case_{pnm::format::pgm_raw, 1, 255}, case_{pnm::format::pam, 4, 255},
+          case_{pnm::format::pam, 2, 300}}) {
+        CAPTURE(static_cast<int>(c.encoding), c.depth, c.maxval);
+        pnm::image<std::uint16_t> img;
+        img.width = 301;
+        img.height = 203;
+        img.depth = c.depth;
+        img.maxval = c.maxval;
+        img.tuple_type = c.depth == 4 ? "RGB_ALPHA" : c.depth == 2 ? "GRAYSCALE_ALPHA" : "";
+        img.samples.resize(std::size_t{img.width} * img.height * img.depth);
+        for (std::size_t i = 0; i < img.samples.size(); ++i) {
+            img.samples[i] = static_cast<std::uint16_t>((i * 2654435761u >> 7) % (c.maxval + 1u));
+        }
+        pnm::save(path, img, c.encoding);
+        const std::string bytes = read_file(path);
+        const bool any_format = c.encoding != pnm::format::ppm_raw;
+        for (unsigned threads : {2u, 3u, 7u}) {
+            CAPTURE(threads);
+            std::vector<unsigned> wide;
+            CHECK(raw_sliced_outcome<std::uint16_t>(path, threads, any_format, &wide) ==
+                  "image of " + std::to_string(img.samples.size()) + " samples");
+            CHECK(wide == as_unsigned(img));
+            if (c.maxval <= 255) {
+                std::vector<unsigned> narrow;
+                CHECK(raw_sliced_outcome<std::uint8_t>(path, threads, any_format, &narrow) ==
+                      "image of " + std::to_string(img.samples.size()) + " samples");
+                CHECK(narrow == as_unsigned(img));
+            } else {
+                CHECK(raw_sliced_outcome<std::uint8_t>(path, threads, any_format) == "nothing");
+            }
+        }
+        // ppm::load's decoder (P3 and P6 only) leaves P5 and P7 to the stream, which reports
+        // them.
+        if (any_format) {
+            CHECK(raw_sliced_outcome<std::uint16_t>(path, 2, false) == "nothing");
+        }
+    }
+}
+
+TEST_CASE("load(path) of a cached raw file in slices: errors at the offset one stream gives",
+          "[pnm][error]") {
+    temp_dir dir;
+    const auto path = dir / "bad.pgm";
+    pnm::image<std::uint16_t> img;
+    img.width = 640;
+    img.height = 480;
+    img.depth = 1;
+    img.maxval = 1000;
+    img.samples.assign(std::size_t{img.width} * img.height, 7);
+    pnm::save(path, img, pnm::format::pgm_raw);
+    const std::string good = read_file(path);
+    const std::size_t raster = good.size() - img.samples.size() * 2;
+    auto above_maxval = [&](std::string b, std::size_t sample) {
+        b[raster + 2 * sample] = 0x03; // 1001 = 0x03e9
+        b[raster + 2 * sample + 1] = static_cast<char>(0xe9);
+        return b;
+    };
+    std::vector<std::pair<std::string, std::string>> cases;
+    // In the last slice; in the first; in two slices (the first one counts).
+    cases.emplace_back("late", above_maxval(good, img.samples.size() - 3));
+    cases.emplace_back("early", above_maxval(good, 5));
+    cases.emplace_back("two", above_maxval(above_maxval(good, 200000), 250000));
+    for (const auto& [what, bytes] : cases) {
+        CAPTURE(what);
+        write_file(path, bytes);
+        const std::string streamed = raw_streamed_outcome<std::uint16_t>(bytes);
+        REQUIRE(streamed.starts_with("error at "));
+        for (unsigned threads : {2u, 3u}) {
+            CAPTURE(threads);
+            CHECK(raw_sliced_outcome<std::uint16_t>(path, threads, true) == streamed);
+        }
+    }
+    // Left to the stream: a raster shorter than declared (no image allocated for it), a
+    // header longer than the 64 KiB read for it, a plain raster, a bad header.
+    const std::vector<std::string> left = {
+        good.substr(0, good.size() - 1),
+        "P5\n#" + std::string(70000, 'c') + good.substr(2),
+        "P5 100000 100000 1000\n" + good.substr(raster),
+        "P2 2 1 255\n1 2\n",
+        "P1 2 1\n0 1\n",
+        "P5 2 1 0\n\x01\x02",
+    };
+    for (const std::string& bytes : left) {
+        CAPTURE(bytes.substr(0, 24));
+        write_file(path, bytes);
+        CHECK(raw_sliced_outcome<std::uint16_t>(path, 2, true) == "nothing");
+    }
+    // The public entry point reports the long header's file as a stream does.
+    write_file(path, left[1]);
+    CHECK(as_unsigned(pnm::load<std::uint16_t>(path)) == as_unsigned(img));
+}
+
+TEST_CASE("load(path) of a cached raw file in slices: a file cut short gives a parse_error "
+          "where it ends",
+          "[pnm][error]") {
+    temp_dir dir;
+    const auto path = dir / "shrinks.ppm";
+    pnm::image<std::uint8_t> img;
+    img.width = 600;
+    img.height = 400;
+    img.depth = 3;
+    img.maxval = 255;
+    img.samples.resize(std::size_t{img.width} * img.height * 3);
+    for (std::size_t i = 0; i < img.samples.size(); ++i) {
+        img.samples[i] = static_cast<std::uint8_t>(i * 31);
+    }
+    for (std::uint16_t maxval : {std::uint16_t{255}, std::uint16_t{254}}) {
+        // 255: read straight into the samples; 254: through the bounce buffers.
+        img.maxval = maxval;
+        for (auto& s : img.samples) {
+            s = std::min<std::uint8_t>(s, static_cast<std::uint8_t>(maxval));
+        }
+        pnm::save(path, img, pnm::format::ppm_raw);
+        const std::uint64_t size = std::filesystem::file_size(path);
+        // Cut in the first of three slices, in the last, and one byte short.
+        for (std::uint64_t cut : {size / 5, size * 5 / 6, size - 1}) {
+            CAPTURE(maxval, cut);
+            pnm::save(path, img, pnm::format::ppm_raw);
+            fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
+            std::filesystem::resize_file(path, cut);
+            try {
+                fastread::detail::load_raw_in_file_slices<std::uint8_t>(fd.get(), size, 3, path,
+                                                                        false);
+                FAIL("a shrunk file decoded");
+            } catch (const parse_error& e) {
+                CHECK(e.offset() == cut);
+                CHECK(e.file() == path.string());
+                CHECK_THAT(e.reason(), Catch::Contains("shrank from " + std::to_string(size) +
+                                                       " to " + std::to_string(cut)));
+            }
+        }
+    }
+}
+
+TEST_CASE("load(path) of a cached P4 file in slices of rows decodes as one stream does",
+          "[pnm][source]") {
+    // Widths with and without pad bits, on 2, 3 and 7 threads; a row wider than the bounce
+    // buffer is left to the stream; a file cut short gives the error where its data ends.
+    temp_dir dir;
+    const auto path = dir / "bits.pbm";
+    for (std::uint32_t width : {8u, 37u, 1003u}) {
+        CAPTURE(width);
+        pnm::image<std::uint8_t> img;
+        img.width = width;
+        img.height = 211;
+        img.depth = 1;
+        img.maxval = 1;
+        img.samples.resize(std::size_t{img.width} * img.height);
+        for (std::size_t i = 0; i < img.samples.size(); ++i) {
+            img.samples[i] = static_cast<std::uint8_t>((i * 2654435761u >> 13) & 1);
+        }
+        pnm::save(path, img, pnm::format::pbm_raw);
+        for (unsigned threads : {2u, 3u, 7u}) {
+            CAPTURE(threads);
+            std::vector<unsigned> narrow, wide;
+            CHECK(raw_sliced_outcome<std::uint8_t>(path, threads, true, &narrow) ==
+                  "image of " + std::to_string(img.samples.size()) + " samples");
+            CHECK(narrow == as_unsigned(img));
+            CHECK(raw_sliced_outcome<std::uint16_t>(path, threads, true, &wide) ==
+                  "image of " + std::to_string(img.samples.size()) + " samples");
+            CHECK(wide == as_unsigned(img));
+        }
+        const std::uint64_t size = std::filesystem::file_size(path);
+        const std::uint64_t cut = size - 3;
+        fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
+        std::filesystem::resize_file(path, cut);
+        try {
+            fastread::detail::load_raw_in_file_slices<std::uint8_t>(fd.get(), size, 3, path, true);
+            FAIL("a shrunk file decoded");
+        } catch (const parse_error& e) {
+            CHECK(e.offset() == cut);
+            CHECK_THAT(e.reason(), Catch::Contains("shrank from " + std::to_string(size)));
+        }
+    }
+    // A row of 2^21 + 8 pixels (262145 bytes) is wider than the 256 KiB bounce buffer.
+    const std::string wide_row = "P4 2097160 1\n" + std::string(262145, '\x0f');
+    write_file(path, wide_row);
+    CHECK(raw_sliced_outcome<std::uint8_t>(path, 2, true) == "nothing");
+    CHECK(pnm::load(path).samples.size() == 2097160);
+    // Too short for the rows declared: nothing allocated, left to the stream.
+    write_file(path, "P4 16 3\n\x01\x02\x03\x04\x05");
+    CHECK(raw_sliced_outcome<std::uint8_t>(path, 2, true) == "nothing");
+}

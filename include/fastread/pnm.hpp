@@ -84,9 +84,10 @@ struct image {
 /// Decodes the first image of the Netpbm file at `path` (P1 to P7).
 ///
 /// Read as ppm::load reads a file (fastread/ppm.hpp: streamed with read(2), mapped when the
-/// host measures maps cheaper, a big cached plain raster (P2, P3) parsed in slices on every
-/// CPU), following `io`; a file that shrinks meanwhile gives a parse_error where its data
-/// now ends, never SIGBUS. Time O(file size); memory O(image size) beyond fixed buffers.
+/// host measures maps cheaper, a big cached plain raster (P2, P3) parsed, or raw one (P5,
+/// P6, P7) read and decoded, in slices on every CPU), following `io`; a file that shrinks meanwhile
+/// gives a parse_error where its data now ends, never SIGBUS. Time O(file size); memory O(image
+/// size) beyond fixed buffers.
 /// @tparam Sample `std::uint8_t` (default) or `std::uint16_t` for maxval above 255.
 /// @throws fastread::parse_error (naming the file and the byte offset) if the file is not a
 ///         valid Netpbm image (a PFM file is named as such), or if `Sample` is

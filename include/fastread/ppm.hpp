@@ -85,12 +85,16 @@ struct image {
 /// 2 MiB, one per CPU (at most 8), each read with `pread(2)` through its own 256 KiB buffer
 /// and parsed on its own thread; from 32 MiB, in automatic mode, each slice also maps the
 /// 2 MiB windows of the file that it measures cheaper mapped (as lines(path) does:
-/// detail::window_io). The header must then lie in the first 64 KiB, else the file is
-/// streamed. Everything else (cold or small files, pipes, FIFOs, `/proc` files, and any
-/// file that cannot be mapped) is streamed with `read(2)`: a plain raster chunk by chunk
-/// through a 64 KiB buffer, a raw one straight into the samples. The plain raster goes
-/// through the SIMD kernel of scan::active_level(). Time O(file size); memory O(image size)
-/// beyond those buffers.
+/// detail::window_io). A cached raw file of 8 MiB or more that is not mapped is cut the
+/// same way into slices of at least 4 MiB of raster, each read with `pread(2)` on its own
+/// thread, straight into the samples (8-bit, maxval 255) or through its own 256 KiB buffer
+/// that it decodes from (16-bit samples swapped, samples checked against a lower maxval):
+/// the copy out of the page cache, most of a raw load, then runs on every CPU. In both
+/// cases the header must lie in the first 64 KiB, else the file is streamed. Everything else (cold
+/// or small files, pipes, FIFOs, `/proc` files, and any file that cannot be mapped) is streamed
+/// with `read(2)`: a plain raster chunk by chunk through a 64 KiB buffer, a raw one straight into
+/// the samples. The plain raster goes through the SIMD kernel of scan::active_level(). Time O(file
+/// size); memory O(image size) beyond those buffers.
 ///
 /// A file that shrinks while it is read gives a parse_error at the byte where its data now
 /// ends (read: the input ended there, or the size checked after the parse is below the bytes

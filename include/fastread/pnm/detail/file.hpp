@@ -322,6 +322,164 @@ load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads, const io
     return img;
 }
 
+/// Decodes the raw (P4 to P7) image of the regular file open on `fd` (`size` bytes, in
+/// the page cache) on `threads` threads: the samples are cut into contiguous slices (whole
+/// rows for P4, expanded from a bounce buffer) and each thread reads its slice with
+/// pread(2), straight into the samples when they are stored as
+/// the file holds them (8-bit, maxval 255), else through its own raw_bounce_bytes buffer
+/// that copy_raw_samples decodes from (16-bit samples swapped, samples checked against a
+/// maxval below 255, 8-bit samples widened). So the kernel's copy out of the page cache,
+/// the larger part of a raw load, runs on every CPU instead of one. Returns nothing, having
+/// decoded nothing, when the header is not within the first 64 KiB, the image is not raw
+/// P4-P7 (or the header is bad), a P4 row is wider than the bounce buffer, or the file
+/// cannot hold the raster declared: the caller
+/// then streams the file, which reports the error.
+///
+/// A file that shrinks during the call: a slice whose read ends early stops there, and
+/// read(2) racing the truncation may return zeros, so a size now below the furthest byte
+/// read, or any early end, is a shrink_error.
+template <class Sample>
+std::optional<decoded_pnm<Sample>>
+load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
+                        const std::filesystem::path& path, bool any_format) {
+    constexpr std::size_t head_bytes = std::size_t{64} << 10;
+    std::unique_ptr<char[]> head(new char[head_bytes]);
+    const std::size_t head_got =
+        pread_full(fd, head.get(),
+                   static_cast<std::size_t>(std::min<std::uint64_t>(size, head_bytes)), 0, path);
+    memory_source head_source(std::span<const char>(head.get(), head_got));
+    chunk_cursor<memory_source> cursor(head_source);
+    ppm_header h;
+    if (parse_ppm_header(cursor, sizeof(Sample), h, any_format) ||
+        (h.magic != '4' && h.magic != '5' && h.magic != '6' && h.magic != '7')) {
+        return std::nullopt;
+    }
+    if (h.raster_offset > size) {
+        return std::nullopt;
+    }
+    const std::uint64_t room = size - h.raster_offset;
+    const auto count = static_cast<std::size_t>(h.samples);
+    std::vector<std::uint64_t> reached(threads, 0);     // file offset each slice read to
+    std::vector<unsigned char> ended_early(threads, 0); // its read came up short
+    decoded_pnm<Sample> img;
+
+    if (h.magic == '4') {
+        // PBM: slices of whole rows, read a bounce buffer of rows at a time and expanded;
+        // rows wider than the buffer are left to the stream.
+        const std::uint64_t row_bytes = (std::uint64_t{h.width} + 7) / 8;
+        if (row_bytes > raw_bounce_bytes || row_bytes * h.height > room) {
+            return std::nullopt;
+        }
+        img.samples.resize(count);
+        Sample* const out = img.samples.data();
+        const std::size_t rows_per_block = raw_bounce_bytes / static_cast<std::size_t>(row_bytes);
+        in_slices(h.height, threads, [&](unsigned t, std::size_t first, std::size_t last) {
+            std::uint64_t pos = h.raster_offset + first * row_bytes;
+            reached[t] = pos;
+            std::unique_ptr<unsigned char[]> bounce(new unsigned char[raw_bounce_bytes]);
+            for (std::size_t row = first; row < last;) {
+                const std::size_t rows = std::min(rows_per_block, last - row);
+                const auto want = static_cast<std::size_t>(rows * row_bytes);
+                const std::size_t got =
+                    pread_full(fd, reinterpret_cast<char*>(bounce.get()), want, pos, path);
+                reached[t] = pos + got;
+                if (got < want) {
+                    ended_early[t] = 1;
+                    return;
+                }
+                for (std::size_t r = 0; r < rows; ++r) {
+                    expand_pbm_row(out + (row + r) * h.width, bounce.get() + r * row_bytes,
+                                   h.width);
+                }
+                row += rows;
+                pos += got;
+            }
+        });
+        std::uint64_t furthest = 0;
+        for (unsigned t = 0; t < threads; ++t) {
+            furthest = ended_early[t] ? UINT64_MAX : std::max(furthest, reached[t]);
+        }
+        if (std::optional<parse_error> shrank =
+                shrink_error(fd, size, furthest, std::nullopt, path)) {
+            throw *shrank;
+        }
+        img.header = std::move(h);
+        return img;
+    }
+
+    const unsigned sample_bytes = h.sample_bytes();
+    if (h.samples > room / sample_bytes) {
+        return std::nullopt;
+    }
+    const bool as_stored = sample_bytes == sizeof(Sample) && sample_bytes == 1 && h.maxval == 255;
+    const bool stream = count * sizeof(Sample) >= stream_store_threshold;
+    img.samples.resize(count);
+    Sample* const out = img.samples.data();
+    std::vector<std::size_t> bad(threads, count); // each slice's first sample above maxval
+    // Slices begin on a multiple of 64 samples, so that each writes whole cache lines.
+    const std::size_t units = (count + 63) / 64;
+    in_slices(units, threads, [&](unsigned t, std::size_t first_unit, std::size_t last_unit) {
+        const std::size_t first = std::min(count, first_unit * 64);
+        const std::size_t last = std::min(count, last_unit * 64);
+        std::uint64_t pos = h.raster_offset + std::uint64_t{first} * sample_bytes;
+        reached[t] = pos;
+        if (first == last) {
+            return;
+        }
+        if (as_stored) {
+            const std::size_t want = last - first;
+            const std::size_t got =
+                pread_full(fd, reinterpret_cast<char*>(out + first), want, pos, path);
+            reached[t] = pos + got;
+            ended_early[t] = got < want;
+            return;
+        }
+        std::unique_ptr<unsigned char[]> bounce(new unsigned char[raw_bounce_bytes]);
+        const std::size_t per_block = raw_bounce_bytes / sample_bytes;
+        for (std::size_t i = first; i < last;) {
+            const std::size_t n = std::min(per_block, last - i);
+            const std::size_t want = n * sample_bytes;
+            const std::size_t got =
+                pread_full(fd, reinterpret_cast<char*>(bounce.get()), want, pos, path);
+            reached[t] = pos + got;
+            if (got < want) {
+                ended_early[t] = 1;
+                return;
+            }
+            const std::size_t b =
+                copy_raw_samples(out + i, bounce.get(), n, sample_bytes, h.maxval, stream);
+            if (b < n) {
+                bad[t] = i + b;
+                return;
+            }
+            i += n;
+            pos += got;
+        }
+    });
+
+    std::uint64_t furthest = 0;
+    std::optional<parse_error> failure;
+    for (unsigned t = 0; t < threads; ++t) {
+        furthest = std::max(furthest, reached[t]);
+        if (ended_early[t]) {
+            furthest = UINT64_MAX; // the file held the raster at open: it shrank (a
+                                   // shrink_error, whatever its size now)
+        }
+        if (!failure && bad[t] < count) {
+            const ppm_error err = raw_sample_error(h, bad[t], sample_bytes, out[bad[t]]);
+            failure.emplace(err.offset, ppm_error_message(err), path.string());
+        }
+    }
+    if (std::optional<parse_error> shrank = shrink_error(fd, size, furthest, failure, path)) {
+        throw *shrank;
+    }
+    if (failure) {
+        throw *failure;
+    }
+    img.header = std::move(h);
+    return img;
+}
+
 /// The first image of the file at `path` (P3 or P6, or with `any_format` P1 to P7), read
 /// as ppm::load documents.
 template <class Sample>
@@ -334,9 +492,9 @@ decoded_pnm<Sample> load_pnm_file(const std::filesystem::path& path, io_mode io,
     const file_info info = stat_fd(fd.get(), path);
     std::size_t chunk = read_source::default_chunk_size;
     if (info.regular && info.size > 0) {
-        // Below map_threshold neither the map nor the chunk size depends on the format: no
+        // Below raw_bits_from neither the plan nor the chunk size depends on the format: no
         // pread of the magic (a system call can cost a sixth of a small P3's load).
-        if (info.size >= map_threshold || effective_io_mode(io) == io_mode::map) {
+        if (info.size >= raw_bits_from || effective_io_mode(io) == io_mode::map) {
             char magic[2] = {0, 0};
             const bool read_magic = ::pread(fd.get(), magic, 2, 0) == 2 && magic[0] == 'P';
             const bool plain = read_magic && (magic[1] == '3' ||
@@ -361,6 +519,22 @@ decoded_pnm<Sample> load_pnm_file(const std::filesystem::path& path, io_mode io,
                                 ? &host_io_costs()
                                 : nullptr,
                             path, any_format)) {
+                        return std::move(*img);
+                    }
+                }
+            }
+            if (read_magic && magic[1] >= (any_format ? '4' : '6') && magic[1] <= '7') {
+                // Cached and not mapped: the threads read slices of the raster (and decode
+                // them), so the copy out of the page cache runs on every CPU. A P4 byte
+                // becomes 8 samples: its work is counted in samples.
+                const unsigned threads = magic[1] == '4'
+                                             ? threads_for(static_cast<std::size_t>(info.size * 8),
+                                                           bits_samples_per_thread, max_threads)
+                                             : threads_for(static_cast<std::size_t>(info.size),
+                                                           raw_bytes_per_thread, max_threads);
+                if (threads > 1 && file_resident(fd.get(), info.size, resident_percent)) {
+                    if (std::optional<decoded_pnm<Sample>> img = load_raw_in_file_slices<Sample>(
+                            fd.get(), info.size, threads, path, any_format)) {
                         return std::move(*img);
                     }
                 }
