@@ -288,6 +288,34 @@ std::string read_adaptive(const std::filesystem::path& path, const io_costs& pri
     return seen;
 }
 
+// The pass lines(path) makes over big cached files on two CPUs or more: read by a helper
+// thread ahead of the scan (detail::read_ahead). Cuts the file to `cut` bytes after the
+// first line unless `cut` is npos.
+std::string read_ahead_pass(const std::filesystem::path& path,
+                            std::size_t cut = std::string::npos) {
+    line_options o;
+    o.keep_delimiter = true;
+    detail::unique_fd fd = detail::open_read_only(path);
+    const detail::file_info info = detail::stat_fd(fd.get(), path);
+    line_range<detail::file_source> range(
+        std::make_unique<detail::file_source>(std::move(fd), info, detail::reading_plan::adaptive,
+                                              path, true),
+        o);
+    std::string seen;
+    bool first = true;
+    for (std::string_view line : range) {
+        seen.append(line);
+        if (first && cut != std::string::npos) {
+            first = false;
+            const int w = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+            REQUIRE(w >= 0);
+            REQUIRE(::ftruncate(w, static_cast<off_t>(cut)) == 0);
+            ::close(w);
+        }
+    }
+    return seen;
+}
+
 io_costs prior_costs(double read, double map) {
     io_costs c;
     c.read_ns_per_byte = read;
@@ -492,4 +520,40 @@ TEST_CASE("lines(FILE*) of a pipe starts with what stdio has buffered and what w
     }
     std::fclose(f);
     CHECK(got == std::vector<std::string>{"Abc", "def", std::string(100000, 'x'), "last"});
+}
+
+TEST_CASE("lines(path), read ahead: the file exactly, and a shrink ends the lines or throws",
+          "[lines][error]") {
+    // 10 MiB: the helper reads 1 MiB blocks, at most 4 ahead of the scan. A cut at 6 MiB
+    // after the first line lies past what it can have read by then: the lines end where the
+    // file now ends. A cut at 1000 bytes lies below what was handed out: the pass ends with
+    // an error naming the file, as a streamed pass does.
+    const std::string text = numbered_text((std::size_t{10} << 20) + 777);
+    temp_dir dir;
+    const auto path = dir / "app.log";
+    write_file(path, text);
+    CHECK(read_ahead_pass(path) == text);
+    const std::size_t cut = (std::size_t{6} << 20) + 12345;
+    CHECK(read_ahead_pass(path, cut) == text.substr(0, cut));
+    write_file(path, text);
+    CHECK_THROWS_WITH(read_ahead_pass(path, 1000),
+                      Catch::Contains(path.string()) && Catch::Contains("shrank to 1000 bytes"));
+    // A loop left early: the range and its helper go away without waiting for the end.
+    write_file(path, text);
+    {
+        detail::unique_fd fd = detail::open_read_only(path);
+        const detail::file_info info = detail::stat_fd(fd.get(), path);
+        line_range<detail::file_source> range(
+            std::make_unique<detail::file_source>(std::move(fd), info,
+                                                  detail::reading_plan::adaptive, path, true),
+            line_options{});
+        std::size_t n = 0;
+        for (std::string_view line : range) {
+            CHECK(line.starts_with("line " + std::to_string(n) + " "));
+            if (++n == 3) {
+                break;
+            }
+        }
+        CHECK(n == 3);
+    }
 }

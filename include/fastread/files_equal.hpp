@@ -30,8 +30,10 @@ enum class compare_method {
     /// The default: `block` with 1 MiB blocks, except where `compare_options::io` says to
     /// map both files (fastread/io.hpp). With io_mode::automatic, two files of 1 MiB or more
     /// in the page cache are compared through the file layer of lines(path): from 32 MiB
-    /// window by window (2 MiB), each window mapped where the pass measures the map cheaper
-    /// and read elsewhere; below that, guarded maps when this host measures maps cheaper.
+    /// each file read by its own helper thread a few 1 MiB blocks ahead of the comparison
+    /// (two CPUs or more), or window by window (2 MiB), each window mapped where the pass
+    /// measures the map cheaper and read elsewhere (one CPU, or no thread to be had);
+    /// below that, guarded maps when this host measures maps cheaper.
     /// A file that changes size during the call gives `false` (or, if it cannot be read
     /// any more, std::system_error), never SIGBUS. (find_duplicates never maps.)
     automatic,
@@ -134,8 +136,8 @@ inline bool compare_file_sources(unique_fd fa, const file_info& ia, reading_plan
                                  const std::filesystem::path& a, unique_fd fb, const file_info& ib,
                                  reading_plan plan_b, const std::filesystem::path& b) {
     const int raw_a = fa.get(), raw_b = fb.get(); // open as long as the sources live
-    file_source sa(std::move(fa), ia, plan_a, a);
-    file_source sb(std::move(fb), ib, plan_b, b);
+    file_source sa(std::move(fa), ia, plan_a, a, true);
+    file_source sb(std::move(fb), ib, plan_b, b, true);
     auto changed = [&] {
         return stat_fd(raw_a, a).size != ia.size || stat_fd(raw_b, b).size != ib.size;
     };

@@ -279,9 +279,14 @@ class line_range {
 ///
 /// How the file is read follows `options.io` (fastread/io.hpp). With the default
 /// `io_mode::automatic`, for a regular file that is (95 %) in the page cache:
-/// - 32 MiB or more: window by window (2 MiB), mapped where this pass measures the map
-///   cheaper than reading and read (`pread(2)`, 256 KiB) elsewhere (detail::window_io: a
-///   file maps at the speed of the folios the page cache holds it in, which one host-wide
+/// - 32 MiB or more, on a machine of two CPUs or more: read with `pread(2)` by a helper
+///   thread in 1 MiB blocks, at most 4 ahead of the lines handed out (detail::read_ahead),
+///   so that the copy out of the page cache overlaps the scan instead of preceding it;
+///   faster than mapping the file on the hosts measured, whichever folios the page cache
+///   holds it in (docs/performance.md, "Lines"); if no thread can be started, as on one CPU:
+/// - 32 MiB or more, one CPU: window by window (2 MiB), mapped where this pass measures the
+///   map cheaper than reading and read (`pread(2)`, 256 KiB) elsewhere (detail::window_io:
+///   a file maps at the speed of the folios the page cache holds it in, which one host-wide
 ///   figure cannot know);
 /// - 1 to 32 MiB: mapped when the host measures maps faster than reading (io_costs);
 /// and everything else (smaller or cold files, pipes, FIFOs, `/proc` and sysfs files, any
@@ -292,14 +297,15 @@ class line_range {
 /// copytruncate), it never dies of SIGBUS: the range gives the lines up to where the file
 /// now ends, then ends; but if the file now ends before bytes the range already handed out
 /// (those lines may have read as zeros), an increment throws std::system_error (EIO)
-/// naming the file instead of ending (at the end of input when streaming, at the next
-/// 2 MiB window otherwise). Bytes appended while reading are read when streamed; mapped or
-/// windowed passes stop at the size the file had when it was opened.
+/// naming the file instead of ending (at the end of input when streaming or reading ahead,
+/// at the next 2 MiB window otherwise). Bytes appended while reading are read when streamed
+/// or read ahead (until the helper's first short read); mapped or windowed passes stop at
+/// the size the file had when it was opened.
 /// @throws std::system_error naming the path if it cannot be opened or read.
 inline line_range<detail::file_source> lines(const std::filesystem::path& path,
                                              line_options options = {}) {
-    return line_range<detail::file_source>(std::make_unique<detail::file_source>(path, options.io),
-                                           options);
+    return line_range<detail::file_source>(
+        std::make_unique<detail::file_source>(path, options.io, true), options);
 }
 
 /// The lines read from `file` (e.g. stdin) with `fread` of 64 KiB chunks; `file` is borrowed

@@ -49,6 +49,11 @@ inline constexpr std::uint64_t min_records_per_window = 8;
 /// the L2 cache when it is scanned.
 inline constexpr std::size_t scan_read_block = std::size_t{256} << 10;
 
+/// lines(path) over a big cached file on a machine of two CPUs or more: a helper thread
+/// reads blocks of this many bytes, at most read_ahead_slots ahead of the scan ("Lines").
+inline constexpr std::size_t read_ahead_block = std::size_t{1} << 20;
+inline constexpr unsigned read_ahead_slots = 4;
+
 // ---------------------------------------------------------------------------------------
 // Sources and blocks ("PPM", "Compare and duplicates")
 

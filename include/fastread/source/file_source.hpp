@@ -15,6 +15,8 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <utility>
 
 #include <sys/mman.h>
@@ -22,6 +24,7 @@
 #include "../detail/file_map.hpp"
 #include "../detail/policy.hpp"
 #include "../detail/posix.hpp"
+#include "../detail/read_ahead.hpp"
 #include "../io.hpp"
 #include "read_source.hpp"
 
@@ -42,21 +45,25 @@ class file_source {
     static constexpr std::size_t read_block = scan_read_block;
 
     /// Opens `path` and reads it as plan_reading(io, ...) says (map_threshold, adaptive_from).
-    file_source(const std::filesystem::path& path, io_mode io) : path_(path) {
+    /// With `ahead`, where that plan is adaptive and the machine has two CPUs or more, the
+    /// file is read instead by a helper thread a few blocks ahead of the caller
+    /// (detail::read_ahead), which overlaps the copy out of the page cache with the caller's
+    /// work on the block before.
+    file_source(const std::filesystem::path& path, io_mode io, bool ahead = false) : path_(path) {
         unique_fd fd = open_read_only(path);
         const file_info info = stat_fd(fd.get(), path);
         const reading_plan plan =
             info.regular ? plan_reading(io, fd.get(), info.size, map_threshold, adaptive_from)
                          : reading_plan::stream;
-        start(std::move(fd), info, plan);
+        start(std::move(fd), info, plan, ahead);
     }
 
     /// Reads the file open on `fd` (fstat gave `info`) as `plan` says; a plan that maps
-    /// falls back to streaming where the map cannot be made.
+    /// falls back to streaming where the map cannot be made. `ahead`: as above.
     file_source(unique_fd fd, const file_info& info, reading_plan plan,
-                const std::filesystem::path& path)
+                const std::filesystem::path& path, bool ahead = false)
         : path_(path) {
-        start(std::move(fd), info, plan);
+        start(std::move(fd), info, plan, ahead);
     }
 
     /// Test seam: an adaptive pass over `path` (which must be a regular, non-empty file) with
@@ -72,6 +79,16 @@ class file_source {
     }
 
     std::span<const char> next() {
+        if (ahead_) {
+            const std::span<const char> chunk = ahead_->next();
+            handed_out_ += chunk.size();
+            if (chunk.empty()) {
+                // The end: as when streaming, a file that now ends before what was handed
+                // out shrank during the pass (pread racing the truncation may give zeros).
+                check_size(stat_fd(fd_.get(), path_).size);
+            }
+            return chunk;
+        }
         if (reader_) {
             const std::span<const char> chunk = reader_->next();
             handed_out_ += chunk.size();
@@ -128,8 +145,17 @@ class file_source {
     const std::filesystem::path& path() const noexcept { return path_; }
 
   private:
-    // What the constructors share: map (falling back to streaming) or stream.
-    void start(unique_fd fd, const file_info& info, reading_plan plan) {
+    // What the constructors share: read ahead, map (falling back to streaming) or stream.
+    void start(unique_fd fd, const file_info& info, reading_plan plan, bool ahead) {
+        if (ahead && plan == reading_plan::adaptive && std::thread::hardware_concurrency() >= 2) {
+            fd_ = std::move(fd);
+            try {
+                ahead_ = std::make_unique<read_ahead>(fd_.get(), path_);
+                return;
+            } catch (const std::system_error&) {
+                fd = std::move(fd_); // no thread now: as planned, on this thread
+            }
+        }
         if (plan != reading_plan::stream) {
             map_ = guarded_map(fd.get(), info.size);
             if (map_) {
@@ -205,6 +231,7 @@ class file_source {
     int read_fd_ = -1;               // the sized regular file reader_ reads, else -1
     bool done_ = false;
     std::optional<read_source> reader_;
+    std::unique_ptr<read_ahead> ahead_; // last: its helper reads fd_, so it is destroyed first
 };
 
 } // namespace fastread::detail

@@ -1,0 +1,131 @@
+#ifndef FASTREAD_DETAIL_READ_AHEAD_HPP
+#define FASTREAD_DETAIL_READ_AHEAD_HPP
+
+// Reading a file front to back on a helper thread, a few blocks ahead of the caller: the
+// copy out of the page cache (read(2)) then overlaps the caller's work on the block before,
+// on another CPU, where a plain read loop does one after the other on one.
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <thread>
+#include <vector>
+
+#include "parallel.hpp"
+#include "policy.hpp"
+#include "posix.hpp"
+
+namespace fastread::detail {
+
+/// Reads the file open on `fd` (borrowed: it must stay open while this object lives) from
+/// offset 0 in blocks of `block` bytes with pread(2) on a helper thread, which stays at
+/// most `slots` blocks ahead of the blocks handed out by next(). Single consumer: next() is
+/// called from one thread. Memory: `slots` * `block` bytes.
+///
+/// The helper stops at the first short read (the end of the file as it is then) or error;
+/// next() hands out what was read, then an empty span, or rethrows the helper's error
+/// (std::system_error naming `path`). Bytes appended after the helper reached the end are
+/// not read. The destructor stops the helper and joins it, whatever it was doing.
+class read_ahead {
+  public:
+    /// @throws std::system_error if the helper thread cannot be started (EAGAIN), or
+    ///         std::bad_alloc.
+    read_ahead(int fd, const std::filesystem::path& path, std::size_t block = read_ahead_block,
+               unsigned slots = read_ahead_slots)
+        : fd_(fd), path_(path), block_(block), slots_(slots) {
+        for (slot& s : slots_) {
+            s.bytes.reset(new char[block_]);
+        }
+        helper_ = std::make_unique<spread_thread>([this] { run(); }, cpu_spread(), 0);
+    }
+    read_ahead(const read_ahead&) = delete;
+    read_ahead& operator=(const read_ahead&) = delete;
+    ~read_ahead() {
+        stop_.store(true, std::memory_order_relaxed);
+        // Wakes a helper waiting for a free slot: it sees the count move, then the stop.
+        released_.fetch_add(slots_.size(), std::memory_order_release);
+        released_.notify_all();
+        helper_.reset(); // joins
+    }
+
+    /// The next block of the file (`block` bytes, fewer at the end), valid until the next
+    /// call; an empty span at the end. Releases the block handed out before.
+    /// @throws std::system_error (naming the file) if the helper's read failed.
+    std::span<const char> next() {
+        if (taken_ > 0) {
+            released_.store(taken_, std::memory_order_release);
+            released_.notify_one();
+        }
+        if (ended_) {
+            return {};
+        }
+        std::uint64_t made = produced_.load(std::memory_order_acquire);
+        while (made <= taken_) {
+            produced_.wait(made, std::memory_order_acquire);
+            made = produced_.load(std::memory_order_acquire);
+        }
+        slot& s = slots_[taken_ % slots_.size()];
+        ++taken_;
+        if (s.error) {
+            ended_ = true;
+            std::rethrow_exception(s.error);
+        }
+        if (s.length < block_) {
+            ended_ = true; // the helper stopped after this block
+        }
+        return {s.bytes.get(), s.length};
+    }
+
+  private:
+    struct slot {
+        std::unique_ptr<char[]> bytes;
+        std::size_t length = 0;
+        std::exception_ptr error;
+    };
+
+    void run() noexcept {
+        const std::size_t count = slots_.size();
+        for (std::uint64_t i = 0;; ++i) {
+            std::uint64_t free_from = released_.load(std::memory_order_acquire);
+            while (i - free_from >= count && !stop_.load(std::memory_order_relaxed)) {
+                released_.wait(free_from, std::memory_order_acquire);
+                free_from = released_.load(std::memory_order_acquire);
+            }
+            if (stop_.load(std::memory_order_relaxed)) {
+                return;
+            }
+            slot& s = slots_[i % count];
+            try {
+                s.length = pread_full(fd_, s.bytes.get(), block_, i * block_, path_);
+            } catch (...) {
+                s.length = 0;
+                s.error = std::current_exception();
+            }
+            const bool last = s.error || s.length < block_;
+            produced_.store(i + 1, std::memory_order_release);
+            produced_.notify_one();
+            if (last) {
+                return;
+            }
+        }
+    }
+
+    int fd_;
+    std::filesystem::path path_;
+    std::size_t block_;
+    std::vector<slot> slots_;
+    std::atomic<std::uint64_t> produced_{0}; // blocks the helper has filled
+    std::atomic<std::uint64_t> released_{0}; // blocks the caller is done with
+    std::atomic<bool> stop_{false};
+    std::uint64_t taken_ = 0; // blocks handed out (caller's side)
+    bool ended_ = false;
+    std::unique_ptr<spread_thread> helper_; // started after the rest exists; joined first
+};
+
+} // namespace fastread::detail
+
+#endif // FASTREAD_DETAIL_READ_AHEAD_HPP
