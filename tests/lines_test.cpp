@@ -264,15 +264,10 @@ std::string read_while_cut(const std::filesystem::path& path, io_mode io, std::s
     return seen;
 }
 
-// The adaptive pass lines(path) makes over big cached files, with `prior` as the host's
-// costs: (0.1, 0.5) starts reading, with map probes at windows 1, 3, 7...; (0.5, 0.1) maps.
-// Cuts the file to `cut` bytes after the first line unless `cut` is npos.
-std::string read_adaptive(const std::filesystem::path& path, const io_costs& prior,
-                          std::size_t cut = std::string::npos) {
-    line_options o;
-    o.keep_delimiter = true;
-    line_range<detail::file_source> range(
-        std::make_unique<detail::file_source>(path, detail::window_io(prior)), o);
+// What `range` (made with keep_delimiter) hands out, the file at `path` cut to `cut` bytes
+// after the first line unless `cut` is npos.
+std::string collect_cutting(line_range<detail::file_source>& range,
+                            const std::filesystem::path& path, std::size_t cut) {
     std::string seen;
     bool first = true;
     for (std::string_view line : range) {
@@ -288,6 +283,18 @@ std::string read_adaptive(const std::filesystem::path& path, const io_costs& pri
     return seen;
 }
 
+// The adaptive pass lines(path) makes over big cached files, with `prior` as the host's
+// costs: (0.1, 0.5) starts reading, with map probes at windows 1, 3, 7...; (0.5, 0.1) maps.
+// Cuts the file to `cut` bytes after the first line unless `cut` is npos.
+std::string read_adaptive(const std::filesystem::path& path, const io_costs& prior,
+                          std::size_t cut = std::string::npos) {
+    line_options o;
+    o.keep_delimiter = true;
+    line_range<detail::file_source> range(
+        std::make_unique<detail::file_source>(path, detail::window_io(prior)), o);
+    return collect_cutting(range, path, cut);
+}
+
 // The pass lines(path) makes over big cached files on two CPUs or more: read by a helper
 // thread ahead of the scan (detail::read_ahead). Cuts the file to `cut` bytes after the
 // first line unless `cut` is npos.
@@ -301,19 +308,7 @@ std::string read_ahead_pass(const std::filesystem::path& path,
         std::make_unique<detail::file_source>(std::move(fd), info, detail::reading_plan::adaptive,
                                               path, true),
         o);
-    std::string seen;
-    bool first = true;
-    for (std::string_view line : range) {
-        seen.append(line);
-        if (first && cut != std::string::npos) {
-            first = false;
-            const int w = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-            REQUIRE(w >= 0);
-            REQUIRE(::ftruncate(w, static_cast<off_t>(cut)) == 0);
-            ::close(w);
-        }
-    }
-    return seen;
+    return collect_cutting(range, path, cut);
 }
 
 io_costs prior_costs(double read, double map) {

@@ -136,6 +136,35 @@ decoded_pnm<Sample> load_read_pnm(unique_fd fd, std::uint64_t size_at_open, std:
                                       [&] { return source.consumed(); });
 }
 
+/// Parses the header of the file open on `fd` (`size` bytes) from its first 64 KiB, read
+/// with pread(2), into `h`, for samples of `sample_bytes_max` bytes. False if the header is
+/// bad or does not end within those bytes (the slices then leave the file to the stream).
+inline bool header_in_head(int fd, std::uint64_t size, std::size_t sample_bytes_max,
+                           bool any_format, const std::filesystem::path& path, ppm_header& h) {
+    constexpr std::size_t head_bytes = std::size_t{64} << 10;
+    std::unique_ptr<char[]> head(new char[head_bytes]);
+    const std::size_t head_got =
+        pread_full(fd, head.get(),
+                   static_cast<std::size_t>(std::min<std::uint64_t>(size, head_bytes)), 0, path);
+    memory_source head_source(std::span<const char>(head.get(), head_got));
+    chunk_cursor<memory_source> cursor(head_source);
+    return !parse_ppm_header(cursor, sample_bytes_max, h, any_format);
+}
+
+/// Ends a load in slices of the file open on `fd` (`size` bytes at open): throws
+/// shrink_error if the file now ends before `furthest` (the furthest byte the slices read,
+/// UINT64_MAX after a gap or lost page), else `failure` if the slices found an error.
+inline void throw_slices_outcome(int fd, std::uint64_t size, std::uint64_t furthest,
+                                 const std::optional<parse_error>& failure,
+                                 const std::filesystem::path& path) {
+    if (std::optional<parse_error> shrank = shrink_error(fd, size, furthest, failure, path)) {
+        throw *shrank;
+    }
+    if (failure) {
+        throw *failure;
+    }
+}
+
 /// Where slice `t` of `threads` of the plain raster in [raster, size) of the file open on
 /// `fd` starts, after the cut `previous`: the offset of a whitespace byte outside tokens
 /// and comments near the slice's share (plain_split_point, on the 8 KiB read around it), or
@@ -182,15 +211,8 @@ template <class Sample>
 std::optional<decoded_pnm<Sample>>
 load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads, const io_costs* adaptive,
                           const std::filesystem::path& path, bool any_format) {
-    constexpr std::size_t head_bytes = std::size_t{64} << 10;
-    std::unique_ptr<char[]> head(new char[head_bytes]);
-    const std::size_t head_got =
-        pread_full(fd, head.get(),
-                   static_cast<std::size_t>(std::min<std::uint64_t>(size, head_bytes)), 0, path);
-    memory_source head_source(std::span<const char>(head.get(), head_got));
-    chunk_cursor<memory_source> cursor(head_source);
     ppm_header h;
-    if (parse_ppm_header(cursor, sizeof(Sample), h, any_format) ||
+    if (!header_in_head(fd, size, sizeof(Sample), any_format, path, h) ||
         (h.magic != '2' && h.magic != '3') || h.raster_offset >= size ||
         h.samples > (size - h.raster_offset + 1) / 2) {
         return std::nullopt;
@@ -312,12 +334,7 @@ load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads, const io
     if (err) {
         failure.emplace(err.offset, ppm_error_message(err), path.string());
     }
-    if (std::optional<parse_error> shrank = shrink_error(fd, size, furthest, failure, path)) {
-        throw *shrank;
-    }
-    if (failure) {
-        throw *failure;
-    }
+    throw_slices_outcome(fd, size, furthest, failure, path);
     img.header = std::move(h);
     return img;
 }
@@ -342,15 +359,8 @@ template <class Sample>
 std::optional<decoded_pnm<Sample>>
 load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
                         const std::filesystem::path& path, bool any_format) {
-    constexpr std::size_t head_bytes = std::size_t{64} << 10;
-    std::unique_ptr<char[]> head(new char[head_bytes]);
-    const std::size_t head_got =
-        pread_full(fd, head.get(),
-                   static_cast<std::size_t>(std::min<std::uint64_t>(size, head_bytes)), 0, path);
-    memory_source head_source(std::span<const char>(head.get(), head_got));
-    chunk_cursor<memory_source> cursor(head_source);
     ppm_header h;
-    if (parse_ppm_header(cursor, sizeof(Sample), h, any_format) ||
+    if (!header_in_head(fd, size, sizeof(Sample), any_format, path, h) ||
         (h.magic != '4' && h.magic != '5' && h.magic != '6' && h.magic != '7')) {
         return std::nullopt;
     }
@@ -399,10 +409,7 @@ load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
         for (unsigned t = 0; t < threads; ++t) {
             furthest = ended_early[t] ? UINT64_MAX : std::max(furthest, reached[t]);
         }
-        if (std::optional<parse_error> shrank =
-                shrink_error(fd, size, furthest, std::nullopt, path)) {
-            throw *shrank;
-        }
+        throw_slices_outcome(fd, size, furthest, std::nullopt, path);
         img.header = std::move(h);
         return img;
     }
@@ -470,12 +477,7 @@ load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
             failure.emplace(err.offset, ppm_error_message(err), path.string());
         }
     }
-    if (std::optional<parse_error> shrank = shrink_error(fd, size, furthest, failure, path)) {
-        throw *shrank;
-    }
-    if (failure) {
-        throw *failure;
-    }
+    throw_slices_outcome(fd, size, furthest, failure, path);
     img.header = std::move(h);
     return img;
 }
