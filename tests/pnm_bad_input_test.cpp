@@ -221,3 +221,24 @@ TEST_CASE("pnm: declared sizes the input cannot hold are rejected without alloca
         CHECK(watch.largest() < (std::size_t{1} << 20));
     }
 }
+
+TEST_CASE("P1 from a stream: a buffer filled by a block of bits ends the scan there",
+          "[pnm][error]") {
+    // A P1 that declares more samples than arrive, from a source of unknown size: the samples
+    // grow as bits arrive, 65536 at first. Bits without whitespace fill that buffer exactly
+    // at the end of a 16-byte block; the byte after it used to be stored past the buffer
+    // (found by the pnm_load fuzz target; fuzz/corpus/pnm_load/regression-p1-full-after-block).
+    const std::string header = "P1 37 1000000\n";
+    const std::string bytes = header + std::string(200000, '1');
+    for (std::size_t chunk : {std::size_t{4096}, std::size_t{65536}, std::size_t{1} << 20}) {
+        CAPTURE(chunk);
+        chunked_source s(bytes, chunk);
+        try {
+            pnm::load(s);
+            FAIL("a short raster decoded");
+        } catch (const parse_error& e) {
+            CHECK(e.offset() == bytes.size());
+            CHECK_THAT(e.reason(), Catch::Contains("37000000"));
+        }
+    }
+}

@@ -133,6 +133,9 @@ struct p1_scanner {
             if (p == end) {
                 break;
             }
+            if (left == 0) {
+                continue; // the blocks filled the output: the loop's start says out_full
+            }
             // One byte, then back to the blocks.
             const unsigned c = static_cast<unsigned char>(*p);
             if (c == '0' || c == '1') {
