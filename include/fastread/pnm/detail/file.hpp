@@ -373,6 +373,15 @@ load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
     std::vector<unsigned char> ended_early(threads, 0); // its read came up short
     decoded_pnm<Sample> img;
 
+    // Reads `want` bytes at `pos` into `into` for slice t; false (and the slice marked as
+    // ended early) when the file ends before them.
+    auto read_block = [&](unsigned t, unsigned char* into, std::size_t want, std::uint64_t pos) {
+        const std::size_t got = pread_full(fd, reinterpret_cast<char*>(into), want, pos, path);
+        reached[t] = pos + got;
+        ended_early[t] = got < want;
+        return got == want;
+    };
+
     if (h.magic == '4') {
         // PBM: slices of whole rows, read a bounce buffer of rows at a time and expanded;
         // rows wider than the buffer are left to the stream.
@@ -390,11 +399,7 @@ load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
             for (std::size_t row = first; row < last;) {
                 const std::size_t rows = std::min(rows_per_block, last - row);
                 const auto want = static_cast<std::size_t>(rows * row_bytes);
-                const std::size_t got =
-                    pread_full(fd, reinterpret_cast<char*>(bounce.get()), want, pos, path);
-                reached[t] = pos + got;
-                if (got < want) {
-                    ended_early[t] = 1;
+                if (!read_block(t, bounce.get(), want, pos)) {
                     return;
                 }
                 for (std::size_t r = 0; r < rows; ++r) {
@@ -402,7 +407,7 @@ load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
                                    h.width);
                 }
                 row += rows;
-                pos += got;
+                pos += want;
             }
         });
         std::uint64_t furthest = 0;
@@ -434,11 +439,7 @@ load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
             return;
         }
         if (as_stored) {
-            const std::size_t want = last - first;
-            const std::size_t got =
-                pread_full(fd, reinterpret_cast<char*>(out + first), want, pos, path);
-            reached[t] = pos + got;
-            ended_early[t] = got < want;
+            read_block(t, reinterpret_cast<unsigned char*>(out + first), last - first, pos);
             return;
         }
         std::unique_ptr<unsigned char[]> bounce(new unsigned char[raw_bounce_bytes]);
@@ -446,11 +447,7 @@ load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
         for (std::size_t i = first; i < last;) {
             const std::size_t n = std::min(per_block, last - i);
             const std::size_t want = n * sample_bytes;
-            const std::size_t got =
-                pread_full(fd, reinterpret_cast<char*>(bounce.get()), want, pos, path);
-            reached[t] = pos + got;
-            if (got < want) {
-                ended_early[t] = 1;
+            if (!read_block(t, bounce.get(), want, pos)) {
                 return;
             }
             const std::size_t b =
@@ -460,7 +457,7 @@ load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
                 return;
             }
             i += n;
-            pos += got;
+            pos += want;
         }
     });
 
