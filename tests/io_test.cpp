@@ -284,6 +284,53 @@ TEST_CASE("window_io: probes while reading, maps when the file maps cheaper, bac
         w.probe_done(6, window, 0.1 * window);
         CHECK(w.mapping());
     }
+    SECTION("records: probes that fault per record twice in a row wait 32, 64, 128 windows") {
+        CHECK(window_io::small_folios(8, 4));
+        CHECK(window_io::small_folios(8, 8));
+        CHECK_FALSE(window_io::small_folios(8, 3));
+        CHECK_FALSE(window_io::small_folios(8, -1)); // unknown
+        CHECK_FALSE(window_io::small_folios(20, 1)); // one 2 MiB folio: one fault
+        using use = window_io::use;
+        window_io w(costs(0.1, 0.5), 0, 16); // per record; own figure from 16 records
+        w.done(use::read, 0, 20, 20 * 1000.0);
+        REQUIRE(w.probe_due(1));
+        // A losing probe that faulted per record: once is no pattern, the usual wait (2).
+        w.done(use::probe, 1, 8, 8 * 4600.0, 8);
+        CHECK(w.probe_due(3));
+        // Twice in a row: 32 windows.
+        w.done(use::probe, 3, 8, 8 * 4600.0, 7);
+        CHECK_FALSE(w.probe_due(34));
+        CHECK(w.probe_due(35));
+        w.done(use::probe, 35, 8, 8 * 4600.0, 8);
+        CHECK_FALSE(w.probe_due(98));
+        CHECK(w.probe_due(99)); // 64
+        std::uint64_t at = 99;
+        for (int i = 0; i < 3; ++i) {
+            w.done(use::probe, at, 8, 8 * 4600.0, 8);
+            CHECK_FALSE(w.probe_due(at + 127));
+            CHECK(w.probe_due(at + 128)); // most_between_small_probes
+            at += 128;
+        }
+        CHECK(window_io::most_between_small_probes == 128);
+        // A losing probe with few faults (large folios, slow for another reason) breaks the
+        // run: the wait doubles from the last as for any losing probe.
+        w.done(use::probe, at, 20, 20 * 4600.0, 1);
+        CHECK_FALSE(w.mapping());
+        // A probe that wins maps, whatever it faulted.
+        window_io v(costs(0.1, 0.5), 0, 16);
+        v.done(use::read, 0, 20, 20 * 1000.0);
+        v.done(use::probe, 1, 20, 20 * 100.0, 20);
+        CHECK(v.mapping());
+        // Mapping that turns slow twice with a fault per record: reading, and the second
+        // such window in a row (the probe after it) waits 32.
+        v.done(use::map, 2, 8, 8 * 4600.0, 8);
+        v.done(use::map, 3, 8, 8 * 4600.0, 8);
+        CHECK_FALSE(v.mapping());
+        CHECK(v.probe_due(5));
+        v.done(use::probe, 5, 8, 8 * 4600.0, 8);
+        CHECK_FALSE(v.probe_due(36));
+        CHECK(v.probe_due(37));
+    }
     SECTION("unknown costs: reading, and no probe can switch to mapping") {
         window_io w(costs(0.1, 0.05, false));
         CHECK_FALSE(w.mapping());

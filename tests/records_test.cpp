@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <random>
 #include <span>
 #include <stdexcept>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "test_util.hpp"
@@ -32,6 +34,32 @@ namespace fs = std::filesystem;
 namespace baseline = fastread::positioned::baseline;
 
 namespace {
+
+// Page faults as the record windows count them (detail::thread_minor_faults, through the
+// getrusage hook): each call reports `per_call` more than the last, on any thread, so
+// every sample of mapped records looks as if it faulted that often. Restores the hooks.
+class scoped_fault_counts {
+  public:
+    explicit scoped_fault_counts(long per_call) : saved_(fastread::detail::sys::hooks()) {
+        step_ = per_call;
+        total_ = 0;
+        calls_ = 0;
+        fastread::detail::sys::hooks().getrusage = [](int, rusage* usage) {
+            *usage = rusage{};
+            ++calls_;
+            usage->ru_minflt = total_.fetch_add(step_) + step_;
+            return 0;
+        };
+    }
+    scoped_fault_counts(const scoped_fault_counts&) = delete;
+    scoped_fault_counts& operator=(const scoped_fault_counts&) = delete;
+    ~scoped_fault_counts() { fastread::detail::sys::hooks() = saved_; }
+    static long calls() { return calls_; }
+
+  private:
+    fastread::detail::sys::hook_table saved_;
+    static inline std::atomic<long> step_{0}, total_{0}, calls_{0};
+};
 
 // A 12-byte record: not a divisor of the page size, so some records straddle two pages.
 struct triple {
@@ -186,6 +214,16 @@ TEST_CASE("read_at automatic on a big cached file: window by window, mapped or r
         std::vector<std::int32_t> got(indices.size());
         fastread::read_at<std::int32_t>(path, indices, std::span<std::int32_t>(got));
         CHECK(got == want);
+        // Mapped windows whose first detail::map_sample_records records fault for each
+        // (small folios: the rest of each such window is read) or never (all copied).
+        for (long faults : {0L, 1000L}) {
+            CAPTURE(faults);
+            scoped_fault_counts counts(faults);
+            std::vector<std::int32_t> again(indices.size());
+            fastread::read_at<std::int32_t>(path, indices, std::span<std::int32_t>(again));
+            CHECK(scoped_fault_counts::calls() > 0); // windows were mapped and counted
+            CHECK(again == want);
+        }
     }
 }
 
@@ -219,19 +257,36 @@ TEST_CASE("update_at automatic on a big cached file in written blocks: as applie
     // 40 MiB, synced: its blocks are allocated and written, so each 16 MiB window's changes
     // may be stored through the guarded map (window 1 is a probe that does) or written with
     // pwrite (window 0), as the batch measures.
+    // With fault counts (scoped_fault_counts) that make every sample of stores look like
+    // small folios (the rest of each such window written with pwrite) or never.
     temp_dir dir;
     const fs::path path = dir / "records";
     const std::uint64_t count = std::uint64_t{10} << 20;
-    std::vector<std::int32_t> want = make_records<std::int32_t>(path, count);
-    fastread_test::sync_file(path);
-    fastread::page_cache::preload(path);
-    const std::vector<std::uint64_t> indices = random_indices(count, 200000, 6);
-    for (std::uint64_t i : indices) {
-        want[i] = step(want[i]);
+    for (long faults : {-1L, 0L, 1000L}) {
+        CAPTURE(faults);
+        std::vector<std::int32_t> want = make_records<std::int32_t>(path, count);
+        fastread_test::sync_file(path);
+        fastread::page_cache::preload(path);
+        const std::vector<std::uint64_t> indices = random_indices(count, 200000, 6);
+        for (std::uint64_t i : indices) {
+            want[i] = step(want[i]);
+        }
+        // Stores go through a map only where they overwrite blocks in place (ext4, XFS).
+        const bool in_place = [&] {
+            const fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
+            return fastread::detail::overwrites_in_place(fd.get(), fs::file_size(path));
+        }();
+        std::optional<scoped_fault_counts> counts;
+        if (faults >= 0) {
+            counts.emplace(faults);
+        }
+        fastread::update_at<std::int32_t>(path, indices, [](std::int32_t v) { return step(v); });
+        if (counts && in_place) {
+            CHECK(scoped_fault_counts::calls() > 0); // a window was stored through the map
+        }
+        CHECK(read_file(path) == std::string(reinterpret_cast<const char*>(want.data()),
+                                             want.size() * sizeof(std::int32_t)));
     }
-    fastread::update_at<std::int32_t>(path, indices, [](std::int32_t v) { return step(v); });
-    CHECK(read_file(path) == std::string(reinterpret_cast<const char*>(want.data()),
-                                         want.size() * sizeof(std::int32_t)));
 }
 
 TEST_CASE("update_at: records left unchanged are not written", "[positioned]") {

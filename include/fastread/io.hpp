@@ -313,6 +313,8 @@ class window_io {
     static constexpr std::size_t window = window_bytes;
     static constexpr std::uint64_t first_between_probes = 2;
     static constexpr std::uint64_t most_between_probes = 32;
+    /// The longest wait between probes after probes that faulted per record (small_folios).
+    static constexpr std::uint64_t most_between_small_probes = 128;
     /// A probe must cost less than reading by this factor to switch to mapping.
     static constexpr double probe_margin = 1.1;
 
@@ -350,12 +352,18 @@ class window_io {
     }
 
     /// Reports what next() chose for window `index`: `units` (bytes, or records) passed
-    /// over in `ns`, timed end to end (read_done, probe_done or map_done).
-    void done(use u, std::uint64_t index, std::size_t units, double ns) noexcept {
+    /// over in `ns`, timed end to end (read_done, probe_done or map_done). `faults`: for
+    /// passes whose units are records, the minor page faults a probe or mapped window took
+    /// (thread_minor_faults; -1 when unknown): the second window in a row that lost to
+    /// reading and faulted for every other record or more (small_folios) puts the next probe
+    /// most_between_probes windows away, or twice as far as the last such wait, up to
+    /// most_between_small_probes.
+    void done(use u, std::uint64_t index, std::size_t units, double ns,
+              std::int64_t faults = -1) noexcept {
         switch (u) {
         case use::read:
             read_done(units, ns);
-            break;
+            return;
         case use::probe:
             probe_done(index, units, ns);
             break;
@@ -363,6 +371,30 @@ class window_io {
             map_done(index, units, ns);
             break;
         }
+        if (mapping_ || !small_folios(units, faults)) {
+            small_losses_ = 0;
+        } else if (++small_losses_ >= 2) {
+            // Mapping lost twice in a row where every record reached cost a fault: the next
+            // probe waits most_between_probes windows, then twice as long each time, up to
+            // most_between_small_probes. (Once is no pattern: the pages around a file's
+            // header are often in small folios when the rest is not.)
+            small_wait_ = small_wait_ == 0 ? most_between_probes
+                                           : std::min(small_wait_ * 2, most_between_small_probes);
+            next_probe_ = index + small_wait_;
+        }
+    }
+
+    /// Whether a probe or mapped window of `records` records that took `faults` minor page
+    /// faults (-1: unknown) faulted for every other record or more: then the page cache
+    /// holds these pages in small folios (one of 2 MiB maps at its first touch, one fault a
+    /// window), every record a map reaches costs a fault, and a probe that lost there will
+    /// lose again as long as the folios stay small. Probes are dear in such a pass: in the
+    /// index count sweep (10,000 records of a 1 GiB file, 20 a window) they made read_at
+    /// 1.2x pread's time, where the same pass without probes tied it (faults, and a page
+    /// table per probed window for munmap to free; KVM host, docs/performance.md "Random
+    /// records"). Other windows of the file may be in 2 MiB folios, so probes go on, rarely.
+    static constexpr bool small_folios(std::size_t records, std::int64_t faults) noexcept {
+        return faults >= 0 && static_cast<std::uint64_t>(faults) * 2 >= records;
     }
 
     /// A chunk of `bytes` read and passed over in `ns`.
@@ -411,6 +443,8 @@ class window_io {
     double read_ns_ = 0;
     std::uint64_t next_probe_;
     std::uint64_t between_probes_ = first_between_probes;
+    std::uint64_t small_wait_ = 0; // the last wait after probes that faulted per record
+    unsigned small_losses_ = 0;    // windows in a row that lost to reading and did
     unsigned slow_maps_ = 0;
     bool mapping_;
 };

@@ -17,7 +17,9 @@
 /// and FASTREAD_IO override), and in a sorted batch over a file of 32 MiB or more, window
 /// by window (2 MiB of the file) from a guarded map or with `pread`, whichever the batch
 /// measures cheaper (detail::window_io: a map of a file the page cache holds in 2 MiB
-/// folios costs a fault per folio, one of small folios a fault per page); cold, many reads
+/// folios costs a fault per folio, one of small folios a fault per page, so a mapped
+/// window whose first 8 records took a fault for every other one reads the rest, and such
+/// windows space the next probes out, counted with getrusage); cold, many reads
 /// are kept in flight with io_uring (when fastread was built with liburing and the kernel
 /// allows a ring: probed once at run time) or else read one request at a time with `pread`
 /// and `POSIX_FADV_RANDOM`. `automatic` updates write with `pwrite`, except that a sorted
@@ -411,6 +413,9 @@ class positioned_file {
     // from the map or reads them with pread, as detail::window_io measures: each window is
     // timed end to end, per record (a map of small folios faults per page and loses to
     // pread; one of 2 MiB folios faults once per folio and wins by 10x; docs/performance.md).
+    // A mapped window checks the thread's page faults after its first map_sample_records
+    // records and reads the rest when they faulted per record (small folios); the fault
+    // counts also space out the probes (window_io::done).
     template <class T>
     void read_in_windows(const std::vector<detail::record_ref>& refs, std::span<T> out,
                          std::uint64_t size, const plan& p) const {
@@ -427,15 +432,10 @@ class positioned_file {
                 while (ke < e && window_of(ke) == index) {
                     ++ke;
                 }
-                const auto t0 = std::chrono::steady_clock::now();
-                const detail::window_io::use use = windows.next(index);
-                if (use != detail::window_io::use::read) {
-                    for (std::size_t j = k; j < ke; ++j) {
-                        std::memcpy(&out[refs[j].pos], base + refs[j].index * sizeof(T), sizeof(T));
-                    }
-                } else {
+                // Records [from, to) of the window, read with pread.
+                auto read_records = [&](std::size_t from, std::size_t to) {
                     for (const detail::block_request& r :
-                         detail::plan_blocks(refs, sizeof(T), size, p.rules, k, ke)) {
+                         detail::plan_blocks(refs, sizeof(T), size, p.rules, from, to)) {
                         buffer.resize(std::max(buffer.size(), r.length));
                         if (detail::pread_full(fd_.get(), buffer.data(), r.length, r.offset,
                                                path_) != r.length) {
@@ -447,11 +447,43 @@ class positioned_file {
                                         sizeof(T));
                         }
                     }
+                };
+                auto copy_mapped = [&](std::size_t from, std::size_t to) {
+                    for (std::size_t j = from; j < to; ++j) {
+                        std::memcpy(&out[refs[j].pos], base + refs[j].index * sizeof(T), sizeof(T));
+                    }
+                };
+                using use_t = detail::window_io::use;
+                const use_t use = windows.next(index);
+                const std::int64_t faults_before =
+                    use == use_t::read ? 0 : detail::thread_minor_faults();
+                const auto t0 = std::chrono::steady_clock::now();
+                std::size_t mapped = 0; // records copied from the map
+                std::int64_t faults = -1;
+                if (use == use_t::read) {
+                    read_records(k, ke);
+                } else {
+                    // The first map_sample_records show whether this window's pages are in
+                    // small folios (a fault each): then the rest is read.
+                    mapped = std::min(ke - k, detail::map_sample_records);
+                    copy_mapped(k, k + mapped);
+                    const std::int64_t now = detail::thread_minor_faults();
+                    const bool small = faults_before >= 0 && now >= 0 &&
+                                       detail::window_io::small_folios(mapped, now - faults_before);
+                    if (!small) {
+                        copy_mapped(k + mapped, ke);
+                        mapped = ke - k;
+                    }
+                    const std::int64_t after = small ? now : detail::thread_minor_faults();
+                    faults = faults_before < 0 || after < 0 ? -1 : after - faults_before;
                 }
                 const double ns =
                     std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0)
                         .count();
-                windows.done(use, index, ke - k, ns);
+                windows.done(use, index, use == use_t::read ? ke - k : mapped, ns, faults);
+                if (use != use_t::read && k + mapped < ke) {
+                    read_records(k + mapped, ke); // after small folios (untimed)
+                }
                 k = ke;
             }
         });

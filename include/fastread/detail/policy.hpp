@@ -44,6 +44,16 @@ inline constexpr std::size_t window_bytes = std::size_t{2} << 20;
 /// sweep, KVM host, 2026-11-25).
 inline constexpr std::uint64_t min_records_per_window = 8;
 
+/// Records a mapped window of read_at (read_in_windows) copies, or changes a window of
+/// update_at (update_in_windows) stores, through the map before it counts the thread's
+/// page faults: when these took a fault for every other record or more
+/// (window_io::small_folios), the page cache holds the pages in small folios and the rest
+/// of the window is read or written with system calls. A fault there cost 4.6 us where a
+/// pread of the page cost 1.4 (1 GiB file, KVM host, 2026-11-26): probes that mapped all
+/// of a window of 195 records made read_at 1.3x pread's time (docs/performance.md
+/// "Random records").
+inline constexpr std::size_t map_sample_records = 8;
+
 /// Bytes per read(2) where a pass reads big blocks it then scans (the file layer's adaptive
 /// pass, P3 slices read from a file): one system call per 256 KiB, and the block is still in
 /// the L2 cache when it is scanned.

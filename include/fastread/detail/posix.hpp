@@ -67,6 +67,18 @@ class unique_fd {
     int fd_ = -1;
 };
 
+/// Minor page faults the calling thread has taken so far (getrusage RUSAGE_THREAD,
+/// ru_minflt), or -1 where the system does not count them per thread.
+inline std::int64_t thread_minor_faults() noexcept {
+#ifdef RUSAGE_THREAD
+    rusage usage{};
+    return sys::getrusage(RUSAGE_THREAD, &usage) == 0 ? static_cast<std::int64_t>(usage.ru_minflt)
+                                                      : -1;
+#else
+    return -1;
+#endif
+}
+
 /// Closes a stdio stream on destruction (errors of that close are lost: call fclose on
 /// `release()` where they matter).
 struct file_closer {

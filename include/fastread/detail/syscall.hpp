@@ -3,15 +3,17 @@
 
 /// @file
 /// The system calls whose failures detail/ handles (read, pread, write, pwrite, fsync,
-/// rename, open for writing, and mmap of a file), in one place, so that tests can make each fail at
-/// a chosen call. Built with FASTREAD_SYSCALL_HOOKS defined (fastread's test suite is, in every
-/// file), each goes through a replaceable function pointer in sys::hooks(); otherwise each is the
-/// plain call, inlined. A program must not mix the two in one binary.
+/// rename, open for writing, and mmap of a file), and getrusage, whose fault counts steer
+/// the record windows, in one place, so that tests can make each fail at a chosen call or
+/// answer as they need. Built with FASTREAD_SYSCALL_HOOKS defined (fastread's test suite is, in
+/// every file), each goes through a replaceable function pointer in sys::hooks(); otherwise each is
+/// the plain call, inlined. A program must not mix the two in one binary.
 
 #include <cstddef>
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -43,6 +45,7 @@ struct hook_table {
                                                                  int flags, int fd, off_t offset) {
         return ::mmap(at, n, prot, flags, fd, offset);
     };
+    int (*getrusage)(int, rusage*) = [](int who, rusage* usage) { return ::getrusage(who, usage); };
 };
 
 /// The table in use (one per program).
@@ -75,6 +78,9 @@ inline int rename(const char* from, const char* to) {
 inline void* mmap(void* at, std::size_t n, int prot, int flags, int fd, off_t offset) {
     return hooks().mmap(at, n, prot, flags, fd, offset);
 }
+inline int getrusage(int who, rusage* usage) {
+    return hooks().getrusage(who, usage);
+}
 #else
 inline ssize_t read(int fd, void* dst, std::size_t n) {
     return ::read(fd, dst, n);
@@ -99,6 +105,9 @@ inline int rename(const char* from, const char* to) {
 }
 inline void* mmap(void* at, std::size_t n, int prot, int flags, int fd, off_t offset) {
     return ::mmap(at, n, prot, flags, fd, offset);
+}
+inline int getrusage(int who, rusage* usage) {
+    return ::getrusage(who, usage);
 }
 #endif
 
