@@ -201,7 +201,7 @@ class duplicate_finder : protected duplicate_comparer {
         const auto most = static_cast<unsigned>(std::max<std::size_t>(
             1, std::min<std::size_t>({std::size_t{thread_count()}, total, usable / 4})));
         set_limit_ = std::clamp<std::size_t>(usable / most, 2, max_set);
-        const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+        const unsigned cpus = detail::cpu_count();
         const bool adaptive = opt_.threads == 0 && most > cpus;
         growing_team team(adaptive ? cpus : most, most, body);
         if (adaptive) {

@@ -127,9 +127,7 @@ class duplicate_walk : protected duplicate_limits {
     unsigned thread_count() const {
         // Default: 8 per CPU. The threads mostly wait for the device (docs/performance.md,
         // "Compare and duplicates").
-        const unsigned n = opt_.threads != 0
-                               ? opt_.threads
-                               : 8 * std::max(1u, std::thread::hardware_concurrency());
+        const unsigned n = opt_.threads != 0 ? opt_.threads : 8 * detail::cpu_count();
         return std::min(n, 64u);
     }
 
@@ -276,7 +274,7 @@ class duplicate_walk : protected duplicate_limits {
     // thread per CPU when a big directory is split.
     void walk_level(const std::vector<dir_entry>& level, std::vector<walk_out>& outs) {
         level_work work(level);
-        const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+        const unsigned cpus = detail::cpu_count();
         const unsigned most = thread_count();
         const bool adaptive = opt_.threads == 0 && most > cpus;
         const unsigned start = level.size() < 64                   ? 1

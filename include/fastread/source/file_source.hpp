@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 
 #include "../detail/file_map.hpp"
+#include "../detail/parallel.hpp"
 #include "../detail/policy.hpp"
 #include "../detail/posix.hpp"
 #include "../detail/read_ahead.hpp"
@@ -147,7 +148,7 @@ class file_source {
   private:
     // What the constructors share: read ahead, map (falling back to streaming) or stream.
     void start(unique_fd fd, const file_info& info, reading_plan plan, bool ahead) {
-        if (ahead && plan == reading_plan::adaptive && std::thread::hardware_concurrency() >= 2) {
+        if (ahead && plan == reading_plan::adaptive && detail::cpu_count() >= 2) {
             fd_ = std::move(fd);
             try {
                 ahead_ = std::make_unique<read_ahead>(fd_.get(), path_);
