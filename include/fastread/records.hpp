@@ -311,18 +311,19 @@ class positioned_file {
                 p.rules = detail::block_rules{detail::page_size(),
                                               detail::cached_merge_gap(host_io_costs()),
                                               std::size_t{256} << 10};
+                const bool dense = refs.size() * std::uint64_t{detail::window_bytes} >=
+                                   size * (updating ? detail::min_updates_per_window
+                                                    : detail::min_records_per_window);
                 p.cached_runs = true;
                 if (!updating && options.sort && io == io_mode::automatic &&
-                    size >= detail::adaptive_from &&
-                    refs.size() * std::uint64_t{detail::window_bytes} >=
-                        size * detail::min_records_per_window) {
+                    size >= detail::adaptive_from && dense) {
                     // A big file: window by window, copied from a map or read as the batch
                     // measures (read_in_windows); a map of a file the page cache holds in
                     // 2 MiB folios costs a fault per folio, not per page.
                     p.map = detail::guarded_map(fd_.get(), size);
                     p.map.advise(MADV_RANDOM);
                 } else if (updating && options.sort && io == io_mode::automatic &&
-                           size >= detail::adaptive_from &&
+                           size >= detail::adaptive_from && dense &&
                            detail::overwrites_in_place(fd_.get(), size)) {
                     // Changes may be stored through a guarded map, window by window as the
                     // batch measures (update_in_windows): only where every store overwrites
