@@ -78,7 +78,9 @@ TEST_CASE("find_duplicates: groups of copies, and near-duplicates are not duplic
                                                              {dir / "x" / "p1", dir / "x" / "p2"},
                                                              {dir / "x" / "q1", dir / "x" / "q2"}});
     CHECK(scan({dir / "small1", dir / "small1", dir / "x" / ".." / "small1"}) == groups{});
-    CHECK(scan({dir / "small1", dir / "small2"}) == groups{{dir / "small1", dir / "small2"}});
+    // Two roots spelled as a braced list would also match path(first, last) under libc++.
+    CHECK(scan(std::vector<fs::path>{dir / "small1", dir / "small2"}) ==
+          groups{{dir / "small1", dir / "small2"}});
 }
 
 TEST_CASE("find_duplicates: sizes around the probe and block lengths", "[compare][duplicates]") {
@@ -138,7 +140,7 @@ TEST_CASE("find_duplicates: hard links are one file unless asked", "[compare][du
     h.hardlinks_are_duplicates = true;
     CHECK(scan(dir.path(), h) == groups{{dir / "a", dir / "b", dir / "c", dir / "copy"}});
     // Even with hard links as duplicates, a path given twice is one file.
-    CHECK(scan({dir / "a", dir / "a"}, h) == groups{});
+    CHECK(scan(std::vector<fs::path>{dir / "a", dir / "a"}, h) == groups{});
 }
 
 TEST_CASE("find_duplicates: symbolic links, dangling links and loops", "[compare][duplicates]") {

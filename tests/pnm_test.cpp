@@ -403,16 +403,18 @@ TEST_CASE("big raw rasters that need decoding: every source agrees, a bad sample
         const std::string bytes = read_file(path);
         REQUIRE(bytes.size() >= fastread::detail::raw_bounce_from);
         // Samples as wide as the file's (uint8_t for maxval 100): the path that reads through
-        // the bounce buffer; uint16_t for 8-bit samples widens instead.
+        // the bounce buffer; uint16_t for 8-bit samples widens instead. (A copy: Clang
+        // before 16 cannot capture a structured binding.)
+        const bool wide16 = wide;
         auto load_path = [&](const fs_path& p) {
-            return wide ? as_unsigned(pnm::load<std::uint16_t>(p)) : as_unsigned(pnm::load(p));
+            return wide16 ? as_unsigned(pnm::load<std::uint16_t>(p)) : as_unsigned(pnm::load(p));
         };
         auto load_reader = [&](const fs_path& p) {
             read_source s(p, 4096);
-            return wide ? as_unsigned(pnm::load<std::uint16_t>(s)) : as_unsigned(pnm::load(s));
+            return wide16 ? as_unsigned(pnm::load<std::uint16_t>(s)) : as_unsigned(pnm::load(s));
         };
         auto load_memory = [&](const std::string& b) {
-            return wide ? as_unsigned(from_bytes<std::uint16_t>(b)) : as_unsigned(from_bytes(b));
+            return wide16 ? as_unsigned(from_bytes<std::uint16_t>(b)) : as_unsigned(from_bytes(b));
         };
         CHECK(load_path(path) == as_unsigned(img));
         CHECK(load_reader(path) == as_unsigned(img));

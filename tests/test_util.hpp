@@ -30,6 +30,12 @@
 
 namespace fastread_test {
 
+/// Makes the memory at `p` observable, so that the compiler keeps the allocation and the
+/// stores behind it (Clang may otherwise drop a new/delete pair whose memory no one reads).
+inline void escape(const void* p) {
+    asm volatile("" : : "g"(p) : "memory");
+}
+
 // Deterministic bytes: a different pattern per seed.
 inline std::string bytes_of(std::size_t n, unsigned seed = 1) {
     std::string s(n, '\0');

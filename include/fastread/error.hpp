@@ -48,6 +48,8 @@ class parse_error : public std::runtime_error {
 /// the path, and how many updates are known to have reached the file.
 class update_error : public std::system_error {
   public:
+    /// An error `code` with the message `what` (the operation and the path), after
+    /// `applied` updates reached the file.
     update_error(std::error_code code, const std::string& what, std::size_t applied)
         : std::system_error(code, what), applied_(applied) {}
     /// The error `cause` reported, with `applied` updates done: the same code and message

@@ -18,5 +18,6 @@
 #include "sample_vector.hpp"
 #include "source.hpp"
 #include "string_table.hpp"
+#include "version.hpp"
 
 #endif // FASTREAD_FASTREAD_HPP

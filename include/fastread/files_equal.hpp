@@ -54,6 +54,7 @@ enum class compare_method {
 
 /// Options of files_equal.
 struct compare_options {
+    /// How the files are read and compared (compare_method); `automatic` chooses.
     compare_method method = compare_method::automatic;
     /// Bytes per read for `block` and `preload_then_block`; 0 reads each file whole (one
     /// buffer of the file's size per file). `automatic` ignores it.

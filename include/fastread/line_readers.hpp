@@ -9,13 +9,14 @@
 /// | reader | technique | line type |
 /// |---|---|---|
 /// | `istream_line_reader` | `std::getline` | `const std::string&` |
-/// | `file_line_reader` | `fgets` ('\n'), else `fread` blocks | `const char*`, `size()` |
+/// | `file_line_reader` | `fgets` (newline), else `fread` blocks | `const char*`, `size()` |
 /// | `mmap_line_reader` | byte scan of an `mmap` | `const std::string&` |
 ///
 /// Unlike the originals: an empty file is 0 lines (the original mmap reader threw), and
 /// `file_line_reader` keeps NUL bytes inside lines (the original measured lines with
-/// `strlen`, so "ab\0cd\n" came out as "ab"). As in the originals, a '\r' before '\n' is
-/// kept. `fastread::lines` is the fast way; these exist to be measured against.
+/// `strlen`, so a line "ab", NUL, "cd" came out as "ab"). As in the originals, a carriage
+/// return (CR) before the line feed is kept. `fastread::lines` is the fast way; these exist to be
+/// measured against.
 
 #include <cerrno>
 #include <cstddef>
@@ -40,8 +41,12 @@ enum class strip_type { strip_delimiter, no_strip_delimiter };
 /// The article's `std::getline` reader: lines of `stream` (borrowed) as `std::string`.
 class istream_line_reader {
   public:
+    /// An input iterator over the lines, equal to std::default_sentinel_t after the last.
     class iterator {
       public:
+        ///@{
+        /// The std::input_iterator members: `*` the current line, `++` reads the next
+        /// one, and `== std::default_sentinel` once there is none.
         using iterator_concept = std::input_iterator_tag;
         using value_type = std::string;
         using difference_type = std::ptrdiff_t;
@@ -56,6 +61,7 @@ class istream_line_reader {
         friend bool operator==(const iterator& it, std::default_sentinel_t) noexcept {
             return it.reader_ == nullptr;
         }
+        ///@}
 
       private:
         friend class istream_line_reader;
@@ -74,11 +80,16 @@ class istream_line_reader {
         std::string line_;
     };
 
+    /// Reads `stream` (borrowed: it must outlive the reader) up to each `delimiter`;
+    /// `strip` says whether lines keep it.
     explicit istream_line_reader(std::istream& stream, char delimiter = '\n',
                                  strip_type strip = strip_type::strip_delimiter)
         : stream_(&stream), delimiter_(delimiter), strip_(strip) {}
+    ///@{
+    /// The lines once, in order: begin() reads the first; end() is the sentinel.
     iterator begin() { return iterator(this); }
     std::default_sentinel_t end() const noexcept { return {}; }
+    ///@}
 
   private:
     std::istream* stream_ = nullptr;
@@ -91,15 +102,22 @@ class istream_line_reader {
 /// iterator gives the length, which counts NUL bytes inside the line.
 class file_line_reader {
   public:
+    /// An input iterator over the lines, equal to std::default_sentinel_t after the last.
     class iterator {
       public:
+        ///@{
+        /// The std::input_iterator members: `*` the current line, `++` reads the next
+        /// one, and `== std::default_sentinel` once there is none.
         using iterator_concept = std::input_iterator_tag;
         using value_type = const char*;
         using difference_type = std::ptrdiff_t;
         iterator() = default;
         const char* operator*() const noexcept { return buffer_.data(); }
+        ///@}
         /// Length of the current line in bytes.
         std::size_t size() const noexcept { return size_; }
+        ///@{
+        /// Reads the next line (std::input_iterator).
         iterator& operator++() {
             next();
             return *this;
@@ -108,6 +126,7 @@ class file_line_reader {
         friend bool operator==(const iterator& it, std::default_sentinel_t) noexcept {
             return it.reader_ == nullptr;
         }
+        ///@}
 
       private:
         friend class file_line_reader;
@@ -187,6 +206,8 @@ class file_line_reader {
         std::size_t size_ = 0;
     };
 
+    /// Reads `file` (borrowed, never closed) up to each `delimiter`; `strip` says whether
+    /// lines keep it. Throws std::invalid_argument for a null `file`.
     explicit file_line_reader(std::FILE* file, char delimiter = '\n',
                               strip_type strip = strip_type::strip_delimiter)
         : file_(file), delimiter_(delimiter), strip_(strip) {
@@ -194,8 +215,11 @@ class file_line_reader {
             throw std::invalid_argument("fastread::file_line_reader: null FILE*");
         }
     }
+    ///@{
+    /// The lines once, in order: begin() reads the first; end() is the sentinel.
     iterator begin() { return iterator(this); }
     std::default_sentinel_t end() const noexcept { return {}; }
+    ///@}
 
   private:
     std::FILE* file_ = nullptr;
@@ -210,8 +234,12 @@ class file_line_reader {
 /// by a byte-by-byte scan of a map. Cannot read pipes or stdin (std::system_error).
 class mmap_line_reader {
   public:
+    /// An input iterator over the lines, equal to std::default_sentinel_t after the last.
     class iterator {
       public:
+        ///@{
+        /// The std::input_iterator members: `*` the current line, `++` reads the next
+        /// one, and `== std::default_sentinel` once there is none.
         using iterator_concept = std::input_iterator_tag;
         using value_type = std::string;
         using difference_type = std::ptrdiff_t;
@@ -226,6 +254,7 @@ class mmap_line_reader {
         friend bool operator==(const iterator& it, std::default_sentinel_t) noexcept {
             return it.reader_ == nullptr;
         }
+        ///@}
 
       private:
         friend class mmap_line_reader;
@@ -251,11 +280,17 @@ class mmap_line_reader {
         std::string line_;
     };
 
+    /// Maps the regular file at `path` and reads it up to each `delimiter`; `strip` says
+    /// whether lines keep it. Throws std::system_error naming the file where it cannot be
+    /// opened or mapped.
     explicit mmap_line_reader(const std::filesystem::path& path, char delimiter = '\n',
                               strip_type strip = strip_type::strip_delimiter)
         : map_(path), delimiter_(delimiter), strip_(strip) {}
+    ///@{
+    /// The lines once, in order: begin() reads the first; end() is the sentinel.
     iterator begin() { return iterator(this); }
     std::default_sentinel_t end() const noexcept { return {}; }
+    ///@}
 
   private:
     mmap_source map_;

@@ -42,16 +42,17 @@ namespace fastread {
 
 /// How input is split into lines.
 struct line_options {
-    /// The byte that ends a line; any byte, including '\0'.
+    /// The byte that ends a line; any byte, NUL included.
     char delimiter = '\n';
     /// true: each line ends with its delimiter (the last line only if the input ends with
     /// one), so that the concatenation of all lines is the input, byte for byte.
     bool keep_delimiter = false;
-    /// With delimiter '\n' and !keep_delimiter: a '\r' right before the '\n' is dropped too
-    /// ("a\r\n" yields "a"). A '\r' anywhere else, or at the end of the input, is kept.
+    /// With delimiter line feed (LF) and !keep_delimiter: a carriage return (CR) right
+    /// before the LF is dropped too ("a" CR LF yields "a"). A CR anywhere else, or at the end
+    /// of the input, is kept.
     bool strip_cr = true;
     /// 0: lines of any length (the buffer grows). Else the longest line accepted, in bytes
-    /// as handed out without its delimiter (a '\r' that strip_cr drops does not count); a
+    /// as handed out without its delimiter (a CR that strip_cr drops does not count); a
     /// longer one throws parse_error instead of being split.
     std::size_t max_line_length = 0;
     /// lines(path) only: read or map the file (fastread/io.hpp); automatic decides for this
@@ -72,8 +73,12 @@ struct line_options {
 template <byte_source Source>
 class line_range {
   public:
+    /// An input iterator over the lines, equal to std::default_sentinel_t after the last.
     class iterator {
       public:
+        ///@{
+        /// The std::input_iterator members: `*` the current line (valid until the next
+        /// `++`), `++` finds the next one, and `== std::default_sentinel` once there is none.
         using iterator_concept = std::input_iterator_tag;
         using value_type = std::string_view;
         using difference_type = std::ptrdiff_t;
@@ -91,6 +96,7 @@ class line_range {
         friend bool operator==(const iterator& it, std::default_sentinel_t) noexcept {
             return it.range_ == nullptr;
         }
+        ///@}
 
       private:
         friend class line_range;
@@ -113,8 +119,11 @@ class line_range {
           find_(scan::byte_positions_for(scan::active_level())),
           positions_(new std::uint32_t[window_blocks * 64 + 8]) {}
 
+    ///@{
+    /// Moves the range (and the source it owns); not copyable.
     line_range(line_range&&) noexcept = default;
     line_range& operator=(line_range&&) noexcept = default;
+    ///@}
 
     /// Reads the first line; call once (single pass).
     iterator begin() {
@@ -124,6 +133,7 @@ class line_range {
         }
         return exhausted_ ? iterator() : iterator(this);
     }
+    /// The sentinel that begin()'s iterator equals after the last line.
     std::default_sentinel_t end() const noexcept { return {}; }
 
     /// Input offset, in bytes, of the first byte of the current line.

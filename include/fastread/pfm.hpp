@@ -43,6 +43,11 @@
 #include "source/byte_source.hpp"
 #include "source/read_source.hpp"
 
+#if !defined(__cpp_lib_to_chars)
+#include <locale>
+#include <sstream>
+#endif
+
 namespace fastread::pfm {
 
 /// A decoded PFM image.
@@ -55,6 +60,7 @@ struct image {
     /// samples together, native floats.
     std::vector<float> samples;
 
+    /// Equal when every field and every sample is equal.
     friend bool operator==(const image&, const image&) = default;
 };
 
@@ -91,6 +97,25 @@ namespace fastread::detail {
 }
 
 /// Reads the unsigned decimal PFM header number at the cursor (after whitespace).
+// Parses [first, last) whole as a decimal float, as std::from_chars does (no leading '+'
+// or space, C locale): std::from_chars where the library has it for floating point
+// (__cpp_lib_to_chars), else a stream in the classic locale (libc++ before 20). True when
+// every byte was used and the value is representable.
+inline bool parse_scale(const char* first, const char* last, float& out) {
+#if defined(__cpp_lib_to_chars)
+    const std::from_chars_result r = std::from_chars(first, last, out);
+    return r.ec == std::errc() && r.ptr == last;
+#else
+    if (first == last || *first == '+' || *first == ' ') {
+        return false;
+    }
+    std::istringstream in(std::string(first, last));
+    in.imbue(std::locale::classic());
+    in >> std::noskipws >> out;
+    return !in.fail() && in.peek() == std::char_traits<char>::eof();
+#endif
+}
+
 template <class Source>
 std::uint32_t read_pfm_number(chunk_cursor<Source>& cur, const char* field,
                               const std::string& name) {
@@ -199,9 +224,8 @@ pfm::image read_pfm(chunk_cursor<Source>& cur, const std::string& name) {
         ++first; // from_chars takes no '+', scanf's %f does
     }
     float scale = 0;
-    const std::from_chars_result parsed = std::from_chars(first, token + length, scale);
-    if (length == 0 || length == sizeof token || parsed.ec != std::errc() ||
-        parsed.ptr != token + length || !std::isfinite(scale) || scale == 0) {
+    if (length == 0 || length == sizeof token || !parse_scale(first, token + length, scale) ||
+        !std::isfinite(scale) || scale == 0) {
         pfm_fail(scale_at,
                  length == 0 && c < 0
                      ? std::string("input ends inside the PFM header; expected the scale")

@@ -78,6 +78,7 @@ struct image {
     /// samples together; native byte order; every sample <= maxval (PBM: 0 black, 1 white).
     sample_vector<Sample> samples;
 
+    /// Equal when every field and every sample is equal.
     friend bool operator==(const image&, const image&) = default;
 };
 

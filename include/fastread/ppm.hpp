@@ -71,6 +71,7 @@ struct image {
     /// native byte order; every sample <= maxval.
     sample_vector<Sample> samples;
 
+    /// Equal when every field and every sample is equal.
     friend bool operator==(const image&, const image&) = default;
 };
 

@@ -106,6 +106,7 @@ constexpr std::string_view to_string(access_method m) noexcept {
 
 /// Options of read_at and update_at.
 struct access_options {
+    /// How the records are read or written (access_method); `automatic` chooses per batch.
     access_method method = access_method::automatic;
     /// Visit the records in file order (a stable sort of the indices; results still come
     /// back in the caller's order, and a repeated index is updated in the caller's order).
@@ -781,8 +782,10 @@ class positioned_file {
 /// Reads records at positions: out[i] = the T at record index indices[i] of `path`, an
 /// array of T in native byte order (T trivially copyable).
 ///
+/// @param path    the file, opened read-only for the call.
 /// @param indices record indices (not byte offsets), in any order, repeats allowed.
 /// @param out     one T per index; the same length as `indices`.
+/// @param options the method and its dials (access_options); the defaults suit most.
 /// @throws std::invalid_argument if the lengths differ; std::out_of_range if an index is
 ///         at or past the last whole record (a partial record at the end is out of range),
 ///         before anything is read; std::system_error (errno, path) if a call fails,
@@ -806,6 +809,9 @@ void read_at(const std::filesystem::path& path, std::span<const std::uint64_t> i
 /// is updated each time, in order; sorting is stable). Only records (pread, mmap) or byte
 /// ranges of a request (io_uring, unsorted batches) that changed are written back.
 ///
+/// @param path    the file, opened read-write for the call.
+/// @param indices record indices (not byte offsets), in any order, repeats allowed.
+/// @param options the method and its dials (access_options); `durable` adds an fdatasync.
 /// @param fn called once per index, always on the calling thread, with the record's
 ///           current value (a T); returns the new value (a T). Calls come in visiting
 ///           order (file order when sorted), except with io_uring, where they come request

@@ -21,13 +21,16 @@ class uninitialized_allocator : public Base {
     using base_traits = std::allocator_traits<Base>;
 
   public:
+    /// The same allocator for elements of type `U` (std::allocator_traits::rebind_alloc).
     template <class U>
     struct rebind {
+        /// uninitialized_allocator over `Base` rebound to `U`.
         using other = uninitialized_allocator<U, typename base_traits::template rebind_alloc<U>>;
     };
 
     using Base::Base;
     uninitialized_allocator() = default;
+    /// Converts from the allocator of another element type (copies the base allocator).
     template <class U, class B>
     uninitialized_allocator(const uninitialized_allocator<U, B>& other) noexcept
         : Base(static_cast<const B&>(other)) {}
@@ -37,6 +40,7 @@ class uninitialized_allocator : public Base {
     void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
         ::new (static_cast<void*>(p)) U;
     }
+    /// Constructs `U` from `args` at `p`, as the base allocator does.
     template <class U, class... Args>
     void construct(U* p, Args&&... args) {
         base_traits::construct(static_cast<Base&>(*this), p, std::forward<Args>(args)...);

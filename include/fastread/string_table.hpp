@@ -52,11 +52,15 @@ inline constexpr std::uint16_t minor_version = 0; ///< readers accept any minor 
 /// Written as a little-endian u32: bytes 04 03 02 01. Read as 01 02 03 04, the file was
 /// byte-swapped (or written by a big-endian writer).
 inline constexpr std::uint32_t byte_order_mark = 0x01020304;
-inline constexpr std::size_t header_size = 64;
-/// Header field positions (bytes).
+inline constexpr std::size_t header_size = 64; ///< bytes of the header, before the offsets
+///@{
+/// Header field positions, in bytes from the start of the file (docs/string-table.md):
+/// major and minor version (u16 each), byte-order mark (u32), string count, offsets and
+/// data positions, data size, file size (u64 each), then reserved bytes up to header_size.
 inline constexpr std::size_t at_version = 8, at_minor = 10, at_byte_order = 12, at_count = 16,
                              at_offsets = 24, at_data = 32, at_data_size = 40, at_file_size = 48,
                              at_reserved = 56;
+///@}
 } // namespace format
 
 } // namespace fastread::string_table
@@ -320,11 +324,14 @@ class view {
 
     /// An empty table (no file).
     view() noexcept = default;
+    ///@{
+    /// Moves the table (its map); `other` is left empty. Not copyable.
     view(view&& other) noexcept { swap(other); }
     view& operator=(view&& other) noexcept {
         view(std::move(other)).swap(*this);
         return *this;
     }
+    ///@}
     view(const view&) = delete;
     view& operator=(const view&) = delete;
     ~view() = default;
@@ -375,6 +382,7 @@ class view {
 
     /// Strings in the table.
     std::size_t size() const noexcept { return static_cast<std::size_t>(count_); }
+    /// Whether the table holds no string.
     bool empty() const noexcept { return count_ == 0; }
 
     /// String i (i < size(), not checked). On a table from open_unchecked with corrupt
@@ -402,12 +410,16 @@ class view {
         return {reinterpret_cast<const char*>(data_) + b, static_cast<std::size_t>(e - b)};
     }
 
+    ///@{
+    /// The strings in order, as a random-access range of std::string_view.
     iterator begin() const noexcept;
     iterator end() const noexcept;
+    ///@}
 
     /// Bytes of string data (the sum of the lengths).
     std::uint64_t data_size() const noexcept { return data_size_; }
 
+    /// Exchanges the tables of `*this` and `other`.
     void swap(view& other) noexcept {
         std::swap(map_, other.map_);
         std::swap(offsets_, other.offsets_);
@@ -541,6 +553,9 @@ class view {
 /// A random-access iterator over a view's strings (values are std::string_view).
 class view::iterator {
   public:
+    ///@{
+    /// The std::random_access_iterator members: `*` and `[]` give the string (unchecked
+    /// index, as view::operator[]), arithmetic and comparison move by whole strings.
     using iterator_category = std::random_access_iterator_tag;
     using iterator_concept = std::random_access_iterator_tag;
     using value_type = std::string_view;
@@ -586,6 +601,7 @@ class view::iterator {
     }
     friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.i_ == b.i_; }
     friend auto operator<=>(const iterator& a, const iterator& b) noexcept { return a.i_ <=> b.i_; }
+    ///@}
 
   private:
     const view* view_ = nullptr;

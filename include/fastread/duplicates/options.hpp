@@ -16,9 +16,9 @@ namespace fastread {
 
 /// A file or directory that find_duplicates could not read, and why. It is skipped.
 struct duplicate_error {
-    std::filesystem::path path;
-    std::error_code error; ///< the errno, as a std::error_code (generic category)
-    std::string operation; ///< what failed: "open", "opendir", "stat", "read", "changed"
+    std::filesystem::path path; ///< the file or directory, as the walk reached it
+    std::error_code error;      ///< the errno, as a std::error_code (generic category)
+    std::string operation;      ///< what failed: "open", "opendir", "stat", "read", "changed"
 };
 
 /// Where find_duplicates is, for progress displays and tests.
@@ -31,9 +31,11 @@ struct duplicate_progress {
     std::uint64_t total = 0; ///< files or sets this stage looks at
 };
 
-/// The names duplicate_error and duplicate_progress had before fastread::scan (the SIMD
-/// kernels) made them ambiguous; kept for one release.
+/// The name duplicate_error had before fastread::scan (the SIMD kernels) made it
+/// ambiguous; kept for one release.
 using scan_error [[deprecated("renamed fastread::duplicate_error")]] = duplicate_error;
+/// The name duplicate_progress had before fastread::scan made it ambiguous; kept for one
+/// release.
 using scan_progress [[deprecated("renamed fastread::duplicate_progress")]] = duplicate_progress;
 
 /// Options of find_duplicates. Names and defaults follow FDUPES.

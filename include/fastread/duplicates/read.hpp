@@ -38,12 +38,15 @@
 #include <unistd.h>
 
 #if !defined(FASTREAD_NO_XXHASH) && __has_include(<xxhash.h>)
+/// 1 where find_duplicates hashes with xxHash (XXH3, `<xxhash.h>` found and
+/// FASTREAD_NO_XXHASH not defined), else 0 (it then compares without hashing).
 #define FASTREAD_HAVE_XXHASH 1
 #ifndef XXH_INLINE_ALL
 #define XXH_INLINE_ALL
 #endif
 #include <xxhash.h>
 #else
+/// 0: no xxHash (see above).
 #define FASTREAD_HAVE_XXHASH 0
 #endif
 

@@ -13,8 +13,10 @@
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
+/// 1 where the x86 SIMD kernels are compiled in (x86-64, GCC or Clang), else 0.
 #define FASTREAD_SCAN_X86 1
 #else
+/// 0: not x86-64, or not GCC or Clang (see above).
 #define FASTREAD_SCAN_X86 0
 #endif
 

@@ -62,6 +62,7 @@ concept named_source = requires(const S& s) {
 class memory_source {
   public:
     memory_source() noexcept = default;
+    /// Hands out `bytes` (borrowed) as one chunk.
     explicit memory_source(std::span<const char> bytes) noexcept : bytes_(bytes) {}
 
     /// The whole buffer on the first call, then an empty span.

@@ -46,8 +46,11 @@ class mmap_source {
     /// Maps the file open on `fd` (borrowed: not closed). Throws as above.
     explicit mmap_source(int fd) { map(fd); }
 
+    ///@{
+    /// Moves the map (and the descriptor it owns); not copyable.
     mmap_source(mmap_source&&) noexcept = default;
     mmap_source& operator=(mmap_source&&) noexcept = default;
+    ///@}
 
     /// The whole file on the first call, then an empty span.
     std::span<const char> next() noexcept {

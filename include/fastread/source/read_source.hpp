@@ -57,8 +57,11 @@ class read_source {
         : owned_(std::move(fd)), fd_(owned_.get()), chunk_size_(checked(chunk_size)),
           buffer_(new char[chunk_size_]), size_hint_(size), path_(path) {}
 
+    ///@{
+    /// Moves the source (its buffer and the descriptor it owns); not copyable.
     read_source(read_source&&) noexcept = default;
     read_source& operator=(read_source&&) noexcept = default;
+    ///@}
 
     /// The next chunk (at most `chunk_size` bytes, from one `read`); empty at end of input.
     /// The chunk is valid until the next call. Throws `std::system_error` on a read error.

@@ -73,9 +73,11 @@ namespace fastread::string_table::baseline {
 
 /// Strings each in its own allocation (the naive reader's result).
 struct owned_strings {
-    std::vector<std::unique_ptr<char[]>> bytes;
-    std::vector<std::uint32_t> lengths;
+    std::vector<std::unique_ptr<char[]>> bytes; ///< one allocation per string
+    std::vector<std::uint32_t> lengths;         ///< bytes of each string
+    /// Strings held.
     std::size_t size() const noexcept { return lengths.size(); }
+    /// String i (i < size(), not checked).
     std::string_view operator[](std::size_t i) const noexcept {
         return {bytes[i].get(), lengths[i]};
     }
@@ -83,9 +85,11 @@ struct owned_strings {
 
 /// Strings in one buffer with an index (the one-copy reader's result).
 struct copied_strings {
-    std::unique_ptr<char[]> bytes;
-    std::vector<std::string_view> index;
+    std::unique_ptr<char[]> bytes;       ///< every string's bytes, back to back
+    std::vector<std::string_view> index; ///< each string, pointing into `bytes`
+    /// Strings held.
     std::size_t size() const noexcept { return index.size(); }
+    /// String i (i < size(), not checked).
     std::string_view operator[](std::size_t i) const noexcept { return index[i]; }
 };
 
@@ -93,9 +97,12 @@ struct copied_strings {
 class mapped_strings {
   public:
     mapped_strings() = default;
+    /// Moves the map and the index (the views stay valid: the map does not move).
     mapped_strings(mapped_strings&& o) noexcept = default;
     mapped_strings& operator=(mapped_strings&&) = delete;
+    /// Strings held.
     std::size_t size() const noexcept { return index.size(); }
+    /// String i (i < size(), not checked).
     std::string_view operator[](std::size_t i) const noexcept { return index[i]; }
 
   private:
@@ -103,7 +110,7 @@ class mapped_strings {
     fastread::detail::file_map map_;
 
   public:
-    std::vector<std::string_view> index;
+    std::vector<std::string_view> index; ///< each string, pointing into the map
 };
 
 /// The naive writer: count, then (length, bytes) per string, with fwrite.
