@@ -444,7 +444,7 @@ class window_io {
     std::uint64_t next_probe_;
     std::uint64_t between_probes_ = first_between_probes;
     std::uint64_t small_wait_ = 0; // the last wait after probes that faulted per record
-    unsigned small_losses_ = 0;    // windows in a row that lost to reading and did
+    unsigned small_losses_ = 0;    // probes or maps in a row that lost, a fault a record
     unsigned slow_maps_ = 0;
     bool mapping_;
 };

@@ -23,9 +23,10 @@
 /// are kept in flight with io_uring (when fastread was built with liburing and the kernel
 /// allows a ring: probed once at run time) or else read one request at a time with `pread`
 /// and `POSIX_FADV_RANDOM`. `automatic` updates write with `pwrite`, except that a sorted
-/// batch over a cached file of 32 MiB or more whose bytes all lie in blocks the file owns,
-/// written and unshared, on ext4 or XFS (FIEMAP: no holes, no fallocated, delayed or
-/// reflinked ranges) stores window by window (16 MiB) through a guarded writable map
+/// batch of 64 records or more per 2 MiB over a cached file of 32 MiB or more (a sparser
+/// one gains too little from a map to pay its probes) whose bytes all lie in blocks the
+/// file owns, written and unshared, on ext4 or XFS (FIEMAP: no holes, no fallocated,
+/// delayed or reflinked ranges) stores window by window (16 MiB) through a guarded writable map
 /// where the batch measures that cheaper: no store there can need a new block, so a full
 /// disk still gives an update_error, and a file that shrinks during a call gives a
 /// std::system_error naming it, never SIGBUS.
