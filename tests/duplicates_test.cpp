@@ -382,17 +382,19 @@ TEST_CASE("find_duplicates' reads tell the thread team when they wait for the de
         return;
     }
     // Evicted: the first read would wait, so the probe hears of it once, stops probing, and
-    // the bytes still arrive, from any offset.
+    // the bytes still arrive, from any offset. With only the POSIX fallbacks (no preadv2)
+    // no read can tell: the probe hears nothing and the bytes arrive all the same.
+    constexpr int heard = FASTREAD_LINUX_CALLS ? 1 : 0;
     std::fill(got.begin(), got.end(), '\0');
     CHECK(fastread::detail::pread_full_probing(fd, got.data(), 5000, 100000, "f", &miss_probe) ==
           5000);
     CHECK(got.substr(0, 5000) == s.substr(100000, 5000));
-    CHECK(waits == 1);
-    CHECK_FALSE(miss_probe.probing);
+    CHECK(waits == heard);
+    CHECK(miss_probe.probing == (heard == 0));
     CHECK(fastread::detail::pread_full_probing(fd, got.data(), got.size(), 0, "f", &miss_probe) ==
           s.size());
     CHECK(got.substr(0, s.size()) == s);
-    CHECK(waits == 1);
+    CHECK(waits == heard);
 }
 
 TEST_CASE("find_duplicates: a directory big enough to be stat'ed by several threads",

@@ -77,7 +77,7 @@ TEST_CASE("choose_io maps only when maps cost less than reading by the margin", 
 
 TEST_CASE("measure_io_costs measures both ways on this host, once per process", "[io]") {
     const io_costs c = fastread::measure_io_costs();
-    REQUIRE(c.measured); // Linux with memfd_create: the measurement can be made
+    REQUIRE(c.measured); // in a memfd_create file, or a tmpfile with the POSIX fallbacks
     CHECK(c.read_ns_per_byte > 0);
     CHECK(c.map_ns_per_byte > 0);
     CHECK(std::isfinite(c.read_ns_per_byte));

@@ -125,12 +125,10 @@ std::optional<io_mode> io_mode_from_environment();
 inline io_costs measure_io_costs() noexcept {
     constexpr std::size_t bytes = std::size_t{256} << 10, block = std::size_t{64} << 10;
     io_costs costs;
-#if defined(__linux__)
-    const int raw = ::memfd_create("fastread-io-costs", MFD_CLOEXEC);
-    if (raw < 0) {
+    detail::unique_fd fd = detail::open_anonymous_file("fastread-io-costs");
+    if (!fd) {
         return costs;
     }
-    detail::unique_fd fd(raw);
     std::unique_ptr<char[]> buffer(new (std::nothrow) char[block]);
     if (!buffer || ::ftruncate(fd.get(), static_cast<off_t>(bytes)) != 0) {
         return costs;
@@ -192,7 +190,6 @@ inline io_costs measure_io_costs() noexcept {
     costs.map_ns_per_byte = best_map / static_cast<double>(bytes);
     costs.call_ns = best_call / 64;
     costs.measured = true;
-#endif
     return costs;
 }
 

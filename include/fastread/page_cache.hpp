@@ -32,7 +32,8 @@ namespace fastread::page_cache {
 /// Advice, not a command: pages mapped by a process, and every page of a tmpfs or ramfs file
 /// (whose only copy is the page cache), stay resident. Check with resident_fraction().
 /// @throws std::system_error naming the path if the file cannot be opened or advised, or
-///         is not a regular file (EISDIR, EINVAL: a FIFO is never waited on).
+///         is not a regular file (EISDIR, EINVAL: a FIFO is never waited on); ENOTSUP
+///         where the system has no posix_fadvise (macOS).
 void evict(const std::filesystem::path& path);
 
 /// Loads the whole file into the page cache by reading it sequentially (1 MiB `read`s into a
@@ -62,8 +63,7 @@ inline void evict(const std::filesystem::path& path) {
     if (::fdatasync(fd.get()) != 0 && errno != EINVAL && errno != EROFS) {
         detail::throw_system_error(errno, "fdatasync", path);
     }
-    int err = ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED);
-    if (err != 0) {
+    if (const int err = detail::advise_drop_cached(fd.get()); err != 0) {
         detail::throw_system_error(err, "posix_fadvise(POSIX_FADV_DONTNEED)", path);
     }
 }
@@ -71,7 +71,7 @@ inline void evict(const std::filesystem::path& path) {
 inline void preload(const std::filesystem::path& path) {
     detail::unique_fd fd = detail::open_regular(path, "page_cache::preload");
     // Also widens the kernel's read-ahead for this descriptor (advice; failure is harmless).
-    (void)::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_SEQUENTIAL);
+    detail::advise(fd.get(), detail::file_advice::sequential);
     constexpr std::size_t block = detail::block_bytes;
     std::unique_ptr<char[]> buffer(new char[block]);
     while (detail::read_some(fd.get(), buffer.get(), block, path) != 0) {
@@ -93,7 +93,7 @@ inline double resident_fraction(const std::filesystem::path& path) {
     const detail::file_map map(fd.get(), info.size, detail::file_map::access::read_only,
                                detail::file_map::sharing::shared, path);
     std::vector<unsigned char> resident(static_cast<std::size_t>(pages));
-    if (::mincore(map.data(), map.size(), resident.data()) != 0) {
+    if (detail::mincore_of(map.data(), map.size(), resident.data()) != 0) {
         detail::throw_system_error(errno, "mincore", path);
     }
     std::size_t count = 0;

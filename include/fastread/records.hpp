@@ -610,12 +610,10 @@ class positioned_file {
     // Sparse cold batches: no readahead around each request (restored afterwards).
     struct random_advice {
         int fd;
-        explicit random_advice(int f) : fd(f) {
-            (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
-        }
+        explicit random_advice(int f) : fd(f) { detail::advise(fd, detail::file_advice::random); }
         random_advice(const random_advice&) = delete;
         random_advice& operator=(const random_advice&) = delete;
-        ~random_advice() { (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_NORMAL); }
+        ~random_advice() { detail::advise(fd, detail::file_advice::normal); }
     };
 
     // One request at a time: read, fn on its records in visiting order, then the changed

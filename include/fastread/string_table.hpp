@@ -222,16 +222,7 @@ class writer {
 
     static detail::unique_fd open_unnamed(const std::filesystem::path& path) {
         const std::filesystem::path dir = path.parent_path().empty() ? "." : path.parent_path();
-        int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-        if (fd < 0) { // no O_TMPFILE here: a named file, removed at once
-            std::filesystem::path name = dir / (".string-table-data." + std::to_string(::getpid()));
-            fd = ::open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-            if (fd < 0) {
-                detail::throw_system_error(errno, "create a temporary file for", path);
-            }
-            ::unlink(name.c_str());
-        }
-        return detail::unique_fd(fd);
+        return detail::open_unnamed_file(dir, ".string-table-data", path);
     }
 
     void flush() {
@@ -241,21 +232,11 @@ class writer {
         }
     }
 
-    // Appends the data file to the target: copy_file_range, else read and write.
+    // Appends the data file to the target: in the kernel where it can, else read and write.
     void copy_data(std::uint64_t size) {
-        loff_t in_at = 0;
         std::uint64_t done = 0;
-        while (done < size) {
-            const ssize_t n = ::copy_file_range(data_.get(), &in_at, target_.fd(), nullptr,
-                                                static_cast<std::size_t>(size - done), 0);
-            if (n > 0) {
-                done += static_cast<std::uint64_t>(n);
-                continue;
-            }
-            if (n < 0 && errno == EINTR) {
-                continue;
-            }
-            break; // unsupported here (or ended early): copy the rest by hand
+        while (done < size && detail::copy_in_kernel(data_.get(), done, target_.fd(),
+                                                     static_cast<std::size_t>(size - done)) != 0) {
         }
         while (done < size) {
             const std::size_t want =

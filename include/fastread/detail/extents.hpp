@@ -9,7 +9,9 @@
 #include <cstdint>
 #include <cstring>
 
-#ifdef __linux__
+#include "platform.hpp"
+
+#if FASTREAD_LINUX_CALLS
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <linux/magic.h>
@@ -30,7 +32,7 @@ namespace fastread::detail {
 /// caller's SIGBUS guard is the last line for that race. Cost: a statfs and one FIEMAP
 /// call per 64 extents (ext4 extents hold up to 128 MiB). Never throws.
 inline bool overwrites_in_place(int fd, std::uint64_t size) noexcept {
-#ifdef __linux__
+#if FASTREAD_LINUX_CALLS
     struct statfs fs {};
     if (::fstatfs(fd, &fs) != 0 ||
         (fs.f_type != EXT4_SUPER_MAGIC && fs.f_type != XFS_SUPER_MAGIC)) {

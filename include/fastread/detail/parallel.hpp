@@ -19,6 +19,8 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include "platform.hpp"
+
 namespace fastread::detail {
 
 /// Where new worker threads start: on the CPUs other than the one the creating thread runs
@@ -26,6 +28,8 @@ namespace fastread::detail {
 /// CPU and leaves it waiting there while the creator keeps working and the other CPU idles
 /// (figures: docs/performance.md, "Compare and duplicates"). Each thread widens its
 /// affinity back to the creator's whole set as soon as it runs, so it is not pinned.
+/// Without Linux's affinity calls (FASTREAD_LINUX_CALLS 0) threads start anywhere.
+#if FASTREAD_LINUX_CALLS
 class cpu_spread {
   public:
     cpu_spread() noexcept {
@@ -54,6 +58,12 @@ class cpu_spread {
     int other_[max_cpus]{};
     unsigned others_ = 0;
 };
+#else
+class cpu_spread {
+  public:
+    int cpu_for(unsigned) const noexcept { return -1; }
+};
+#endif
 
 /// A joinable thread started by pthread_create on the CPU that a cpu_spread chose, then
 /// free to run on any CPU its creator may use (see cpu_spread). `fn` must not throw.
@@ -64,21 +74,23 @@ class spread_thread {
     spread_thread(std::function<void()> fn, const cpu_spread& spread, unsigned k) {
         auto start = std::make_unique<state>();
         start->fn = std::move(fn);
-        if (const cpu_set_t* all = spread.allowed()) {
-            start->widen = *all;
-            start->has_widen = true;
-        }
         pthread_attr_t attr;
         if (int err = ::pthread_attr_init(&attr); err != 0) {
             throw std::system_error(err, std::generic_category(), "pthread_attr_init");
         }
         const int cpu = spread.cpu_for(k);
+#if FASTREAD_LINUX_CALLS
+        if (const cpu_set_t* all = spread.allowed()) {
+            start->widen = *all;
+            start->has_widen = true;
+        }
         if (cpu >= 0) {
             cpu_set_t one;
             CPU_ZERO(&one);
             CPU_SET(cpu, &one);
             (void)::pthread_attr_setaffinity_np(&attr, sizeof one, &one);
         }
+#endif
         int err = ::pthread_create(&id_, &attr, &run, start.get());
         if (err == EINVAL && cpu >= 0) { // that CPU went away meanwhile: start anywhere
             err = ::pthread_create(&id_, nullptr, &run, start.get());
@@ -95,7 +107,9 @@ class spread_thread {
     spread_thread& operator=(spread_thread&&) = delete;
     spread_thread(const spread_thread&) = delete;
     spread_thread& operator=(const spread_thread&) = delete;
-    ~spread_thread() { join(); }
+    ~spread_thread() {
+        join();
+    }
 
     void join() noexcept {
         if (joinable_) {
@@ -107,15 +121,19 @@ class spread_thread {
   private:
     struct state {
         std::function<void()> fn;
+#if FASTREAD_LINUX_CALLS
         cpu_set_t widen{};
         bool has_widen = false;
+#endif
     };
 
     static void* run(void* arg) noexcept {
         const std::unique_ptr<state> start(static_cast<state*>(arg));
+#if FASTREAD_LINUX_CALLS
         if (start->has_widen) {
             (void)::pthread_setaffinity_np(::pthread_self(), sizeof start->widen, &start->widen);
         }
+#endif
         start->fn(); // noexcept: an exception here terminates, as with std::thread
         return nullptr;
     }

@@ -15,10 +15,14 @@
 #include <system_error>
 #include <utility>
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
+#include "platform.hpp"
 #include "syscall.hpp"
 
 namespace fastread::detail {
@@ -67,15 +71,170 @@ class unique_fd {
     int fd_ = -1;
 };
 
+/// Access patterns a descriptor's reads will follow, for the kernel's read-ahead.
+enum class file_advice { normal, random, sequential };
+
+/// posix_fadvise(fd, 0, 0, advice) over the whole file: advice, so failure is ignored, and
+/// nothing where the system has no posix_fadvise (macOS).
+inline void advise(int fd, file_advice advice) noexcept {
+#if defined(POSIX_FADV_NORMAL)
+    (void)::posix_fadvise(fd, 0, 0,
+                          advice == file_advice::random       ? POSIX_FADV_RANDOM
+                          : advice == file_advice::sequential ? POSIX_FADV_SEQUENTIAL
+                                                              : POSIX_FADV_NORMAL);
+#else
+    (void)fd;
+    (void)advice;
+#endif
+}
+
 /// Minor page faults the calling thread has taken so far (getrusage RUSAGE_THREAD,
 /// ru_minflt), or -1 where the system does not count them per thread.
 inline std::int64_t thread_minor_faults() noexcept {
-#ifdef RUSAGE_THREAD
+#if FASTREAD_LINUX_CALLS && defined(RUSAGE_THREAD)
     rusage usage{};
     return sys::getrusage(RUSAGE_THREAD, &usage) == 0 ? static_cast<std::int64_t>(usage.ru_minflt)
                                                       : -1;
 #else
     return -1;
+#endif
+}
+
+/// Block input operations (reads that went to the device) of the calling thread so far
+/// (getrusage RUSAGE_THREAD, ru_inblock), or -1 where the system does not count them per
+/// thread.
+inline std::int64_t thread_blocks_read() noexcept {
+#if FASTREAD_LINUX_CALLS && defined(RUSAGE_THREAD)
+    rusage usage{};
+    return ::getrusage(RUSAGE_THREAD, &usage) == 0 ? static_cast<std::int64_t>(usage.ru_inblock)
+                                                   : -1;
+#else
+    return -1;
+#endif
+}
+
+/// Descriptors this process has open now (counted in Linux's /proc/self/fd), or -1 where
+/// that cannot be counted. O(descriptors open).
+inline std::int64_t open_descriptors() noexcept {
+#if FASTREAD_LINUX_CALLS
+    DIR* dir = ::opendir("/proc/self/fd");
+    if (dir == nullptr) {
+        return -1;
+    }
+    std::int64_t open = 0;
+    while (const dirent* e = ::readdir(dir)) {
+        open += e->d_name[0] != '.';
+    }
+    ::closedir(dir);
+    return open > 0 ? open - 1 : 0; // less the directory's own descriptor
+#else
+    return -1;
+#endif
+}
+
+/// True where pread_nowait can tell bytes in the page cache from bytes that would wait for
+/// the device (Linux's preadv2 with RWF_NOWAIT).
+#if FASTREAD_LINUX_CALLS && defined(RWF_NOWAIT)
+inline constexpr bool has_read_nowait = true;
+#else
+inline constexpr bool has_read_nowait = false;
+#endif
+
+/// One read of up to `n` bytes at `offset` of `fd` into `dst` that does not wait for the
+/// device: the count read (short or 0 where the page cache holds only part), or -1 with
+/// errno EAGAIN when the bytes are not in the page cache, EOPNOTSUPP when the file system
+/// cannot say, ENOTSUP where has_read_nowait is false, or another read error.
+inline ssize_t pread_nowait(int fd, char* dst, std::size_t n, std::uint64_t offset) noexcept {
+#if FASTREAD_LINUX_CALLS && defined(RWF_NOWAIT)
+    iovec part{dst, n};
+    return ::preadv2(fd, &part, 1, static_cast<off_t>(offset), RWF_NOWAIT);
+#else
+    (void)fd;
+    (void)dst;
+    (void)n;
+    (void)offset;
+    errno = ENOTSUP;
+    return -1;
+#endif
+}
+
+/// Copies up to `n` bytes of `in` from `in_offset` (advanced past them) to `out` at its
+/// file position, inside the kernel (Linux's copy_file_range, retried on EINTR). Returns
+/// the count; 0 at the end of `in`, on an error, or where the system has no such call:
+/// the caller then copies the rest itself (read and write), which reports errors.
+inline std::size_t copy_in_kernel(int in, std::uint64_t& in_offset, int out,
+                                  std::size_t n) noexcept {
+#if FASTREAD_LINUX_CALLS
+    for (;;) {
+        loff_t at = static_cast<loff_t>(in_offset);
+        const ssize_t got = ::copy_file_range(in, &at, out, nullptr, n, 0);
+        if (got > 0) {
+            in_offset += static_cast<std::uint64_t>(got);
+            return static_cast<std::size_t>(got);
+        }
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        return 0;
+    }
+#else
+    (void)in;
+    (void)in_offset;
+    (void)out;
+    (void)n;
+    return 0;
+#endif
+}
+
+/// An open read-write file in `dir` that no path names, removed when closed: Linux's
+/// O_TMPFILE where the file system has it, else a file created with a unique name
+/// (`stem` and the process id) and unlinked at once.
+/// @throws std::system_error naming `for_path` if neither can be made.
+inline unique_fd open_unnamed_file(const std::filesystem::path& dir, std::string_view stem,
+                                   const std::filesystem::path& for_path) {
+#if FASTREAD_LINUX_CALLS && defined(O_TMPFILE)
+    int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#else
+    int fd = -1;
+#endif
+    if (fd < 0) {
+        const std::filesystem::path name =
+            dir / (std::string(stem) + "." + std::to_string(::getpid()));
+        fd = ::open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd < 0) {
+            throw_system_error(errno, "create a temporary file for", for_path);
+        }
+        ::unlink(name.c_str());
+    }
+    return unique_fd(fd);
+}
+
+/// A read-write file in the page cache that no path names, removed when closed: Linux's
+/// memfd_create (named `name` in /proc), else ISO C's tmpfile. An empty unique_fd if
+/// neither can be made.
+inline unique_fd open_anonymous_file(const char* name) noexcept {
+#if FASTREAD_LINUX_CALLS
+    return unique_fd(::memfd_create(name, MFD_CLOEXEC));
+#else
+    (void)name;
+    std::FILE* file = std::tmpfile();
+    if (file == nullptr) {
+        return unique_fd();
+    }
+    unique_fd copy(::dup(::fileno(file)));
+    std::fclose(file);
+    return copy;
+#endif
+}
+
+/// Advises the kernel to drop the page-cache pages of `fd` (posix_fadvise DONTNEED over the
+/// whole file): 0, or the error number; ENOTSUP where the system has no posix_fadvise.
+inline int advise_drop_cached(int fd) noexcept {
+#if defined(POSIX_FADV_DONTNEED)
+    return ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+#else
+    (void)fd;
+    return ENOTSUP;
 #endif
 }
 
@@ -118,8 +277,13 @@ inline file_info info_of(const struct stat& st) noexcept {
     info.size = st.st_size > 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
     info.device = static_cast<std::uint64_t>(st.st_dev);
     info.inode = static_cast<std::uint64_t>(st.st_ino);
-    info.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-    info.ctime_ns = static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
+#if defined(__APPLE__) // Darwin names the POSIX.1-2008 timespec fields differently
+    const timespec &mtime = st.st_mtimespec, &ctime = st.st_ctimespec;
+#else
+    const timespec &mtime = st.st_mtim, &ctime = st.st_ctim;
+#endif
+    info.mtime_ns = static_cast<std::int64_t>(mtime.tv_sec) * 1000000000 + mtime.tv_nsec;
+    info.ctime_ns = static_cast<std::int64_t>(ctime.tv_sec) * 1000000000 + ctime.tv_nsec;
     return info;
 }
 

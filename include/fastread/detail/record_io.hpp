@@ -24,6 +24,8 @@
 #include <utility>
 #include <vector>
 
+#include "platform.hpp" // FASTREAD_HAVE_LIBURING is 0 without Linux's calls
+
 #ifndef FASTREAD_HAVE_LIBURING
 #define FASTREAD_HAVE_LIBURING 0
 #endif

@@ -13,10 +13,14 @@
 #include <optional>
 
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "file_map.hpp"
+#include "platform.hpp"
+
+#if FASTREAD_LINUX_CALLS
+#include <sys/syscall.h>
+#endif
 
 namespace fastread::detail {
 
@@ -29,17 +33,18 @@ namespace fastread::detail {
 /// seccomp filter); then use mapping_resident.
 inline std::optional<std::uint64_t> cached_pages(int fd, std::uint64_t size,
                                                  std::uint64_t offset = 0) noexcept {
+    if (size == 0) {
+        return 0;
+    }
+#if FASTREAD_LINUX_CALLS
 #if defined(SYS_cachestat)
     constexpr long number = SYS_cachestat;
-#elif defined(__linux__) && !defined(__alpha__)
+#elif !defined(__alpha__)
     constexpr long number = 451; // the common system-call table's number (Linux 6.5)
 #else
     constexpr long number = -1; // not known here: always mincore
 #endif
     static std::atomic<bool> missing{number < 0};
-    if (size == 0) {
-        return 0;
-    }
     if (missing.load(std::memory_order_relaxed)) {
         return std::nullopt;
     }
@@ -58,6 +63,22 @@ inline std::optional<std::uint64_t> cached_pages(int fd, std::uint64_t size,
         return std::nullopt;
     }
     return c.cache;
+#else
+    (void)fd;
+    (void)offset;
+    return std::nullopt; // not Linux: always mincore
+#endif
+}
+
+/// mincore(2) into `vec` (a byte per page of [addr, addr + len)): its vector is `unsigned char*`
+/// on Linux and `char*` on macOS and the BSDs, its address `void*` or `const void*`.
+template <class Address, class Byte>
+int call_mincore(int (*fn)(Address*, std::size_t, Byte*), const void* addr, std::size_t len,
+                 unsigned char* vec) noexcept {
+    return fn(const_cast<void*>(addr), len, reinterpret_cast<Byte*>(vec));
+}
+inline int mincore_of(const void* addr, std::size_t len, unsigned char* vec) noexcept {
+    return call_mincore(&::mincore, addr, len, vec);
 }
 
 /// True iff at least `percent` % of the pages of `[map, map + size)`, a page-aligned map of
@@ -73,7 +94,7 @@ inline bool mapping_resident(const void* map, std::size_t size, unsigned percent
     const auto* p = static_cast<const unsigned char*>(map);
     for (std::size_t done = 0; done < size;) {
         const std::size_t len = std::min(size - done, sizeof resident * page);
-        if (::mincore(const_cast<unsigned char*>(p + done), len, resident) != 0) {
+        if (mincore_of(p + done, len, resident) != 0) {
             return false;
         }
         for (std::size_t i = 0; i < (len + page - 1) / page; ++i) {
@@ -152,7 +173,7 @@ double resident_share(int fd, std::uint64_t file_size, const Offsets& offsets) n
                                     file_map::sharing::shared, err);
         }
         unsigned char in_core = 0;
-        if (first < map.size() && ::mincore(map.data() + first, 1, &in_core) == 0 &&
+        if (first < map.size() && mincore_of(map.data() + first, 1, &in_core) == 0 &&
             (in_core & 1u) != 0) {
             ++resident;
         }

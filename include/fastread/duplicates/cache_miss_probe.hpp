@@ -39,13 +39,14 @@ struct cache_miss_probe {
 // preadv2(RWF_NOWAIT) first: when the bytes are not in the page cache (EAGAIN), or the file
 // system cannot say (EOPNOTSUPP), the probe hears of it and the read waits as usual. A
 // short result is possible either way (a partly cached range, or the end of the file).
+// Where no read can tell (has_read_nowait false), the probe hears nothing.
 inline ssize_t pread_probing(int fd, char* dst, std::size_t n, std::uint64_t offset,
                              cache_miss_probe* miss_probe) {
     for (;;) {
         ssize_t got = 0;
-        if (miss_probe != nullptr && miss_probe->probing.load(std::memory_order_relaxed)) {
-            iovec part{dst, n};
-            got = ::preadv2(fd, &part, 1, static_cast<off_t>(offset), RWF_NOWAIT);
+        if (has_read_nowait && miss_probe != nullptr &&
+            miss_probe->probing.load(std::memory_order_relaxed)) {
+            got = pread_nowait(fd, dst, n, offset);
             if (got < 0 && errno != EINTR) {
                 miss_probe->waited();
                 continue;

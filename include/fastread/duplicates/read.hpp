@@ -209,7 +209,7 @@ class duplicate_reader : protected duplicate_walk {
         if (!fd) {
             return false;
         }
-        (void)::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_SEQUENTIAL);
+        advise(fd.get(), file_advice::sequential);
         XXH3_state_t state;
         XXH3_128bits_reset(&state);
         try {

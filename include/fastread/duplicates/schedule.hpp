@@ -39,7 +39,8 @@
 namespace fastread::detail {
 
 /// Descriptors this process may still open: RLIMIT_NOFILE's soft limit less those open now
-/// (counted in /proc/self/fd; where that cannot be read, half the limit counts as used).
+/// (counted in /proc/self/fd on Linux; where that cannot be read, half the limit counts as
+/// used).
 /// At most 2^20 (an unlimited soft limit). O(descriptors open).
 inline std::size_t descriptor_room() noexcept {
     constexpr std::size_t most = std::size_t{1} << 20;
@@ -49,15 +50,8 @@ inline std::size_t descriptor_room() noexcept {
         return most;
     }
     const auto soft = static_cast<std::size_t>(limit.rlim_cur);
-    std::size_t open = soft / 2;
-    if (DIR* dir = ::opendir("/proc/self/fd")) {
-        open = 0;
-        while (const dirent* e = ::readdir(dir)) {
-            open += e->d_name[0] != '.';
-        }
-        ::closedir(dir);
-        open -= open > 0; // the directory's own descriptor
-    }
+    const std::int64_t counted = open_descriptors();
+    const std::size_t open = counted >= 0 ? static_cast<std::size_t>(counted) : soft / 2;
     return soft > open ? soft - open : 0;
 }
 

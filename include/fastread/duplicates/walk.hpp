@@ -212,11 +212,9 @@ class duplicate_walk : protected duplicate_limits {
         }
     }
 
-    // Block input operations of the calling thread so far (reads that went to the device).
-    static long blocks_read() noexcept {
-        rusage usage{};
-        return ::getrusage(RUSAGE_THREAD, &usage) == 0 ? usage.ru_inblock : 0;
-    }
+    // Block input operations of the calling thread so far (reads that went to the device);
+    // -1 where the system does not count them per thread (then the team never grows).
+    static std::int64_t blocks_read() noexcept { return thread_blocks_read(); }
 
     // A directory's names, sorted, and the open directory to stat them in.
     struct listing {
@@ -295,10 +293,10 @@ class duplicate_walk : protected duplicate_limits {
     // neither is left. `adaptive`: the team grows to `most` once this thread's reading went
     // to the device (its block input count moved).
     void walk_level_thread(level_work& work, bool adaptive, unsigned cpus, unsigned most) {
-        long before = adaptive ? blocks_read() : 0;
+        std::int64_t before = adaptive ? blocks_read() : 0;
         auto after_task = [&] {
             if (adaptive && !walk_waited_.load(std::memory_order_relaxed)) {
-                const long now = blocks_read();
+                const std::int64_t now = blocks_read();
                 if (now != before) {
                     walk_waited_ = true;
                     work.grow_to(most);
