@@ -30,5 +30,27 @@ endforeach()
 if(violations)
   message(FATAL_ERROR "detail/ includes headers above it:${violations}")
 endif()
+
+# OS code lives in detail/ (docs: DESIGN, "Operating systems"): no header above it includes
+# an OS header or names a POSIX call's constants. duplicates/ (the finder's walk and reads,
+# in namespace detail) is not checked yet.
+file(GLOB_RECURSE upper_headers RELATIVE "${INCLUDE_DIR}/fastread" "${INCLUDE_DIR}/fastread/*.hpp")
+set(os_violations "")
+foreach(header IN LISTS upper_headers)
+  if(header MATCHES "^(detail|duplicates)/")
+    continue()
+  endif()
+  file(STRINGS "${INCLUDE_DIR}/fastread/${header}" lines
+       REGEX "#[ \t]*include[ \t]*<(unistd|fcntl|dirent|signal|pthread|sched|liburing)\\.h>|#[ \t]*include[ \t]*<(sys|linux)/|MADV_[A-Z]|PROT_[A-Z]|MAP_(SHARED|PRIVATE)|O_(RDONLY|RDWR|WRONLY|CREAT)")
+  foreach(line IN LISTS lines)
+    string(STRIP "${line}" line)
+    if(NOT line MATCHES "^//")
+      string(APPEND os_violations "\n  ${header}: ${line}")
+    endif()
+  endforeach()
+endforeach()
+if(os_violations)
+  message(FATAL_ERROR "OS code outside detail/:${os_violations}")
+endif()
 list(LENGTH detail_headers count)
 message(STATUS "detail/ layering: ${count} headers include nothing above them")

@@ -32,9 +32,6 @@
 #include <string>
 #include <string_view>
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include "detail/file_map.hpp"
 #include "detail/policy.hpp"
 #include "detail/posix.hpp"
@@ -130,12 +127,12 @@ inline io_costs measure_io_costs() noexcept {
         return costs;
     }
     std::unique_ptr<char[]> buffer(new (std::nothrow) char[block]);
-    if (!buffer || ::ftruncate(fd.get(), static_cast<off_t>(bytes)) != 0) {
+    if (!buffer || detail::resize_file(fd.get(), bytes) != 0) {
         return costs;
     }
     std::memset(buffer.get(), 'x', block);
     for (std::size_t at = 0; at < bytes; at += block) {
-        if (::pwrite(fd.get(), buffer.get(), block, static_cast<off_t>(at)) !=
+        if (detail::sys::pwrite(fd.get(), buffer.get(), block, static_cast<off_t>(at)) !=
             static_cast<ssize_t>(block)) {
             return costs;
         }
@@ -155,7 +152,7 @@ inline io_costs measure_io_costs() noexcept {
     for (int round = 0; round < 4; ++round) {
         auto t0 = clock::now();
         for (std::size_t at = 0; at < bytes; at += block) {
-            if (::pread(fd.get(), buffer.get(), block, static_cast<off_t>(at)) !=
+            if (detail::sys::pread(fd.get(), buffer.get(), block, static_cast<off_t>(at)) !=
                 static_cast<ssize_t>(block)) {
                 return costs;
             }
@@ -174,7 +171,7 @@ inline io_costs measure_io_costs() noexcept {
         }
         auto t2 = clock::now();
         for (std::size_t at = 0; at < 64 * 4096; at += 4096) {
-            if (::pread(fd.get(), buffer.get(), 64, static_cast<off_t>(at)) != 64) {
+            if (detail::sys::pread(fd.get(), buffer.get(), 64, static_cast<off_t>(at)) != 64) {
                 return costs;
             }
         }

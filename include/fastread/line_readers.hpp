@@ -153,9 +153,8 @@ class file_line_reader {
                     buffer_[size_] = '\0';
                     return size_ != 0; // the file ended; a partial last line is a line
                 }
-                const void* end = ::memrchr(at, '\0', room);
-                const std::size_t got =
-                    static_cast<std::size_t>(static_cast<const char*>(end) - at);
+                const std::size_t got = static_cast<std::size_t>(
+                    static_cast<const char*>(detail::find_last(at, '\0', room)) - at);
                 size_ += got;
                 if (got > 0 && buffer_[size_ - 1] == '\n') {
                     if (reader_->strip_ == strip_type::strip_delimiter) {

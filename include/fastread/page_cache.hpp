@@ -15,10 +15,6 @@
 #include <optional>
 #include <vector>
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include "detail/file_map.hpp"
 #include "detail/policy.hpp"
 #include "detail/posix.hpp"
@@ -60,8 +56,8 @@ inline void evict(const std::filesystem::path& path) {
     detail::unique_fd fd = detail::open_regular(path, "page_cache::evict");
     // Linux allows fdatasync on a read-only descriptor; it flushes dirty pages so that
     // DONTNEED can drop them. EINVAL: the file system has nothing to sync (e.g. /proc).
-    if (::fdatasync(fd.get()) != 0 && errno != EINVAL && errno != EROFS) {
-        detail::throw_system_error(errno, "fdatasync", path);
+    if (const int err = detail::sync_data(fd.get()); err != 0 && err != EINVAL && err != EROFS) {
+        detail::throw_system_error(err, "fdatasync", path);
     }
     if (const int err = detail::advise_drop_cached(fd.get()); err != 0) {
         detail::throw_system_error(err, "posix_fadvise(POSIX_FADV_DONTNEED)", path);

@@ -67,10 +67,6 @@
 #include <type_traits>
 #include <vector>
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
 namespace fastread {
 
 /// How read_at and update_at reach the records.
@@ -137,7 +133,8 @@ class positioned_file {
     explicit positioned_file(const std::filesystem::path& path, bool writable = false)
         : path_(path), writable_(writable),
           fd_(detail::open_regular(path, writable ? "update records" : "read records",
-                                   writable ? O_RDWR : O_RDONLY)) {}
+                                   writable ? detail::open_mode::read_write
+                                            : detail::open_mode::read_only)) {}
 
     /// The file's path.
     const std::filesystem::path& path() const noexcept { return path_; }
@@ -323,7 +320,7 @@ class positioned_file {
                     // measures (read_in_windows); a map of a file the page cache holds in
                     // 2 MiB folios costs a fault per folio, not per page.
                     p.map = detail::guarded_map(fd_.get(), size);
-                    p.map.advise(MADV_RANDOM);
+                    p.map.advise(detail::map_advice::random);
                 } else if (updating && options.sort && io == io_mode::automatic &&
                            size >= detail::adaptive_from && dense &&
                            detail::overwrites_in_place(fd_.get(), size)) {
@@ -332,7 +329,7 @@ class positioned_file {
                     // a block the file owns, so that no store can fail for a full disk.
                     p.map =
                         detail::guarded_map(fd_.get(), size, detail::file_map::access::read_write);
-                    p.map.advise(MADV_RANDOM);
+                    p.map.advise(detail::map_advice::random);
                 }
             } else if (detail::uring_usable() && (options.sort || !updating)) {
                 p.method = access_method::io_uring;
@@ -356,7 +353,7 @@ class positioned_file {
                                          detail::file_map::sharing::shared, path_);
             }
             // Only the wanted pages: no read-around of neighbours on each fault.
-            p.map.advise(MADV_RANDOM);
+            p.map.advise(detail::map_advice::random);
         }
         // Cached work splits over the CPUs; cold pread waits on the device, so more threads
         // keep more reads in flight.
@@ -590,15 +587,13 @@ class positioned_file {
 
     // A stdio stream on a duplicate of the descriptor ("rb" or "rb+"), at offset 0.
     detail::unique_file stream_of(bool buffered) const {
-        const int copy = ::fcntl(fd_.get(), F_DUPFD_CLOEXEC, 0);
-        if (copy < 0) {
+        detail::unique_fd copy = detail::duplicate_fd(fd_.get());
+        if (!copy) {
             detail::throw_system_error(errno, "dup", path_);
         }
-        detail::unique_file f(::fdopen(copy, writable_ ? "rb+" : "rb"));
+        detail::unique_file f = detail::stream_over(copy, writable_ ? "rb+" : "rb");
         if (!f) {
-            const int err = errno;
-            ::close(copy);
-            detail::throw_system_error(err, "fdopen", path_);
+            detail::throw_system_error(errno, "fdopen", path_);
         }
         if (!buffered) {
             std::setvbuf(f.get(), nullptr, _IONBF, 0);
@@ -768,8 +763,8 @@ class positioned_file {
     }
 
     void sync(const access_options& options, std::size_t applied) {
-        if (options.durable && ::fdatasync(fd_.get()) != 0) {
-            detail::throw_update_error(errno, "fdatasync", path_, applied);
+        if (const int err = options.durable ? detail::sync_data(fd_.get()) : 0; err != 0) {
+            detail::throw_update_error(err, "fdatasync", path_, applied);
         }
     }
 

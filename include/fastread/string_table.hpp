@@ -36,10 +36,6 @@
 #include <utility>
 #include <vector>
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
 namespace fastread::string_table {
 
 /// The format's constants (docs/string-table.md).
@@ -487,10 +483,8 @@ class view {
     void check_offsets(const std::filesystem::path& path) const {
         const std::string file = path.string();
         // The offsets are read once, in order: ask for them ahead.
-        const std::uint64_t page = detail::page_size();
-        (void)::madvise(const_cast<unsigned char*>(offsets_) - (offsets_at_ % page),
-                        static_cast<std::size_t>(8 * (count_ + 1) + offsets_at_ % page),
-                        MADV_WILLNEED);
+        detail::advise_range(offsets_, static_cast<std::size_t>(8 * (count_ + 1)),
+                             detail::map_advice::will_need);
         if (offset(0) != 0) {
             throw parse_error(offsets_at_, "the first offset is not 0", file);
         }

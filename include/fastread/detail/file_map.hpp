@@ -39,6 +39,31 @@ inline std::size_t page_size() noexcept {
 /// where stores overwrite blocks in place (overwrites_in_place): a store that needs a
 /// block on a full disk faults the same way, and the guard would hide the lost store
 /// until lost() is asked.
+/// How the pages of a map will be used (madvise(2)): advice, which the system may ignore.
+enum class map_advice {
+    normal,     ///< MADV_NORMAL
+    random,     ///< MADV_RANDOM: no read-around of neighbours on each fault
+    sequential, ///< MADV_SEQUENTIAL: aggressive read-ahead, pages behind may be dropped
+    will_need,  ///< MADV_WILLNEED: start reading these pages in now
+    dont_need,  ///< MADV_DONTNEED: drop this map's page-table entries (not the file's pages)
+};
+
+/// madvise over the pages holding bytes [at, at + n) of a map (`at` is rounded down to its
+/// page); a failure is ignored.
+inline void advise_range(const void* at, std::size_t n, map_advice advice) noexcept {
+    if (at == nullptr || n == 0) {
+        return;
+    }
+    const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(at) / page_size() * page_size();
+    const int a = advice == map_advice::random       ? MADV_RANDOM
+                  : advice == map_advice::sequential ? MADV_SEQUENTIAL
+                  : advice == map_advice::will_need  ? MADV_WILLNEED
+                  : advice == map_advice::dont_need  ? MADV_DONTNEED
+                                                     : MADV_NORMAL;
+    (void)::madvise(reinterpret_cast<void*>(first),
+                    n + (reinterpret_cast<std::uintptr_t>(at) - first), a);
+}
+
 class file_map {
   public:
     enum class access { read_only, read_write };
@@ -84,11 +109,7 @@ class file_map {
     explicit operator bool() const noexcept { return data_ != nullptr; }
 
     /// madvise over the whole map; advice only, so a failure is ignored.
-    void advise(int advice) const noexcept {
-        if (data_ != nullptr) {
-            (void)::madvise(data_, size_, advice);
-        }
-    }
+    void advise(map_advice advice) const noexcept { advise_range(data_, size_, advice); }
 
     /// Guards the map against SIGBUS (see the class doc). False when no guard
     /// could be set (no free slot, or sigaction failed): the caller should not touch the
@@ -115,7 +136,8 @@ class file_map {
         try {
             in_slices(pages, threads, [&](unsigned, std::size_t first, std::size_t last) {
                 if (last > first) {
-                    (void)::madvise(data_ + first * page, (last - first) * page, MADV_DONTNEED);
+                    advise_range(data_ + first * page, (last - first) * page,
+                                 map_advice::dont_need);
                 }
             });
         } catch (...) {

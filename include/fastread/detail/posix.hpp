@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -238,12 +239,73 @@ inline int advise_drop_cached(int fd) noexcept {
 #endif
 }
 
+/// Writes the data of the file open on `fd` to its device (fdatasync; fsync where the system
+/// has no fdatasync): 0, or the error number.
+inline int sync_data(int fd) noexcept {
+#if defined(__APPLE__)
+    return ::fsync(fd) == 0 ? 0 : errno;
+#else
+    return ::fdatasync(fd) == 0 ? 0 : errno;
+#endif
+}
+
+/// Sets the size of the file open for writing on `fd` to `size` bytes (ftruncate): 0, or
+/// the error number.
+inline int resize_file(int fd, std::uint64_t size) noexcept {
+    return ::ftruncate(fd, static_cast<off_t>(size)) == 0 ? 0 : errno;
+}
+
+/// A new descriptor of the same open file as `fd` (close-on-exec), sharing its offset;
+/// an empty unique_fd with errno set if none can be made.
+inline unique_fd duplicate_fd(int fd) noexcept {
+    return unique_fd(::fcntl(fd, F_DUPFD_CLOEXEC, 0));
+}
+
+/// The file offset of `fd` (where its next read starts), or -1 where it has none (a pipe).
+inline std::int64_t file_offset(int fd) noexcept {
+    return static_cast<std::int64_t>(::lseek(fd, 0, SEEK_CUR));
+}
+
+/// The descriptor under a stdio stream, or -1 for a stream without one (fmemopen).
+inline int descriptor_of(std::FILE* file) noexcept {
+    return ::fileno(file);
+}
+
+/// The last byte equal to `c` in [p, p + n), or null: memrchr where the C library has it
+/// (glibc, the BSDs), else a loop from the end.
+inline const void* find_last(const void* p, char c, std::size_t n) noexcept {
+#if defined(__GLIBC__) || defined(__FreeBSD__) || defined(__OpenBSD__) || defined(__NetBSD__)
+    return ::memrchr(p, c, n);
+#else
+    const auto* b = static_cast<const char*>(p);
+    for (std::size_t i = n; i-- > 0;) {
+        if (b[i] == c) {
+            return b + i;
+        }
+    }
+    return nullptr;
+#endif
+}
+
+/// How open_regular opens a file.
+enum class open_mode { read_only, read_write };
+
 /// Closes a stdio stream on destruction (errors of that close are lost: call fclose on
 /// `release()` where they matter).
 struct file_closer {
     void operator()(std::FILE* f) const noexcept { std::fclose(f); }
 };
 using unique_file = std::unique_ptr<std::FILE, file_closer>;
+
+/// A stdio stream ("rb", "rb+", ...: `mode`) over the descriptor `fd` owns, which it takes
+/// over (fdopen); an empty unique_file with errno set, and `fd` still owning it, on failure.
+inline unique_file stream_over(unique_fd& fd, const char* mode) noexcept {
+    unique_file f(::fdopen(fd.get(), mode));
+    if (f) {
+        (void)fd.release();
+    }
+    return f;
+}
 
 /// Opens `path` read-only (O_CLOEXEC), retrying EINTR; throws std::system_error on failure.
 inline unique_fd open_read_only(const std::filesystem::path& path, int extra_flags = 0) {
@@ -323,7 +385,8 @@ inline const char* kind_of(mode_t mode) noexcept {
 ///         for a directory, EINVAL for any other file that is not regular (FIFO, socket,
 ///         device), which is never read.
 inline unique_fd open_regular(const std::filesystem::path& path, std::string_view operation,
-                              int flags = O_RDONLY) {
+                              open_mode mode = open_mode::read_only) {
+    const int flags = mode == open_mode::read_write ? O_RDWR : O_RDONLY;
     unique_fd fd;
     for (;;) {
         const int raw = ::open(path.c_str(), flags | O_CLOEXEC | O_NONBLOCK);

@@ -144,7 +144,7 @@ inline detail::unique_file open_stream(const std::filesystem::path& path, bool r
 /// The number of whole T records in the open stream's file.
 inline std::uint64_t stream_records(std::FILE* f, std::size_t record_size,
                                     const std::filesystem::path& path) {
-    return detail::stat_fd(::fileno(f), path).size / record_size;
+    return detail::stat_fd(detail::descriptor_of(f), path).size / record_size;
 }
 
 /// The article's read program: out[i] = the T at record index indices[i] of `path`.

@@ -19,8 +19,6 @@
 #include <thread>
 #include <utility>
 
-#include <sys/mman.h>
-
 #include "../detail/file_map.hpp"
 #include "../detail/parallel.hpp"
 #include "../detail/policy.hpp"
@@ -165,7 +163,7 @@ class file_source {
                     windows_.emplace(host_io_costs());
                     buffer_ = touched_buffer();
                 } else {
-                    map_.advise(MADV_SEQUENTIAL);
+                    map_.advise(detail::map_advice::sequential);
                 }
                 return;
             }

@@ -62,7 +62,7 @@ class fread_source {
 
   private:
     void read_all(std::FILE* file) {
-        detail::file_info info = detail::stat_fd(::fileno(file), path_);
+        detail::file_info info = detail::stat_fd(detail::descriptor_of(file), path_);
         // fstat's size is exact for regular files (one fread does it) and 0 for pipes and
         // /proc files; the loop below also catches a file that grew since fstat.
         std::size_t capacity = info.regular && info.size > 0 && info.size < SIZE_MAX - 1

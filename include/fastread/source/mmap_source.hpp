@@ -11,8 +11,6 @@
 #include <span>
 #include <utility>
 
-#include <sys/mman.h>
-
 #include "../detail/file_map.hpp"
 #include "../detail/posix.hpp"
 #include "byte_source.hpp"
@@ -85,7 +83,7 @@ class mmap_source {
         map_ = detail::file_map(fd, info.size, detail::file_map::access::read_only,
                                 detail::file_map::sharing::private_copy, path_);
         // Advice only: a failure changes nothing observable.
-        map_.advise(MADV_SEQUENTIAL);
+        map_.advise(detail::map_advice::sequential);
     }
 
     detail::file_map map_;

@@ -107,7 +107,7 @@ class read_source {
     void init_size_hint() {
         detail::file_info info = detail::stat_fd(fd_, path_);
         if (info.regular && info.size > 0) {
-            off_t at = ::lseek(fd_, 0, SEEK_CUR);
+            const std::int64_t at = detail::file_offset(fd_);
             if (at >= 0 && static_cast<std::uint64_t>(at) <= info.size) {
                 size_hint_ = info.size - static_cast<std::uint64_t>(at);
             }

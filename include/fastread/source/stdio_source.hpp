@@ -130,7 +130,7 @@ class stdio_source {
 #endif
     }
     void init_size_hint() {
-        int fd = ::fileno(file_);
+        const int fd = detail::descriptor_of(file_);
         if (fd < 0) {
             return; // fmemopen and friends have no descriptor
         }

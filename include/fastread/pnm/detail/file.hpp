@@ -311,8 +311,8 @@ load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads, const io
                 // The page-table entries this slice made, removed on this thread: munmap
                 // then has little left to tear down on one (see load_mapped_pnm).
                 const std::uint64_t from = mapped_from / page_size() * page_size();
-                (void)::madvise(map.data() + from, static_cast<std::size_t>(mapped_to - from),
-                                MADV_DONTNEED);
+                advise_range(map.data() + from, static_cast<std::size_t>(mapped_to - from),
+                             map_advice::dont_need);
             }
             if (st == p3_scanner::status::need_input && last) {
                 st = scanner.finish(pos, o, o_end, e);
@@ -495,7 +495,7 @@ decoded_pnm<Sample> load_pnm_file(const std::filesystem::path& path, io_mode io,
         // pread of the magic (a system call can cost a sixth of a small P3's load).
         if (info.size >= raw_bits_from || effective_io_mode(io) == io_mode::map) {
             char magic[2] = {0, 0};
-            const bool read_magic = ::pread(fd.get(), magic, 2, 0) == 2 && magic[0] == 'P';
+            const bool read_magic = sys::pread(fd.get(), magic, 2, 0) == 2 && magic[0] == 'P';
             const bool plain = read_magic && (magic[1] == '3' ||
                                               (any_format && (magic[1] == '1' || magic[1] == '2')));
             const bool plain_decimal = plain && magic[1] != '1';
