@@ -28,35 +28,9 @@
 
 #include <fastread/scan/simd_level.hpp>
 
+#include "test_bytes.hpp"
+
 namespace fastread_test {
-
-/// Makes the memory at `p` observable, so that the compiler keeps the allocation and the
-/// stores behind it (Clang may otherwise drop a new/delete pair whose memory no one reads).
-inline void escape(const void* p) {
-    asm volatile("" : : "g"(p) : "memory");
-}
-
-// Deterministic bytes: a different pattern per seed.
-inline std::string bytes_of(std::size_t n, unsigned seed = 1) {
-    std::string s(n, '\0');
-    std::uint32_t x = seed * 2654435761u + 1;
-    for (char& c : s) {
-        x = x * 1664525u + 1013904223u;
-        c = static_cast<char>(x >> 24);
-    }
-    return s;
-}
-
-/// Every SIMD level this CPU can run, lowest first.
-inline std::vector<fastread::scan::simd_level> supported_levels() {
-    std::vector<fastread::scan::simd_level> levels;
-    for (fastread::scan::simd_level level : fastread::scan::all_levels) {
-        if (level <= fastread::scan::best_level()) {
-            levels.push_back(level);
-        }
-    }
-    return levels;
-}
 
 inline std::filesystem::path data_path(const std::string& name) {
     return std::filesystem::path(FASTREAD_TEST_DATA_DIR) / name;

@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "../test_util.hpp"
+#include "../test_bytes.hpp"
 
 #include <cstdint>
 #include <cstdlib>

@@ -2,10 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "../test_util.hpp"
-
-#include <sys/mman.h>
-#include <unistd.h>
+#include "../test_bytes.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -228,14 +225,9 @@ TEST_CASE("decimal_list: values at the limit are taken, one above stops the kern
 }
 
 TEST_CASE("decimal_list: no level reads past the end, wherever a page ends", "[scan]") {
-    const long page = ::sysconf(_SC_PAGESIZE);
     // Two pages, the second inaccessible: text placed to end exactly at the boundary.
-    void* map = ::mmap(nullptr, static_cast<std::size_t>(2 * page), PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    REQUIRE(map != MAP_FAILED);
-    REQUIRE(::mprotect(static_cast<char*>(map) + page, static_cast<std::size_t>(page), PROT_NONE) ==
-            0);
-    char* boundary = static_cast<char*>(map) + page;
+    const fastread_test::guarded_page pages;
+    char* boundary = pages.boundary();
     std::mt19937 rng(5);
     const std::string text = random_text(rng, 400, 3, 0);
     for (simd_level level : supported_levels()) {
@@ -252,7 +244,6 @@ TEST_CASE("decimal_list: no level reads past the end, wherever a page ends", "[s
             }
         }
     }
-    ::munmap(map, static_cast<std::size_t>(2 * page));
 }
 
 TEST_CASE("decimal_list: a kernel stores at most max_values values", "[scan]") {
