@@ -83,7 +83,7 @@ namespace detail {
 inline bool compare_getc(const std::filesystem::path& a, const std::filesystem::path& b,
                          bool unlocked) {
     auto open = [](const std::filesystem::path& p) {
-        unique_file f(std::fopen(p.c_str(), "rb"));
+        unique_file f(detail::open_stream(p, "rb"));
         if (!f) {
             throw_system_error(errno, "fopen", p);
         }
@@ -94,8 +94,8 @@ inline bool compare_getc(const std::filesystem::path& a, const std::filesystem::
     int ca = 0, cb = 0;
     if (unlocked) {
         do {
-            ca = getc_unlocked(fa.get());
-            cb = getc_unlocked(fb.get());
+            ca = getc_unlocked_of(fa.get());
+            cb = getc_unlocked_of(fb.get());
         } while (ca == cb && ca != EOF);
     } else {
         do {

@@ -132,7 +132,8 @@ inline io_costs measure_io_costs() noexcept {
     }
     std::memset(buffer.get(), 'x', block);
     for (std::size_t at = 0; at < bytes; at += block) {
-        if (detail::sys::pwrite(fd.get(), buffer.get(), block, static_cast<off_t>(at)) !=
+        if (detail::sys::pwrite(fd.get(), buffer.get(), block,
+                                static_cast<detail::sys::offset_t>(at)) !=
             static_cast<ssize_t>(block)) {
             return costs;
         }
@@ -152,7 +153,8 @@ inline io_costs measure_io_costs() noexcept {
     for (int round = 0; round < 4; ++round) {
         auto t0 = clock::now();
         for (std::size_t at = 0; at < bytes; at += block) {
-            if (detail::sys::pread(fd.get(), buffer.get(), block, static_cast<off_t>(at)) !=
+            if (detail::sys::pread(fd.get(), buffer.get(), block,
+                                   static_cast<detail::sys::offset_t>(at)) !=
                 static_cast<ssize_t>(block)) {
                 return costs;
             }
@@ -171,7 +173,8 @@ inline io_costs measure_io_costs() noexcept {
         }
         auto t2 = clock::now();
         for (std::size_t at = 0; at < 64 * 4096; at += 4096) {
-            if (detail::sys::pread(fd.get(), buffer.get(), 64, static_cast<off_t>(at)) != 64) {
+            if (detail::sys::pread(fd.get(), buffer.get(), 64,
+                                   static_cast<detail::sys::offset_t>(at)) != 64) {
                 return costs;
             }
         }

@@ -29,7 +29,7 @@ namespace fastread::page_cache {
 /// (whose only copy is the page cache), stay resident. Check with resident_fraction().
 /// @throws std::system_error naming the path if the file cannot be opened or advised, or
 ///         is not a regular file (EISDIR, EINVAL: a FIFO is never waited on); ENOTSUP
-///         where the system has no posix_fadvise (macOS).
+///         where the system has no posix_fadvise (macOS, Windows).
 void evict(const std::filesystem::path& path);
 
 /// Loads the whole file into the page cache by reading it sequentially (1 MiB `read`s into a
@@ -46,7 +46,8 @@ void preload(const std::filesystem::path& path);
 /// file (mapping does not load pages). An empty file gives 1.0: nothing of it is missing.
 /// Time O(pages).
 /// @throws std::system_error naming the path if the file cannot be opened, or (without
-///         cachestat) mapped, or is not a regular file (EISDIR, EINVAL).
+///         cachestat) mapped, or is not a regular file (EISDIR, EINVAL); ENOSYS on Windows,
+///         which cannot tell which pages of a file it caches.
 double resident_fraction(const std::filesystem::path& path);
 
 // ---------------------------------------------------------------------------------------
@@ -54,6 +55,10 @@ double resident_fraction(const std::filesystem::path& path);
 
 inline void evict(const std::filesystem::path& path) {
     detail::unique_fd fd = detail::open_regular(path, "page_cache::evict");
+    if (!detail::has_drop_cached) {
+        detail::throw_system_error(ENOTSUP,
+                                   "page_cache::evict: this system cannot be asked to drop", path);
+    }
     // Linux allows fdatasync on a read-only descriptor; it flushes dirty pages so that
     // DONTNEED can drop them. EINVAL: the file system has nothing to sync (e.g. /proc).
     if (const int err = detail::sync_data(fd.get()); err != 0 && err != EINVAL && err != EROFS) {

@@ -330,7 +330,7 @@ class view {
     /// data area, so a corrupt table gives wrong strings or errors, never a read outside the map.
     static view open_unchecked(const std::filesystem::path& path) {
         // O_NONBLOCK: a FIFO must not block the open; it is refused just below.
-        detail::unique_fd fd = detail::open_read_only(path, O_NONBLOCK);
+        detail::unique_fd fd = detail::open_read_only(path, detail::o_nonblock);
         const detail::file_info info = detail::stat_fd(fd.get(), path);
         const std::string file = path.string();
         if (!info.regular) {

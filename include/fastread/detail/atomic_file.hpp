@@ -30,7 +30,11 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
+#if defined(_WIN32)
+#include <process.h>
+#else
 #include <unistd.h>
+#endif
 
 #include "posix.hpp"
 
@@ -41,6 +45,23 @@ namespace fastread::detail {
 /// @throws std::system_error (ELOOP) after 40 links, or naming the path if lstat or
 ///         readlink fails for another reason than a missing file.
 inline std::filesystem::path resolve_links(std::filesystem::path path) {
+#if defined(_WIN32)
+    for (int hops = 0;; ++hops) { // symbolic links (not junctions) through std::filesystem
+        std::error_code ec;
+        const std::filesystem::file_status st = std::filesystem::symlink_status(path, ec);
+        if (ec || !std::filesystem::is_symlink(st)) {
+            return path; // not a link, or nothing there yet
+        }
+        if (hops == 40) {
+            throw_system_error(ELOOP, "follow the symbolic links of", path);
+        }
+        const std::filesystem::path link = std::filesystem::read_symlink(path, ec);
+        if (ec) {
+            throw_system_error(ec.value(), "read the symbolic link", path);
+        }
+        path = link.is_absolute() ? link : path.parent_path() / link;
+    }
+#else
     for (int hops = 0;; ++hops) {
         struct stat st {};
         if (::lstat(path.c_str(), &st) != 0) {
@@ -66,6 +87,7 @@ inline std::filesystem::path resolve_links(std::filesystem::path path) {
         const std::filesystem::path link(std::string(buffer, static_cast<std::size_t>(n)));
         path = link.is_absolute() ? link : path.parent_path() / link;
     }
+#endif
 }
 
 class atomic_file {
@@ -77,6 +99,30 @@ class atomic_file {
     /// directory, EINVAL for another non-regular file, EMLINK for a file with several hard
     /// links, ELOOP for a link loop, or what open(2) said.
     explicit atomic_file(const std::filesystem::path& target) : target_(resolve_links(target)) {
+#if defined(_WIN32)
+        // What Windows keeps of permissions is the read-only attribute: carried over.
+        std::error_code ec;
+        const std::filesystem::file_status st = std::filesystem::status(target_, ec);
+        const bool exists = !ec && std::filesystem::exists(st);
+        if (exists) {
+            if (!std::filesystem::is_regular_file(st)) {
+                throw_system_error(
+                    std::filesystem::is_directory(st) ? EISDIR : EINVAL,
+                    "refuse to replace a file that is not regular with a file:", target);
+            }
+            const std::uintmax_t links = std::filesystem::hard_link_count(target_, ec);
+            if (!ec && links > 1) {
+                throw_system_error(EMLINK,
+                                   "refuse to replace a file with " + std::to_string(links) +
+                                       " hard links (the other names would keep the old data):",
+                                   target);
+            }
+        }
+        create_temporary(target);
+        if (exists) {
+            std::filesystem::permissions(temp_, st.permissions(), ec);
+        }
+#else
         struct stat st {};
         std::optional<struct stat> old;
         if (::stat(target_.c_str(), &st) == 0) {
@@ -100,6 +146,7 @@ class atomic_file {
         if (old) {
             keep_attributes(*old, target);
         }
+#endif
     }
     atomic_file(const atomic_file&) = delete;
     atomic_file& operator=(const atomic_file&) = delete;
@@ -108,14 +155,19 @@ class atomic_file {
     ~atomic_file() {
         if (!committed_) {
             fd_.reset();
-            ::unlink(temp_.c_str());
+            std::error_code ignored;
+            std::filesystem::remove(temp_, ignored);
         }
     }
 
-    void write(const char* data, std::size_t n) { write_all(fd_.get(), data, n, target_); }
+    void write(const char* data, std::size_t n) {
+        write_all(fd_.get(), data, n, target_);
+    }
 
     /// The temporary file's descriptor (open for writing, at its end).
-    int fd() const noexcept { return fd_.get(); }
+    int fd() const noexcept {
+        return fd_.get();
+    }
 
     /// fsync, close, rename over the target, fsync the directory. Throws std::system_error.
     void commit() {
@@ -126,10 +178,11 @@ class atomic_file {
         if (::close(fd) != 0 && errno != EINTR) {
             throw_system_error(errno, "close", temp_);
         }
-        if (sys::rename(temp_.c_str(), target_.c_str()) != 0) {
+        if (sys::rename(temp_, target_) != 0) {
             throw_system_error(errno, "rename temporary file to", target_);
         }
         committed_ = true;
+#if !defined(_WIN32) // MoveFileExW with MOVEFILE_WRITE_THROUGH returned once it was on disk
         // Make the rename itself durable; a failure here leaves a complete file in place.
         std::filesystem::path dir = target_.parent_path();
         int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -137,10 +190,13 @@ class atomic_file {
             (void)::fsync(dfd);
             ::close(dfd);
         }
+#endif
     }
 
     /// The path that commit() replaces: the target with its symbolic links resolved.
-    const std::filesystem::path& target() const noexcept { return target_; }
+    const std::filesystem::path& target() const noexcept {
+        return target_;
+    }
 
   private:
     // A temporary name that fits wherever the target's name fits: at most 32 bytes of the
@@ -156,11 +212,15 @@ class atomic_file {
             std::string name(1, '.');
             name.append(base, 0, 32);
             name += ".tmp.";
+#if defined(_WIN32)
+            name += std::to_string(::_getpid());
+#else
             name += std::to_string(::getpid());
+#endif
             name += '.';
             name += std::to_string(counter.fetch_add(1) ^ (stamp & 0xffffff));
             temp_ = dir.empty() ? std::filesystem::path(name) : dir / name;
-            const int fd = sys::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+            const int fd = sys::open(temp_, O_WRONLY | O_CREAT | O_EXCL | o_cloexec, 0666);
             if (fd >= 0) {
                 fd_.reset(fd);
                 return;
@@ -175,6 +235,7 @@ class atomic_file {
     // The old file's owner and group where this process may set them (root, or a group it
     // belongs to: EPERM otherwise, and the new file keeps the caller's), then its permission
     // bits (after chown, which clears set-user-ID bits).
+#if !defined(_WIN32)
     void keep_attributes(const struct stat& old, const std::filesystem::path& requested) {
         if (::fchown(fd_.get(), old.st_uid, old.st_gid) != 0) {
             (void)::fchown(fd_.get(), static_cast<uid_t>(-1), old.st_gid);
@@ -183,6 +244,7 @@ class atomic_file {
             throw_system_error(errno, "fchmod the temporary file for", requested);
         }
     }
+#endif
 
     std::filesystem::path target_;
     std::filesystem::path temp_;

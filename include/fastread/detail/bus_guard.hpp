@@ -13,6 +13,34 @@
 // still fastread's and puts it back in front if not. No longjmp: the parsers'
 // stack frames are never skipped. Prior art: libtorrent's guard over its disk maps.
 
+#if defined(_WIN32)
+
+#include <cstddef>
+#include <cstdint>
+
+namespace fastread::detail {
+
+// Windows refuses to shrink a file while a view of it is mapped (ERROR_USER_MAPPED_FILE),
+// so a map never loses pages to a truncation there and needs no guard: a guard is always
+// active and never reports a loss. (A view of a file on a network share can still fault
+// with EXCEPTION_IN_PAGE_ERROR when the share goes away; that is not caught.)
+class bus_guard {
+  public:
+    bus_guard() noexcept = default;
+    bus_guard(const void* begin, std::size_t size, bool = false) noexcept
+        : active_(begin != nullptr && size != 0) {}
+    bool active() const noexcept { return active_; }
+    std::int64_t lost() const noexcept { return -1; }
+    void release() noexcept { active_ = false; }
+
+  private:
+    bool active_ = false;
+};
+
+} // namespace fastread::detail
+
+#else
+
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -190,5 +218,7 @@ class bus_guard {
 };
 
 } // namespace fastread::detail
+
+#endif // _WIN32
 
 #endif // FASTREAD_DETAIL_BUS_GUARD_HPP

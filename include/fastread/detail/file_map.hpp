@@ -10,8 +10,10 @@
 #include <span>
 #include <utility>
 
+#if !defined(_WIN32)
 #include <sys/mman.h>
 #include <unistd.h>
+#endif
 
 #include "bus_guard.hpp"
 #include "parallel.hpp"
@@ -22,8 +24,12 @@ namespace fastread::detail {
 /// The size of a memory page in bytes (sysconf(_SC_PAGESIZE), asked once).
 inline std::size_t page_size() noexcept {
     static const std::size_t page = [] {
+#if defined(_WIN32)
+        return win::page_size();
+#else
         const long p = ::sysconf(_SC_PAGESIZE);
         return p > 0 ? static_cast<std::size_t>(p) : std::size_t{4096};
+#endif
     }();
     return page;
 }
@@ -54,14 +60,18 @@ inline void advise_range(const void* at, std::size_t n, map_advice advice) noexc
     if (at == nullptr || n == 0) {
         return;
     }
+#if defined(_WIN32)
+    (void)advice; // no madvise: Windows reads ahead on its own
+#else
     const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(at) / page_size() * page_size();
-    const int a = advice == map_advice::random       ? MADV_RANDOM
+    const int a = advice == map_advice::random ? MADV_RANDOM
                   : advice == map_advice::sequential ? MADV_SEQUENTIAL
-                  : advice == map_advice::will_need  ? MADV_WILLNEED
-                  : advice == map_advice::dont_need  ? MADV_DONTNEED
-                                                     : MADV_NORMAL;
+                  : advice == map_advice::will_need ? MADV_WILLNEED
+                  : advice == map_advice::dont_need ? MADV_DONTNEED
+                                                    : MADV_NORMAL;
     (void)::madvise(reinterpret_cast<void*>(first),
                     n + (reinterpret_cast<std::uintptr_t>(at) - first), a);
+#endif
 }
 
 class file_map {
@@ -153,10 +163,9 @@ class file_map {
         if (size > SIZE_MAX) {
             return EFBIG;
         }
-        void* p = sys::mmap(nullptr, static_cast<std::size_t>(size),
-                            a == access::read_only ? PROT_READ : PROT_READ | PROT_WRITE,
-                            s == sharing::shared ? MAP_SHARED : MAP_PRIVATE, fd, 0);
-        if (p == MAP_FAILED) {
+        void* p = sys::map_file(fd, static_cast<std::size_t>(size), a == access::read_write,
+                                s == sharing::shared);
+        if (p == nullptr) {
             return errno;
         }
         data_ = static_cast<char*>(p);
@@ -167,7 +176,7 @@ class file_map {
     void unmap() noexcept {
         guard_.release(); // before the addresses can be reused
         if (data_ != nullptr) {
-            ::munmap(data_, size_);
+            sys::unmap_file(data_, size_);
             data_ = nullptr;
             size_ = 0;
         }

@@ -16,17 +16,28 @@
 #include <system_error>
 #include <utility>
 
-#include <dirent.h>
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
+#if defined(_WIN32)
+#include <io.h>
+#else
+#include <dirent.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#endif
 
 #include "platform.hpp"
 #include "syscall.hpp"
 
 namespace fastread::detail {
+
+/// O_CLOEXEC where the system has it (Windows descriptors are opened not inheritable).
+#if defined(O_CLOEXEC)
+inline constexpr int o_cloexec = O_CLOEXEC;
+#else
+inline constexpr int o_cloexec = 0;
+#endif
 
 /// Throws std::system_error(err) whose message names the operation and the path.
 [[noreturn]] inline void throw_system_error(int err, std::string_view operation,
@@ -201,11 +212,18 @@ inline unique_fd open_unnamed_file(const std::filesystem::path& dir, std::string
     if (fd < 0) {
         const std::filesystem::path name =
             dir / (std::string(stem) + "." + std::to_string(::getpid()));
+#if defined(_WIN32) // an open file cannot be removed there: deleted when closed instead
+        fd = sys::open(name, O_RDWR | O_CREAT | O_EXCL | _O_TEMPORARY, _S_IREAD | _S_IWRITE);
+        if (fd < 0) {
+            throw_system_error(errno, "create a temporary file for", for_path);
+        }
+#else
         fd = ::open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
         if (fd < 0) {
             throw_system_error(errno, "create a temporary file for", for_path);
         }
         ::unlink(name.c_str());
+#endif
     }
     return unique_fd(fd);
 }
@@ -216,6 +234,9 @@ inline unique_fd open_unnamed_file(const std::filesystem::path& dir, std::string
 inline unique_fd open_anonymous_file(const char* name) noexcept {
 #if FASTREAD_LINUX_CALLS
     return unique_fd(::memfd_create(name, MFD_CLOEXEC));
+#elif defined(_WIN32)
+    (void)name;
+    return unique_fd(win::open_anonymous());
 #else
     (void)name;
     std::FILE* file = std::tmpfile();
@@ -227,6 +248,13 @@ inline unique_fd open_anonymous_file(const char* name) noexcept {
     return copy;
 #endif
 }
+
+/// True where advise_drop_cached can ask (posix_fadvise with POSIX_FADV_DONTNEED).
+#if defined(POSIX_FADV_DONTNEED)
+inline constexpr bool has_drop_cached = true;
+#else
+inline constexpr bool has_drop_cached = false;
+#endif
 
 /// Advises the kernel to drop the page-cache pages of `fd` (posix_fadvise DONTNEED over the
 /// whole file): 0, or the error number; ENOTSUP where the system has no posix_fadvise.
@@ -242,7 +270,9 @@ inline int advise_drop_cached(int fd) noexcept {
 /// Writes the data of the file open on `fd` to its device (fdatasync; fsync where the system
 /// has no fdatasync): 0, or the error number.
 inline int sync_data(int fd) noexcept {
-#if defined(__APPLE__)
+#if defined(_WIN32)
+    return win::fsync(fd) == 0 ? 0 : errno;
+#elif defined(__APPLE__)
     return ::fsync(fd) == 0 ? 0 : errno;
 #else
     return ::fdatasync(fd) == 0 ? 0 : errno;
@@ -252,18 +282,30 @@ inline int sync_data(int fd) noexcept {
 /// Sets the size of the file open for writing on `fd` to `size` bytes (ftruncate): 0, or
 /// the error number.
 inline int resize_file(int fd, std::uint64_t size) noexcept {
+#if defined(_WIN32)
+    return ::_chsize_s(fd, static_cast<long long>(size));
+#else
     return ::ftruncate(fd, static_cast<off_t>(size)) == 0 ? 0 : errno;
+#endif
 }
 
 /// A new descriptor of the same open file as `fd` (close-on-exec), sharing its offset;
 /// an empty unique_fd with errno set if none can be made.
 inline unique_fd duplicate_fd(int fd) noexcept {
+#if defined(_WIN32)
+    return unique_fd(::_dup(fd));
+#else
     return unique_fd(::fcntl(fd, F_DUPFD_CLOEXEC, 0));
+#endif
 }
 
 /// The file offset of `fd` (where its next read starts), or -1 where it has none (a pipe).
 inline std::int64_t file_offset(int fd) noexcept {
+#if defined(_WIN32)
+    return ::_lseeki64(fd, 0, SEEK_CUR);
+#else
     return static_cast<std::int64_t>(::lseek(fd, 0, SEEK_CUR));
+#endif
 }
 
 /// The descriptor under a stdio stream, or -1 for a stream without one (fmemopen).
@@ -297,6 +339,38 @@ struct file_closer {
 };
 using unique_file = std::unique_ptr<std::FILE, file_closer>;
 
+/// std::fopen of a path (_wfopen on Windows, whose paths are UTF-16): the stream, or null
+/// with errno set. `mode` is ASCII ("rb", "rb+", "wb"...).
+inline std::FILE* open_stream(const std::filesystem::path& path, const char* mode) noexcept {
+#if defined(_WIN32)
+    wchar_t wide[8] = {};
+    for (std::size_t i = 0; i + 1 < sizeof wide / sizeof wide[0] && mode[i] != '\0'; ++i) {
+        wide[i] = static_cast<wchar_t>(mode[i]);
+    }
+    return ::_wfopen(path.c_str(), wide);
+#else
+    return std::fopen(path.c_str(), mode);
+#endif
+}
+
+/// getc without locking the stream: POSIX getc_unlocked, the C runtime's _getc_nolock on
+/// Windows.
+inline int getc_unlocked_of(std::FILE* f) noexcept {
+#if defined(_WIN32)
+    return _getc_nolock(f); // a macro in some runtimes
+#else
+    return getc_unlocked(f);
+#endif
+}
+
+/// O_NONBLOCK where the system has it (a FIFO without a writer then fails to open instead
+/// of blocking; Windows has no such files to open).
+#if defined(O_NONBLOCK)
+inline constexpr int o_nonblock = O_NONBLOCK;
+#else
+inline constexpr int o_nonblock = 0;
+#endif
+
 /// A stdio stream ("rb", "rb+", ...: `mode`) over the descriptor `fd` owns, which it takes
 /// over (fdopen); an empty unique_file with errno set, and `fd` still owning it, on failure.
 inline unique_file stream_over(unique_fd& fd, const char* mode) noexcept {
@@ -310,7 +384,7 @@ inline unique_file stream_over(unique_fd& fd, const char* mode) noexcept {
 /// Opens `path` read-only (O_CLOEXEC), retrying EINTR; throws std::system_error on failure.
 inline unique_fd open_read_only(const std::filesystem::path& path, int extra_flags = 0) {
     for (;;) {
-        int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | extra_flags);
+        int fd = sys::open(path, O_RDONLY | o_cloexec | extra_flags);
         if (fd >= 0) {
             return unique_fd(fd);
         }
@@ -331,6 +405,7 @@ struct file_info {
     std::int64_t ctime_ns = 0; ///< last status change, nanoseconds since the epoch
 };
 
+#if !defined(_WIN32)
 /// The file_info of a `struct stat`.
 inline file_info info_of(const struct stat& st) noexcept {
     file_info info;
@@ -349,12 +424,30 @@ inline file_info info_of(const struct stat& st) noexcept {
     return info;
 }
 
+#endif
+
 inline file_info stat_fd(int fd, const std::filesystem::path& path = {}) {
+#if defined(_WIN32)
+    win::file_facts f;
+    if (!win::facts_of(fd, f)) {
+        throw_system_error(errno, "GetFileInformationByHandle", path);
+    }
+    file_info info;
+    info.regular = f.regular;
+    info.directory = f.directory;
+    info.size = f.size;
+    info.device = f.device;
+    info.inode = f.inode;
+    info.mtime_ns = f.mtime_ns;
+    info.ctime_ns = f.ctime_ns;
+    return info;
+#else
     struct stat st {};
     if (::fstat(fd, &st) != 0) {
         throw_system_error(errno, "fstat", path);
     }
     return info_of(st);
+#endif
 }
 
 /// The size of the regular file open on `fd` now, from lseek(SEEK_END), which moves the
@@ -363,10 +456,29 @@ inline file_info stat_fd(int fd, const std::filesystem::path& path = {}) {
 /// sixth of a small P6's load). Falls back to fstat where lseek fails.
 /// @throws std::system_error naming `path` if fstat fails too.
 inline std::uint64_t size_now(int fd, const std::filesystem::path& path = {}) {
+#if defined(_WIN32)
+    const std::int64_t end = ::_lseeki64(fd, 0, SEEK_END);
+#else
     const off_t end = ::lseek(fd, 0, SEEK_END);
+#endif
     return end >= 0 ? static_cast<std::uint64_t>(end) : stat_fd(fd, path).size;
 }
 
+#if defined(_WIN32)
+inline unique_fd open_regular(const std::filesystem::path& path, std::string_view operation,
+                              open_mode mode = open_mode::read_only) {
+    unique_fd fd(sys::open(path, mode == open_mode::read_write ? O_RDWR : O_RDONLY));
+    if (!fd) {
+        throw_system_error(errno, std::string(operation) + ": open", path);
+    }
+    const file_info info = stat_fd(fd.get(), path);
+    if (!info.regular) {
+        throw_system_error(info.directory ? EISDIR : EINVAL,
+                           std::string(operation) + ": not a regular file:", path);
+    }
+    return fd;
+}
+#else
 /// "a directory", "a FIFO", ... for an error message about a non-regular file.
 inline const char* kind_of(mode_t mode) noexcept {
     return S_ISDIR(mode)    ? "a directory"
@@ -413,6 +525,8 @@ inline unique_fd open_regular(const std::filesystem::path& path, std::string_vie
     }
     return fd;
 }
+
+#endif // _WIN32
 
 /// One read(2), retried on EINTR. Returns the byte count (0 = end of file); throws on error.
 inline std::size_t read_some(int fd, char* dst, std::size_t n,
@@ -475,7 +589,7 @@ inline std::size_t pread_full(int fd, char* dst, std::size_t n, std::uint64_t of
                               const std::filesystem::path& path = {}) {
     return read_full_at(
         [fd](char* to, std::size_t want, std::uint64_t at) {
-            return sys::pread(fd, to, want, static_cast<off_t>(at));
+            return sys::pread(fd, to, want, static_cast<sys::offset_t>(at));
         },
         dst, n, offset, path);
 }
@@ -485,7 +599,7 @@ inline void pwrite_all(int fd, const char* src, std::size_t n, std::uint64_t off
                        const std::filesystem::path& path = {}) {
     while (n > 0) {
         const std::size_t want = n < 0x40000000 ? n : 0x40000000;
-        const ssize_t put = sys::pwrite(fd, src, want, static_cast<off_t>(offset));
+        const ssize_t put = sys::pwrite(fd, src, want, static_cast<sys::offset_t>(offset));
         if (put < 0) {
             if (errno == EINTR) {
                 continue;
@@ -508,7 +622,8 @@ inline int pwrite_counted(int fd, const char* src, std::size_t n, std::uint64_t 
     done = 0;
     while (done < n) {
         const std::size_t want = n - done < 0x40000000 ? n - done : 0x40000000;
-        const ssize_t put = sys::pwrite(fd, src + done, want, static_cast<off_t>(offset + done));
+        const ssize_t put =
+            sys::pwrite(fd, src + done, want, static_cast<sys::offset_t>(offset + done));
         if (put < 0) {
             if (errno == EINTR) {
                 continue;

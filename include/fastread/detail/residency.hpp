@@ -12,8 +12,10 @@
 #include <cstdint>
 #include <optional>
 
+#if !defined(_WIN32)
 #include <sys/mman.h>
 #include <unistd.h>
+#endif
 
 #include "file_map.hpp"
 #include "platform.hpp"
@@ -77,8 +79,18 @@ int call_mincore(int (*fn)(Address*, std::size_t, Byte*), const void* addr, std:
                  unsigned char* vec) noexcept {
     return fn(const_cast<void*>(addr), len, reinterpret_cast<Byte*>(vec));
 }
+/// -1 with errno ENOSYS where there is no mincore (Windows: residency is then unknown and
+/// default paths read).
 inline int mincore_of(const void* addr, std::size_t len, unsigned char* vec) noexcept {
+#if defined(_WIN32)
+    (void)addr;
+    (void)len;
+    (void)vec;
+    errno = ENOSYS;
+    return -1;
+#else
     return call_mincore(&::mincore, addr, len, vec);
+#endif
 }
 
 /// True iff at least `percent` % of the pages of `[map, map + size)`, a page-aligned map of

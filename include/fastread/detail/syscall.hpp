@@ -10,7 +10,14 @@
 /// the plain call, inlined. A program must not mix the two in one binary.
 
 #include <cstddef>
+#include <cstdint>
+#include <filesystem>
 
+#if defined(_WIN32)
+#include <sys/types.h>
+
+#include "windows.hpp"
+#else
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -18,8 +25,48 @@
 #include <unistd.h>
 
 #include <cstdio> // rename
+#endif
 
 namespace fastread::detail::sys {
+
+#if defined(_WIN32)
+/// A file offset in bytes (64 bits wherever fastread runs).
+using offset_t = std::int64_t;
+
+#ifdef FASTREAD_SYSCALL_HOOKS
+#error "FASTREAD_SYSCALL_HOOKS: the hooks are POSIX calls; the Windows suite builds without them"
+#endif
+inline ssize_t read(int fd, void* dst, std::size_t n) {
+    return static_cast<ssize_t>(win::read(fd, dst, n));
+}
+inline ssize_t pread(int fd, void* dst, std::size_t n, offset_t at) {
+    return static_cast<ssize_t>(win::pread(fd, dst, n, static_cast<std::uint64_t>(at)));
+}
+inline ssize_t write(int fd, const void* src, std::size_t n) {
+    return static_cast<ssize_t>(win::write(fd, src, n));
+}
+inline ssize_t pwrite(int fd, const void* src, std::size_t n, offset_t at) {
+    return static_cast<ssize_t>(win::pwrite(fd, src, n, static_cast<std::uint64_t>(at)));
+}
+inline int open(const std::filesystem::path& path, int flags, int mode = 0666) {
+    return win::open(path, flags, mode);
+}
+inline int fsync(int fd) {
+    return win::fsync(fd);
+}
+inline int rename(const std::filesystem::path& from, const std::filesystem::path& to) {
+    return win::rename(from, to);
+}
+/// A view of the first `n` bytes of the file on `fd` (see win::map), or null with errno.
+inline void* map_file(int fd, std::size_t n, bool writable, bool shared) {
+    return win::map(fd, n, writable, shared);
+}
+inline void unmap_file(void* p, std::size_t) {
+    win::unmap(p);
+}
+#else
+/// A file offset in bytes.
+using offset_t = off_t;
 
 #ifdef FASTREAD_SYSCALL_HOOKS
 /// The functions the wrappers below call; tests replace entries and put them back.
@@ -110,6 +157,26 @@ inline int getrusage(int who, rusage* usage) {
     return ::getrusage(who, usage);
 }
 #endif
+
+/// open(2) and rename(2) of paths (their native, narrow form here).
+inline int open(const std::filesystem::path& path, int flags, mode_t mode = 0) {
+    return open(path.c_str(), flags, mode);
+}
+inline int rename(const std::filesystem::path& from, const std::filesystem::path& to) {
+    return rename(from.c_str(), to.c_str());
+}
+
+/// A shared or private map of the first `n` bytes of the file on `fd` (mmap at offset 0,
+/// readable, writable if asked), or null with errno set.
+inline void* map_file(int fd, std::size_t n, bool writable, bool shared) {
+    void* p = mmap(nullptr, n, writable ? PROT_READ | PROT_WRITE : PROT_READ,
+                   shared ? MAP_SHARED : MAP_PRIVATE, fd, 0);
+    return p == MAP_FAILED ? nullptr : p;
+}
+inline void unmap_file(void* p, std::size_t n) {
+    ::munmap(p, n);
+}
+#endif // _WIN32
 
 } // namespace fastread::detail::sys
 

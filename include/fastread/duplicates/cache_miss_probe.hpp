@@ -52,7 +52,7 @@ inline ssize_t pread_probing(int fd, char* dst, std::size_t n, std::uint64_t off
                 continue;
             }
         } else {
-            got = sys::pread(fd, dst, n, static_cast<off_t>(offset));
+            got = sys::pread(fd, dst, n, static_cast<sys::offset_t>(offset));
         }
         if (got >= 0 || errno != EINTR) {
             return got;

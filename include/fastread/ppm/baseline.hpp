@@ -187,7 +187,7 @@ inline sample_vector<char> baseline_read_padded(const std::filesystem::path& pat
 namespace fastread::ppm::baseline {
 
 inline sample_vector<char> read_whole_file(const std::filesystem::path& path) {
-    detail::unique_file f(std::fopen(path.c_str(), "rb"));
+    detail::unique_file f(detail::open_stream(path, "rb"));
     if (!f) {
         detail::throw_system_error(errno, "fopen", path);
     }
@@ -248,7 +248,7 @@ inline image<std::uint8_t> stage1_iostream(const std::filesystem::path& path) {
 }
 
 inline image<std::uint8_t> stage2_fscanf(const std::filesystem::path& path) {
-    detail::unique_file f(std::fopen(path.c_str(), "rb"));
+    detail::unique_file f(detail::open_stream(path, "rb"));
     if (!f) {
         detail::throw_system_error(errno, "fopen", path);
     }

@@ -131,7 +131,7 @@ void fseek_update(std::FILE* f, std::span<const std::uint64_t> indices, F&& fn,
 /// Opens `path` as the article does (fopen "rb" or "rb+", then setvbuf when unbuffered).
 inline detail::unique_file open_stream(const std::filesystem::path& path, bool read_write,
                                        bool buffered) {
-    detail::unique_file f(std::fopen(path.c_str(), read_write ? "rb+" : "rb"));
+    detail::unique_file f(detail::open_stream(path, read_write ? "rb+" : "rb"));
     if (!f) {
         detail::throw_system_error(errno, "fopen", path);
     }

@@ -30,7 +30,7 @@ class fread_source {
     /// Reads the whole file at `path`. Throws `std::system_error` naming the path if it
     /// cannot be opened or read.
     explicit fread_source(const std::filesystem::path& path) : path_(path) {
-        detail::unique_file file(std::fopen(path.c_str(), "rb"));
+        detail::unique_file file(detail::open_stream(path, "rb"));
         if (!file) {
             detail::throw_system_error(errno, "fopen", path_);
         }

@@ -37,7 +37,7 @@ class mmap_source {
     /// opened, is not a regular file, or the map fails.
     explicit mmap_source(const std::filesystem::path& path) : path_(path) {
         // O_NONBLOCK so that a FIFO with no writer is rejected instead of hanging in open().
-        detail::unique_fd fd = detail::open_read_only(path, O_NONBLOCK);
+        detail::unique_fd fd = detail::open_read_only(path, detail::o_nonblock);
         map(fd.get());
     }
 

@@ -49,7 +49,7 @@ class stdio_source {
     /// `std::system_error` naming the path if it cannot be opened.
     explicit stdio_source(const std::filesystem::path& path,
                           std::size_t chunk_size = default_chunk_size)
-        : owned_(std::fopen(path.c_str(), "rb")), path_(path) {
+        : owned_(detail::open_stream(path, "rb")), path_(path) {
         if (!owned_) {
             detail::throw_system_error(errno, "fopen", path_);
         }

@@ -32,7 +32,7 @@
 namespace fastread::detail {
 
 inline unique_file open_stdio(const std::filesystem::path& path, const char* mode) {
-    unique_file f(std::fopen(path.c_str(), mode));
+    unique_file f(open_stream(path, mode));
     if (!f) {
         fastread::detail::throw_system_error(errno, "fopen", path);
     }
