@@ -32,12 +32,11 @@ if(violations)
 endif()
 
 # OS code lives in detail/ (docs: DESIGN, "Operating systems"): no header above it includes
-# an OS header or names a POSIX call's constants. duplicates/ (the finder's walk and reads,
-# in namespace detail) is not checked yet.
+# an OS header or names a POSIX call's constants.
 file(GLOB_RECURSE upper_headers RELATIVE "${INCLUDE_DIR}/fastread" "${INCLUDE_DIR}/fastread/*.hpp")
 set(os_violations "")
 foreach(header IN LISTS upper_headers)
-  if(header MATCHES "^(detail|duplicates)/")
+  if(header MATCHES "^detail/")
     continue()
   endif()
   file(STRINGS "${INCLUDE_DIR}/fastread/${header}" lines

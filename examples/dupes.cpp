@@ -35,9 +35,7 @@
 #include <string_view>
 #include <vector>
 
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <fastread/detail/posix.hpp> // descriptor limit, terminal check: the OS layer
 
 namespace {
 
@@ -109,8 +107,9 @@ std::string json_string(std::string_view s) {
 }
 
 std::uint64_t size_of(const std::filesystem::path& p) {
-    struct stat st {};
-    return ::stat(p.c_str(), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(p, ec);
+    return ec ? 0 : static_cast<std::uint64_t>(size);
 }
 
 } // namespace
@@ -118,11 +117,7 @@ std::uint64_t size_of(const std::filesystem::path& p) {
 int main(int argc, char* argv[]) {
     // As other duplicate finders do, allow every descriptor the hard limit allows:
     // find_duplicates sizes the sets it compares at once from what the process may open.
-    if (rlimit limit{};
-        ::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
-        limit.rlim_cur = limit.rlim_max;
-        (void)::setrlimit(RLIMIT_NOFILE, &limit);
-    }
+    fastread::detail::raise_descriptor_limit();
     fastread::duplicate_options options;
     bool sameline = false, show_size = false, summarize = false, quiet = false, json = false;
     std::vector<std::filesystem::path> roots;
@@ -240,11 +235,12 @@ int main(int argc, char* argv[]) {
 
     std::vector<fastread::duplicate_error> errors;
     options.on_error = [&](const fastread::duplicate_error& e) {
-        std::fprintf(stderr, "fastread-dupes: %s: %s (%s)\n", e.path.c_str(),
-                     e.error.message().c_str(), e.operation.c_str());
+        std::fprintf(stderr, "fastread-dupes: %s: %s (%s)\n",
+                     fastread::detail::string_of(e.path).c_str(), e.error.message().c_str(),
+                     e.operation.c_str());
         errors.push_back(e);
     };
-    const bool show_progress = !quiet && ::isatty(STDERR_FILENO) == 1;
+    const bool show_progress = !quiet && fastread::detail::is_terminal(stderr);
     if (show_progress) {
         options.on_progress = [](const fastread::duplicate_progress& p) {
             if (p.total != 0) {
@@ -266,14 +262,15 @@ int main(int argc, char* argv[]) {
             out += g == 0 ? "\n" : ",\n";
             out += "  {\"size\": " + std::to_string(size_of(groups[g][0])) + ", \"files\": [";
             for (std::size_t k = 0; k < groups[g].size(); ++k) {
-                out += (k == 0 ? "" : ", ") + json_string(groups[g][k].native());
+                out +=
+                    (k == 0 ? "" : ", ") + json_string(fastread::detail::string_of(groups[g][k]));
             }
             out += "]}";
         }
         out += groups.empty() ? "],\n \"errors\": [" : "\n ],\n \"errors\": [";
         for (std::size_t k = 0; k < errors.size(); ++k) {
             out += k == 0 ? "\n" : ",\n";
-            out += "  {\"path\": " + json_string(errors[k].path.native()) +
+            out += "  {\"path\": " + json_string(fastread::detail::string_of(errors[k].path)) +
                    ", \"error\": " + json_string(errors[k].error.message()) +
                    ", \"operation\": " + json_string(errors[k].operation) + "}";
         }
@@ -310,12 +307,12 @@ int main(int argc, char* argv[]) {
             }
             if (sameline) { // fdupes -1: each name followed by a space; no blank line
                 for (const auto& p : g) {
-                    std::printf("%s ", escape_sameline(p.native()).c_str());
+                    std::printf("%s ", escape_sameline(fastread::detail::string_of(p)).c_str());
                 }
                 std::putchar('\n');
             } else {
                 for (const auto& p : g) {
-                    std::printf("%s\n", p.c_str());
+                    std::printf("%s\n", fastread::detail::string_of(p).c_str());
                 }
                 std::putchar('\n');
             }

@@ -3,6 +3,7 @@
 // with characters outside ASCII (UTF-16 on Windows); bytes that a text-mode C runtime would
 // change (CR LF, Ctrl-Z). Built and run on Linux too, where the same results must hold.
 
+#include <fastread/duplicates.hpp>
 #include <fastread/files_equal.hpp>
 #include <fastread/lines.hpp>
 #include <fastread/page_cache.hpp>
@@ -15,6 +16,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -346,4 +348,49 @@ TEST_CASE("files: the page cache, as far as the system lets it be asked", "[file
 #else
     CHECK(fastread::page_cache::resident_fraction(path) == 1.0);
 #endif
+}
+
+TEST_CASE("files: find_duplicates groups a tree's equal files, hard links once, names outside "
+          "ASCII",
+          "[files]") {
+    scratch_dir dir;
+    fs::create_directories(dir / "a" / "deep");
+    fs::create_directories(dir / "b");
+    const std::string same = fastread_test::bytes_of(200000, 21);
+    std::string nearly = same;
+    nearly[150000] = static_cast<char>(nearly[150000] ^ 1); // same size, one byte apart
+    put(dir / "a" / "one.bin", same);
+    put(dir / "a" / "deep" / non_ascii("two", ".bin"), same);
+    put(dir / "b" / "three.bin", same);
+    put(dir / "b" / "near.bin", nearly);
+    put(dir / "b" / "small1", "abc");
+    put(dir / "b" / "small2", "abc");
+    put(dir / "b" / "other", "abd");
+    fs::create_hard_link(dir / "b" / "three.bin", dir / "b" / "three-link.bin");
+
+    const std::vector<fs::path> roots{dir.path()};
+    fastread::duplicate_options o;
+    o.recursive = true;
+    auto groups = fastread::find_duplicates(roots, o);
+    for (auto& g : groups) {
+        std::sort(g.begin(), g.end());
+    }
+    std::sort(groups.begin(), groups.end());
+    // The hard link is the same file as three.bin: one of the two names is kept (as fdupes
+    // does without -H), so the group has three members.
+    REQUIRE(groups.size() == 2);
+    CHECK(groups[0].size() == 3);
+    CHECK(groups[0][0] == dir / "a" / "deep" / non_ascii("two", ".bin"));
+    CHECK(groups[0][1] == dir / "a" / "one.bin");
+    CHECK(
+        (groups[0][2] == dir / "b" / "three.bin" || groups[0][2] == dir / "b" / "three-link.bin"));
+    CHECK(groups[1] == std::vector<fs::path>{dir / "b" / "small1", dir / "b" / "small2"});
+
+    o.hardlinks_are_duplicates = true;
+    groups = fastread::find_duplicates(roots, o);
+    std::size_t biggest = 0;
+    for (const auto& g : groups) {
+        biggest = std::max(biggest, g.size());
+    }
+    CHECK(biggest == 4); // with the link's other name
 }

@@ -23,6 +23,7 @@
 #else
 #include <dirent.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/uio.h>
 #include <unistd.h>
 #endif
@@ -363,6 +364,21 @@ inline int getc_unlocked_of(std::FILE* f) noexcept {
 #endif
 }
 
+/// The error a file that changed while it was read is reported with: ESTALE where the
+/// system has it, else EAGAIN (Windows; read it again).
+#if defined(ESTALE)
+inline constexpr int e_changed = ESTALE;
+#else
+inline constexpr int e_changed = EAGAIN;
+#endif
+
+/// O_NOCTTY where the system has it (a terminal opened is never made the controlling one).
+#if defined(O_NOCTTY)
+inline constexpr int o_noctty = O_NOCTTY;
+#else
+inline constexpr int o_noctty = 0;
+#endif
+
 /// O_NONBLOCK where the system has it (a FIFO without a writer then fails to open instead
 /// of blocking; Windows has no such files to open).
 #if defined(O_NONBLOCK)
@@ -403,6 +419,7 @@ struct file_info {
     std::uint64_t inode = 0;
     std::int64_t mtime_ns = 0; ///< last modification, nanoseconds since the epoch
     std::int64_t ctime_ns = 0; ///< last status change, nanoseconds since the epoch
+    std::uint64_t links = 1;   ///< hard links to the file (st_nlink)
 };
 
 #if !defined(_WIN32)
@@ -414,6 +431,7 @@ inline file_info info_of(const struct stat& st) noexcept {
     info.size = st.st_size > 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
     info.device = static_cast<std::uint64_t>(st.st_dev);
     info.inode = static_cast<std::uint64_t>(st.st_ino);
+    info.links = static_cast<std::uint64_t>(st.st_nlink);
 #if defined(__APPLE__) // Darwin names the POSIX.1-2008 timespec fields differently
     const timespec &mtime = st.st_mtimespec, &ctime = st.st_ctimespec;
 #else
@@ -440,6 +458,7 @@ inline file_info stat_fd(int fd, const std::filesystem::path& path = {}) {
     info.inode = f.inode;
     info.mtime_ns = f.mtime_ns;
     info.ctime_ns = f.ctime_ns;
+    info.links = f.links;
     return info;
 #else
     struct stat st {};
@@ -447,6 +466,198 @@ inline file_info stat_fd(int fd, const std::filesystem::path& path = {}) {
         throw_system_error(errno, "fstat", path);
     }
     return info_of(st);
+#endif
+}
+
+/// The path named by a UTF-8 string, and a path's UTF-8 string: the bytes as they are on
+/// POSIX, UTF-8 to and from UTF-16 on Windows (never the ANSI code page).
+inline std::filesystem::path path_of(const std::string& utf8) {
+#if defined(_WIN32)
+    return std::filesystem::path(
+        std::u8string(reinterpret_cast<const char8_t*>(utf8.data()), utf8.size()));
+#else
+    return std::filesystem::path(utf8);
+#endif
+}
+inline std::string string_of(const std::filesystem::path& path) {
+#if defined(_WIN32)
+    const std::u8string s = path.u8string();
+    return std::string(reinterpret_cast<const char*>(s.data()), s.size());
+#else
+    return path.string();
+#endif
+}
+
+/// Opens the path `utf8` (the string as it is on POSIX, converted to UTF-16 on Windows) for
+/// reading or for reading and writing, close-on-exec, never as a controlling terminal and
+/// without waiting on a FIFO: the descriptor, or -1 with errno set.
+inline int open_utf8(const std::string& utf8, open_mode mode) {
+    const int flags =
+        (mode == open_mode::read_write ? O_RDWR : O_RDONLY) | o_cloexec | o_noctty | o_nonblock;
+#if defined(_WIN32)
+    return sys::open(path_of(utf8), flags);
+#else
+    return sys::open(utf8.c_str(), flags);
+#endif
+}
+
+/// What stat tells about a name: its file_info, and whether it is a symbolic link (a
+/// junction too, on Windows) when asked not to follow links.
+struct path_facts {
+    file_info info;
+    bool symlink = false;
+};
+
+/// stat (`follow`) or lstat of the path `utf8`: 0, or the error number.
+inline int stat_path(const std::string& utf8, bool follow, path_facts& out) noexcept {
+#if defined(_WIN32)
+    win::file_facts f;
+    int err = 0;
+    try {
+        err = win::facts_of_path(path_of(utf8), follow, f);
+    } catch (...) {
+        return EINVAL; // not UTF-8
+    }
+    if (err != 0) {
+        return err;
+    }
+    out.info = file_info{f.regular, f.directory, f.size,     f.device,
+                         f.inode,   f.mtime_ns,  f.ctime_ns, f.links};
+    out.symlink = !follow && f.reparse_point;
+    return 0;
+#else
+    struct stat st {};
+    if ((follow ? ::stat(utf8.c_str(), &st) : ::lstat(utf8.c_str(), &st)) != 0) {
+        return errno;
+    }
+    out.info = info_of(st);
+    out.symlink = S_ISLNK(st.st_mode);
+    return 0;
+#endif
+}
+
+/// A directory's names, one at a time (readdir; a directory iterator on Windows), and stat
+/// of each relative to the directory (fstatat, which saves the kernel a path walk per
+/// name). Not thread-safe for next(); stat() may run on several threads at once.
+class dir_reader {
+  public:
+    /// Opens the directory `utf8`: 0, or the error number.
+    int open(const std::string& utf8) noexcept {
+#if defined(_WIN32)
+        path_ = utf8;
+        std::error_code ec;
+        try {
+            it_ = std::filesystem::directory_iterator(path_of(utf8), ec);
+        } catch (...) {
+            return ENOMEM;
+        }
+        open_ = !ec;
+        return !ec ? 0 : ec.category() == std::generic_category() ? ec.value() : EIO;
+#else
+        dir_.reset(::opendir(utf8.c_str()));
+        return dir_ ? 0 : errno;
+#endif
+    }
+    explicit operator bool() const noexcept {
+#if defined(_WIN32)
+        return open_;
+#else
+        return dir_ != nullptr;
+#endif
+    }
+    /// The next name ("." and ".." skipped) into `name`: true; false at the end, with
+    /// `err` 0 or the error number.
+    bool next(std::string& name, int& err) {
+        err = 0;
+#if defined(_WIN32)
+        std::error_code ec;
+        if (it_ == std::filesystem::directory_iterator()) {
+            return false;
+        }
+        name = string_of(it_->path().filename());
+        it_.increment(ec);
+        if (ec) {
+            it_ = std::filesystem::directory_iterator();
+        }
+        return true;
+#else
+        for (;;) {
+            errno = 0;
+            const dirent* e = ::readdir(dir_.get());
+            if (e == nullptr) {
+                err = errno;
+                return false;
+            }
+            const std::string_view n(e->d_name);
+            if (n != "." && n != "..") {
+                name.assign(n);
+                return true;
+            }
+        }
+#endif
+    }
+    /// stat (`follow`) or lstat of `name` in the directory: 0, or the error number.
+    int stat(const std::string& name, bool follow, path_facts& out) const noexcept {
+#if defined(_WIN32)
+        return stat_path(path_ + "/" + name, follow, out);
+#else
+        struct stat st {};
+        if (::fstatat(::dirfd(dir_.get()), name.c_str(), &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) !=
+            0) {
+            return errno;
+        }
+        out.info = info_of(st);
+        out.symlink = S_ISLNK(st.st_mode);
+        return 0;
+#endif
+    }
+
+  private:
+#if defined(_WIN32)
+    std::string path_;
+    std::filesystem::directory_iterator it_;
+    bool open_ = false;
+#else
+    std::unique_ptr<DIR, int (*)(DIR*)> dir_{nullptr, &::closedir};
+#endif
+};
+
+/// The most descriptors this process may have open (RLIMIT_NOFILE's soft limit; the C
+/// runtime's _getmaxstdio on Windows), or 0 when unlimited or unknown.
+inline std::uint64_t descriptor_limit() noexcept {
+#if defined(_WIN32)
+    const int most = ::_getmaxstdio();
+    return most > 0 ? static_cast<std::uint64_t>(most) : 0;
+#else
+    struct rlimit limit {};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) {
+        return 0;
+    }
+    return static_cast<std::uint64_t>(limit.rlim_cur);
+#endif
+}
+
+/// Raises this process's descriptor limit to the most it may have (RLIMIT_NOFILE's soft
+/// limit to the hard one; the C runtime's stream limit to 8192 on Windows). Never fails:
+/// the limit stays where it was if it cannot be raised.
+inline void raise_descriptor_limit() noexcept {
+#if defined(_WIN32)
+    (void)::_setmaxstdio(8192);
+#else
+    struct rlimit limit {};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        (void)::setrlimit(RLIMIT_NOFILE, &limit);
+    }
+#endif
+}
+
+/// True iff `stream` writes to a terminal (isatty of its descriptor).
+inline bool is_terminal(std::FILE* stream) noexcept {
+#if defined(_WIN32)
+    return ::_isatty(::_fileno(stream)) != 0;
+#else
+    return ::isatty(::fileno(stream)) == 1;
 #endif
 }
 

@@ -212,17 +212,15 @@ inline std::int64_t unix_ns(std::int64_t filetime) noexcept {
 struct file_facts {
     bool regular = false;
     bool directory = false;
+    bool reparse_point = false; ///< a symbolic link or junction (opened without following)
     std::uint64_t size = 0;
     std::uint64_t device = 0;
     std::uint64_t inode = 0;
+    std::uint64_t links = 1;
     std::int64_t mtime_ns = 0;
     std::int64_t ctime_ns = 0;
 };
-inline bool facts_of(int fd, file_facts& out) noexcept {
-    const HANDLE h = handle_of(fd);
-    if (h == INVALID_HANDLE_VALUE) {
-        return false;
-    }
+inline bool facts_of_handle(HANDLE h, file_facts& out) noexcept {
     out = {};
     if (GetFileType(h) != FILE_TYPE_DISK) {
         return true; // a pipe or a console: not regular, no size
@@ -233,7 +231,9 @@ inline bool facts_of(int fd, file_facts& out) noexcept {
         return false;
     }
     out.directory = (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0;
-    out.regular = !out.directory;
+    out.reparse_point = (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) != 0;
+    out.regular = !out.directory && !out.reparse_point;
+    out.links = info.nNumberOfLinks;
     out.size = (std::uint64_t{info.nFileSizeHigh} << 32) | info.nFileSizeLow;
     out.device = info.dwVolumeSerialNumber;
     out.inode = (std::uint64_t{info.nFileIndexHigh} << 32) | info.nFileIndexLow;
@@ -247,6 +247,28 @@ inline bool facts_of(int fd, file_facts& out) noexcept {
         out.mtime_ns = out.ctime_ns = unix_ns(write);
     }
     return true;
+}
+inline bool facts_of(int fd, file_facts& out) noexcept {
+    const HANDLE h = handle_of(fd);
+    return h != INVALID_HANDLE_VALUE && facts_of_handle(h, out);
+}
+
+/// file_facts of `path`: the file a link leads to (`follow`), or the link itself. 0, or
+/// the errno value.
+inline int facts_of_path(const std::filesystem::path& path, bool follow, file_facts& out) noexcept {
+    const HANDLE h =
+        CreateFileW(path.c_str(), FILE_READ_ATTRIBUTES,
+                    FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr, OPEN_EXISTING,
+                    FILE_FLAG_BACKUP_SEMANTICS | // directories too
+                        (follow ? 0 : FILE_FLAG_OPEN_REPARSE_POINT),
+                    nullptr);
+    if (h == INVALID_HANDLE_VALUE) {
+        return from_win32(GetLastError());
+    }
+    const bool ok = facts_of_handle(h, out);
+    const int err = ok ? 0 : errno;
+    CloseHandle(h);
+    return err;
 }
 
 /// A read-write file in the temporary directory (GetTempPathW) that no one else opens,

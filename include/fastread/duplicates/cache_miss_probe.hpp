@@ -16,9 +16,6 @@
 #include <functional>
 #include <string>
 
-#include <sys/types.h>
-#include <sys/uio.h>
-
 namespace fastread::detail {
 
 // Lets the reading threads tell their team when a read had to wait for the device, so that

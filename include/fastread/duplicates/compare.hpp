@@ -28,13 +28,6 @@
 #include <utility>
 #include <vector>
 
-#include <dirent.h>
-#include <fcntl.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/uio.h>
-#include <unistd.h>
-
 namespace fastread::detail {
 
 /// Splits sets of same-size candidates into sets of equal files.
@@ -175,7 +168,7 @@ class duplicate_comparer : protected duplicate_reader {
                     continue;
                 }
                 if (got != n) {
-                    w.fail(files_[m.file].path, ESTALE, "changed");
+                    w.fail(files_[m.file].path, e_changed, "changed");
                     continue;
                 }
                 read.push_back(pos);

@@ -30,13 +30,6 @@
 #include <utility>
 #include <vector>
 
-#include <dirent.h>
-#include <fcntl.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/uio.h>
-#include <unistd.h>
-
 #if !defined(FASTREAD_NO_XXHASH) && __has_include(<xxhash.h>)
 /// 1 where find_duplicates hashes with xxHash (XXH3, `<xxhash.h>` found and
 /// FASTREAD_NO_XXHASH not defined), else 0 (it then compares without hashing).
@@ -59,8 +52,7 @@ class duplicate_reader : protected duplicate_walk {
 
   protected:
     // Still the file the walk saw: same device, inode, size and modification time.
-    static bool unchanged(const dup_file& f, const struct stat& st) noexcept {
-        const file_info now = info_of(st);
+    static bool unchanged(const dup_file& f, const file_info& now) noexcept {
         return now.device == f.info.device && now.inode == f.info.inode &&
                now.size == f.info.size && now.mtime_ns == f.info.mtime_ns;
     }
@@ -75,8 +67,8 @@ class duplicate_reader : protected duplicate_walk {
         std::unique_ptr<char[]> buffers; // set_bytes, allocated when first needed
 
         bool fail(const std::string& path, int err, const char* operation) {
-            errors->push_back(
-                duplicate_error{path, std::error_code(err, std::generic_category()), operation});
+            errors->push_back(duplicate_error{
+                path_of(path), std::error_code(err, std::generic_category()), operation});
             return false;
         }
         char* buffer_a() {
@@ -99,12 +91,16 @@ class duplicate_reader : protected duplicate_walk {
         std::size_t contents_size = 0;
     };
 
+    // Opens a candidate read-only (never as a controlling terminal, never waiting on a FIFO
+    // that replaced it): the descriptor, or -1 with errno set.
+    static int open_candidate(const dup_file& f) { return open_utf8(f.path, open_mode::read_only); }
+
     // Opens a candidate and checks that it is still the file the walk saw; else reports it.
     // With `out_of_descriptors`, running out of descriptors (EMFILE, ENFILE) is not
     // reported but flagged there, for the caller to retry with fewer files open.
     unique_fd open_unchanged(const dup_file& f, worker& w,
                              bool* out_of_descriptors = nullptr) const {
-        const int fd = ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        const int fd = open_candidate(f);
         if (fd < 0) {
             if (out_of_descriptors != nullptr && (errno == EMFILE || errno == ENFILE)) {
                 *out_of_descriptors = true;
@@ -121,12 +117,14 @@ class duplicate_reader : protected duplicate_walk {
     }
 
     bool still_same(const dup_file& f, int fd, worker& w) const {
-        struct stat st {};
-        if (::fstat(fd, &st) != 0) {
-            return w.fail(f.path, errno, "stat");
+        file_info st;
+        try {
+            st = stat_fd(fd);
+        } catch (const std::system_error& e) {
+            return w.fail(f.path, e.code().value(), "stat");
         }
         if (!unchanged(f, st)) {
-            return w.fail(f.path, ESTALE, "changed");
+            return w.fail(f.path, e_changed, "changed");
         }
         return true;
     }
@@ -137,7 +135,7 @@ class duplicate_reader : protected duplicate_walk {
     // compared are the bytes read; a file that grew or shrank since the walk is reported as
     // changed). False, with the reason reported, if it cannot be read or changed size.
     bool load_whole(const dup_file& f, char* dst, worker& w) const {
-        const int fd = ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        const int fd = open_candidate(f);
         if (fd < 0) {
             return w.fail(f.path, errno, "open");
         }
@@ -156,7 +154,7 @@ class duplicate_reader : protected duplicate_walk {
             }
         }
         if (got != size) {
-            return w.fail(f.path, ESTALE, "changed");
+            return w.fail(f.path, e_changed, "changed");
         }
         // The file opened is the one the walk saw (a rename or a new link since would put
         // another file's bytes under its name), and it was not modified while read.

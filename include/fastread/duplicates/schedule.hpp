@@ -29,13 +29,6 @@
 #include <utility>
 #include <vector>
 
-#include <dirent.h>
-#include <fcntl.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/uio.h>
-#include <unistd.h>
-
 namespace fastread::detail {
 
 /// Descriptors this process may still open: RLIMIT_NOFILE's soft limit less those open now
@@ -44,12 +37,11 @@ namespace fastread::detail {
 /// At most 2^20 (an unlimited soft limit). O(descriptors open).
 inline std::size_t descriptor_room() noexcept {
     constexpr std::size_t most = std::size_t{1} << 20;
-    struct rlimit limit {};
-    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY ||
-        limit.rlim_cur >= most) {
+    const std::uint64_t limit = descriptor_limit();
+    if (limit == 0 || limit >= most) {
         return most;
     }
-    const auto soft = static_cast<std::size_t>(limit.rlim_cur);
+    const auto soft = static_cast<std::size_t>(limit);
     const std::int64_t counted = open_descriptors();
     const std::size_t open = counted >= 0 ? static_cast<std::size_t>(counted) : soft / 2;
     return soft > open ? soft - open : 0;
@@ -216,7 +208,7 @@ class duplicate_finder : protected duplicate_comparer {
         std::vector<std::filesystem::path> paths;
         paths.reserve(group.size());
         for (std::size_t i : group) {
-            paths.emplace_back(files_[i].path);
+            paths.push_back(path_of(files_[i].path));
         }
         std::sort(paths.begin(), paths.end());
         groups_.push_back(std::move(paths));

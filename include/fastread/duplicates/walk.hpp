@@ -31,13 +31,6 @@
 #include <utility>
 #include <vector>
 
-#include <dirent.h>
-#include <fcntl.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/uio.h>
-#include <unistd.h>
-
 namespace fastread::detail {
 
 /// Walks the roots into `files_` (candidates) and `dirs_` (their directories); reports what
@@ -49,8 +42,8 @@ class duplicate_walk : protected duplicate_limits {
   protected:
     void error(const std::string& path, int err, const char* operation) {
         if (opt_.on_error) {
-            opt_.on_error(
-                duplicate_error{path, std::error_code(err, std::generic_category()), operation});
+            opt_.on_error(duplicate_error{
+                path_of(path), std::error_code(err, std::generic_category()), operation});
         }
     }
 
@@ -61,37 +54,38 @@ class duplicate_walk : protected duplicate_limits {
     }
 
     void add_root(const std::filesystem::path& root) {
-        struct stat st {};
+        path_facts st;
         // A root named explicitly is followed even if it is a symbolic link.
-        if (::stat(root.c_str(), &st) != 0) {
-            error(root.string(), errno, "stat");
+        const std::string root_string = string_of(root);
+        if (const int err = stat_path(root_string, true, st); err != 0) {
+            error(root_string, err, "stat");
             return;
         }
-        if (S_ISDIR(st.st_mode)) {
-            pending_.push_back({root.string(), st.st_dev, st.st_ino});
+        if (st.info.directory) {
+            pending_.push_back({root_string, st.info.device, st.info.inode});
             return;
         }
-        if (!S_ISREG(st.st_mode)) {
+        if (!st.info.regular) {
             return;
         }
-        std::filesystem::path parent = root.parent_path();
-        struct stat ps {};
-        if (::stat(parent.empty() ? "." : parent.c_str(), &ps) != 0) {
-            error(parent.string(), errno, "stat");
+        const std::string parent =
+            root.parent_path().empty() ? std::string(".") : string_of(root.parent_path());
+        path_facts ps;
+        if (const int err = stat_path(parent, true, ps); err != 0) {
+            error(parent, err, "stat");
             return;
         }
-        dirs_.push_back(parent.empty() ? std::string(".") : parent.string());
-        add_file(files_, root.string(), st, ps.st_dev, ps.st_ino, root.filename().string(), true,
-                 static_cast<std::uint32_t>(dirs_.size() - 1));
+        dirs_.push_back(parent);
+        add_file(files_, root_string, st.info, ps.info.device, ps.info.inode,
+                 string_of(root.filename()), true, static_cast<std::uint32_t>(dirs_.size() - 1));
     }
 
     // Appends the file to `out` unless the options exclude it or it was already given as a
     // root. Called from several walking threads at once when `root` is false (then it
     // only reads paths_seen_).
-    void add_file(std::vector<dup_file>& out, std::string path, const struct stat& st,
-                  dev_t parent_dev, ino_t parent_ino, std::string name, bool root,
+    void add_file(std::vector<dup_file>& out, std::string path, const file_info& info,
+                  std::uint64_t parent_dev, std::uint64_t parent_ino, std::string name, bool root,
                   std::uint32_t dir, bool via_link = false) {
-        const file_info info = info_of(st);
         if (info.size < opt_.min_size || info.size > opt_.max_size ||
             (info.size == 0 && !opt_.include_empty)) {
             return;
@@ -107,13 +101,13 @@ class duplicate_walk : protected duplicate_limits {
         }
         const auto name_at = static_cast<std::uint32_t>(path.size() - name_size);
         out.push_back(
-            dup_file{std::move(path), info, dir, name_at, st.st_nlink > 1, via_link || root});
+            dup_file{std::move(path), info, dir, name_at, info.links > 1, via_link || root});
     }
 
     struct dir_entry {
         std::string path;
-        dev_t device;
-        ino_t inode;
+        std::uint64_t device;
+        std::uint64_t inode;
     };
 
     // What reading some directories found; `files[i].dir` indexes `dirs`.
@@ -218,7 +212,7 @@ class duplicate_walk : protected duplicate_limits {
 
     // A directory's names, sorted, and the open directory to stat them in.
     struct listing {
-        std::unique_ptr<DIR, int (*)(DIR*)> dir{nullptr, &::closedir};
+        dir_reader dir;
         std::vector<std::string> names;
     };
 
@@ -351,27 +345,24 @@ class duplicate_walk : protected duplicate_limits {
     // Opens a directory and reads its names, sorted (so that which of two ways to a file is
     // kept does not depend on the file system's directory order); errors go to `out`.
     void list_dir(const dir_entry& d, listing& l, walk_out& out) const {
-        l.dir.reset(::opendir(d.path.c_str()));
-        if (!l.dir) {
+        if (const int err = l.dir.open(d.path); err != 0) {
             out.errors.push_back(duplicate_error{
-                d.path, std::error_code(errno, std::generic_category()), "opendir"});
+                path_of(d.path), std::error_code(err, std::generic_category()), "opendir"});
             return;
         }
-        for (;;) {
-            errno = 0;
-            const dirent* e = ::readdir(l.dir.get());
-            if (e == nullptr) {
-                if (errno != 0) {
+        std::string name;
+        for (int err = 0;;) {
+            if (!l.dir.next(name, err)) {
+                if (err != 0) {
                     out.errors.push_back(duplicate_error{
-                        d.path, std::error_code(errno, std::generic_category()), "readdir"});
+                        path_of(d.path), std::error_code(err, std::generic_category()), "readdir"});
                 }
                 break;
             }
-            const std::string_view name(e->d_name);
-            if (name == "." || name == ".." || (!opt_.include_hidden && name.front() == '.')) {
+            if (!opt_.include_hidden && name.front() == '.') {
                 continue;
             }
-            l.names.emplace_back(name);
+            l.names.push_back(name);
         }
         std::sort(l.names.begin(), l.names.end());
     }
@@ -382,36 +373,35 @@ class duplicate_walk : protected duplicate_limits {
         if (!l.dir) {
             return;
         }
-        const int dfd = ::dirfd(l.dir.get());
         const std::string prefix = d.path.ends_with('/') ? d.path : d.path + '/';
         const std::size_t begin = part * names_per_task;
         const std::size_t end = std::min(l.names.size(), begin + names_per_task);
         std::uint32_t dir_index = UINT32_MAX; // set by the first file
         for (std::size_t k = begin; k < end; ++k) {
             const std::string& name = l.names[k];
-            struct stat st {};
-            if (::fstatat(dfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+            path_facts st;
+            if (const int err = l.dir.stat(name, false, st); err != 0) {
                 out.errors.push_back(duplicate_error{
-                    prefix + name, std::error_code(errno, std::generic_category()), "stat"});
+                    path_of(prefix + name), std::error_code(err, std::generic_category()), "stat"});
                 continue;
             }
-            const bool via_link = S_ISLNK(st.st_mode);
+            const bool via_link = st.symlink;
             if (via_link) {
-                if (!opt_.follow_symlinks || ::fstatat(dfd, name.c_str(), &st, 0) != 0) {
+                if (!opt_.follow_symlinks || l.dir.stat(name, true, st) != 0) {
                     continue; // not followed, or dangling
                 }
             }
-            if (S_ISDIR(st.st_mode)) {
+            if (st.info.directory) {
                 if (opt_.recursive) {
-                    out.subdirs.push_back({prefix + name, st.st_dev, st.st_ino});
+                    out.subdirs.push_back({prefix + name, st.info.device, st.info.inode});
                 }
-            } else if (S_ISREG(st.st_mode)) {
+            } else if (st.info.regular) {
                 if (dir_index == UINT32_MAX) {
                     out.dirs.push_back(d.path);
                     dir_index = static_cast<std::uint32_t>(out.dirs.size() - 1);
                 }
-                add_file(out.files, prefix + name, st, d.device, d.inode, name, false, dir_index,
-                         via_link);
+                add_file(out.files, prefix + name, st.info, d.device, d.inode, name, false,
+                         dir_index, via_link);
             }
         }
     }
