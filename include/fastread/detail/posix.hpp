@@ -570,13 +570,16 @@ class dir_reader {
     bool next(std::string& name, int& err) {
         err = 0;
 #if defined(_WIN32)
-        std::error_code ec;
         if (it_ == std::filesystem::directory_iterator()) {
+            err = pending_; // an error met moving past the last name handed out
+            pending_ = 0;
             return false;
         }
         name = string_of(it_->path().filename());
+        std::error_code ec;
         it_.increment(ec);
         if (ec) {
+            pending_ = ec.category() == std::generic_category() ? ec.value() : EIO;
             it_ = std::filesystem::directory_iterator();
         }
         return true;
@@ -616,6 +619,7 @@ class dir_reader {
 #if defined(_WIN32)
     std::string path_;
     std::filesystem::directory_iterator it_;
+    int pending_ = 0; // the error that ended the listing early, reported at its end
     bool open_ = false;
 #else
     std::unique_ptr<DIR, int (*)(DIR*)> dir_{nullptr, &::closedir};
