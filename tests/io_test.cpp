@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <optional>
@@ -75,6 +76,39 @@ TEST_CASE("choose_io maps only when maps cost less than reading by the margin", 
     CHECK(choose_io(io_costs{}) == io_mode::read);
 }
 
+TEST_CASE("map_pays: a probe's fault count against copying the same bytes", "[io]") {
+    using fastread::map_pays;
+    io_costs c = costs(0.05, 0.1);
+    c.fault_ns = 5000;
+    const std::uint64_t bytes = std::uint64_t{4} << 20; // two 2 MiB windows, as files_equal
+    // Copying costs 209,715.2 ns; a fault 5,000 ns, times the margin 1.25: 33 faults pay
+    // (206,250), 34 do not (212,500).
+    CHECK(map_pays(bytes, 0, c));
+    CHECK(map_pays(bytes, 2, c)); // large folios: a fault or so a window
+    CHECK(map_pays(bytes, 33, c));
+    CHECK_FALSE(map_pays(bytes, 34, c));
+    CHECK_FALSE(map_pays(bytes, 64, c)); // small folios: 64 KiB mapped around each fault
+    // An exact tie reads: 40 faults of 5,000 ns at 1.25 against 250,000 ns of copying.
+    c.read_ns_per_byte = 0.0625; // exact in binary, as are the products
+    CHECK_FALSE(map_pays(4'000'000, 40, c));
+    CHECK(map_pays(4'000'000, 39, c));
+    // The other order: faults cheap against a dear copy map, at any count the bytes repay.
+    c.fault_ns = 100;
+    c.read_ns_per_byte = 0.5;
+    CHECK(map_pays(bytes, 512, c));
+    CHECK(map_pays(bytes, 16777, c));
+    CHECK_FALSE(map_pays(bytes, 16778, c));
+    // Unknown faults, an unmeasured host, no fault cost, no read cost: read.
+    CHECK_FALSE(map_pays(bytes, -1, c));
+    CHECK_FALSE(map_pays(bytes, 0, costs(0.5, 0.1, false)));
+    io_costs no_fault = costs(0.5, 0.1);
+    CHECK_FALSE(map_pays(bytes, 0, no_fault));
+    io_costs no_read = costs(0.0, 0.1);
+    no_read.fault_ns = 100;
+    CHECK_FALSE(map_pays(bytes, 0, no_read));
+    CHECK_FALSE(map_pays(bytes, 0, io_costs{}));
+}
+
 TEST_CASE("measure_io_costs measures both ways on this host, once per process", "[io]") {
     const io_costs c = fastread::measure_io_costs();
     REQUIRE(c.measured); // in a memfd_create file, or a tmpfile with the POSIX fallbacks
@@ -82,6 +116,13 @@ TEST_CASE("measure_io_costs measures both ways on this host, once per process", 
     CHECK(c.map_ns_per_byte > 0);
     CHECK(std::isfinite(c.read_ns_per_byte));
     CHECK(std::isfinite(c.map_ns_per_byte));
+    // A fault's cost where the system counts a thread's faults (Linux), else none.
+    if (fastread::detail::thread_minor_faults() >= 0) {
+        CHECK(c.fault_ns > 0);
+        CHECK(std::isfinite(c.fault_ns));
+    } else {
+        CHECK(c.fault_ns == 0);
+    }
     const io_costs& host = fastread::host_io_costs();
     CHECK(&host == &fastread::host_io_costs());
     CHECK(host.measured);

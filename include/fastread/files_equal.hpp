@@ -19,6 +19,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <system_error>
 
@@ -29,11 +30,14 @@ namespace fastread {
 enum class compare_method {
     /// The default: `block` with 1 MiB blocks, except where `compare_options::io` says to
     /// map both files (fastread/io.hpp). With io_mode::automatic, two files of 1 MiB or more
-    /// in the page cache are compared through the file layer of lines(path): from 32 MiB
-    /// each file read by its own helper thread a few 1 MiB blocks ahead of the comparison
+    /// in the page cache are compared through the file layer of lines(path). From 32 MiB a
+    /// probe first compares the middle 2 MiB window of both through guarded maps, counting
+    /// the page faults it took: where map_pays() says maps pay at that count (the page cache
+    /// holds the files in large folios), the rest is compared through the maps; else each
+    /// file is read by its own helper thread a few 1 MiB blocks ahead of the comparison
     /// (two CPUs or more), or window by window (2 MiB), each window mapped where the pass
-    /// measures the map cheaper and read elsewhere (one CPU, or no thread to be had);
-    /// below that, guarded maps when this host measures maps cheaper.
+    /// measures the map cheaper and read elsewhere (one CPU, or no thread to be had).
+    /// Below 32 MiB, guarded maps when this host measures maps cheaper.
     /// A file that changes size during the call gives `false` (or, if it cannot be read
     /// any more, std::system_error), never SIGBUS. (find_duplicates never maps.)
     automatic,
@@ -169,6 +173,50 @@ inline bool compare_file_sources(unique_fd fa, const file_info& ia, reading_plan
     }
 }
 
+/// The probe of files_equal's automatic method for two cached files of `size` bytes each,
+/// open on `fa` and `fb`: maps both (guarded), compares their middle window (window_bytes)
+/// counting the thread's minor page faults, and, if map_pays() says the maps pay at that
+/// count under `costs`, compares the rest through the maps. Returns the answer (false if the
+/// files differ or either changed size or lost bytes during the pass), or std::nullopt
+/// when the files are to be read instead (the maps cost too much, the faults cannot be
+/// counted, or no guarded map could be made). Never faults: the maps are guarded.
+inline std::optional<bool> compare_if_maps_pay(int fa, const std::filesystem::path& a, int fb,
+                                               const std::filesystem::path& b, std::uint64_t size,
+                                               const io_costs& costs) {
+    const file_map ma = guarded_map(fa, size);
+    const file_map mb = guarded_map(fb, size);
+    if (!ma || !mb || size != ma.size() || size != mb.size()) {
+        return std::nullopt;
+    }
+    const std::size_t n = ma.size(), window = window_bytes;
+    const std::size_t probe = n / 2 / window * window, probe_end = std::min(n, probe + window);
+    const char* const x = ma.data();
+    const char* const y = mb.data();
+    const std::int64_t before = thread_minor_faults();
+    const bool same = std::memcmp(x + probe, y + probe, probe_end - probe) == 0;
+    const std::int64_t after = thread_minor_faults();
+    auto changed = [&] {
+        return ma.lost() >= 0 || mb.lost() >= 0 || stat_fd(fa, a).size != size ||
+               stat_fd(fb, b).size != size;
+    };
+    if (!same) {
+        return false;
+    }
+    if (!map_pays(2 * (probe_end - probe), before >= 0 && after >= 0 ? after - before : -1,
+                  costs)) {
+        return std::nullopt;
+    }
+    for (std::size_t at = 0; at < n; at += window) {
+        const std::size_t end = std::min(n, at + window);
+        // A file that shrinks reads zeros past its new end (the guard): lost() says so.
+        if (at != probe &&
+            (std::memcmp(x + at, y + at, end - at) != 0 || ma.lost() >= 0 || mb.lost() >= 0)) {
+            return false;
+        }
+    }
+    return !changed();
+}
+
 inline bool compare_maps(int fa, int fb) {
     mmap_source ma(fa);
     mmap_source mb(fb);
@@ -210,6 +258,14 @@ inline bool files_equal(const std::filesystem::path& a, const std::filesystem::p
                     ? plan_a
                     : detail::plan_reading(options.io, fb.get(), ib.size, detail::map_threshold,
                                            detail::adaptive_from);
+            if (plan_a == detail::reading_plan::adaptive &&
+                plan_b == detail::reading_plan::adaptive) {
+                const std::optional<bool> answer =
+                    detail::compare_if_maps_pay(fa.get(), a, fb.get(), b, ia.size, host_io_costs());
+                if (answer) {
+                    return *answer;
+                }
+            }
             if (plan_b != detail::reading_plan::stream) {
                 return detail::compare_file_sources(std::move(fa), ia, plan_a, a, std::move(fb), ib,
                                                     plan_b, b);

@@ -76,6 +76,10 @@ struct io_costs {
     double map_ns_per_byte = 0;
     /// One `pread(2)` of 64 bytes: what a system call costs beyond its copy, in ns.
     double call_ns = 0;
+    /// What one minor page fault of a fresh map costs, in ns: the map's whole time (mmap,
+    /// touching, munmap) over the faults it took, so an upper bound. 0 where the system does
+    /// not count a thread's faults (detail::thread_minor_faults).
+    double fault_ns = 0;
     /// false when the measurement could not be made (no memfd, no map): then read.
     bool measured = false;
 };
@@ -96,12 +100,26 @@ constexpr io_mode choose_io(const io_costs& costs) noexcept {
     return usable && m * map_margin < r ? io_mode::map : io_mode::read;
 }
 
+/// Whether mapping `bytes` of a file that a probe found to cost `faults` minor page faults
+/// (a fresh map of them, touched) pays against reading them: iff `costs` were measured with
+/// a fault cost and `faults * fault_ns * map_margin < bytes * read_ns_per_byte`. This is how
+/// the default paths learn the folio size a file sits in (which the host's calibration
+/// cannot know): a 2 MiB window of a file that read-ahead brought in as 2 MiB folios maps
+/// with one fault, the same window of small folios with 32 (the kernel maps 64 KiB around
+/// each fault) or 512, and one fault cost 3-7 us on the KVM host where copying 2 MiB out of
+/// the page cache cost 90 ("Reading or mapping"). False for unknown faults (-1).
+constexpr bool map_pays(std::uint64_t bytes, std::int64_t faults, const io_costs& costs) noexcept {
+    return costs.measured && faults >= 0 && costs.fault_ns > 0 && costs.read_ns_per_byte > 0 &&
+           static_cast<double>(faults) * costs.fault_ns * map_margin <
+               static_cast<double>(bytes) * costs.read_ns_per_byte;
+}
+
 /// Measures io_costs now: a 256 KiB `memfd` (memory-backed, so always "cached") is read
-/// with `pread` and mapped, in turn, up to four rounds (two when the first two already
-/// differ by 2x), and read 64 bytes at a time with 64 `pread`s; the fastest round of each
-/// counts: a few hundred microseconds at most (1 MiB read and mapped in
-/// all, plus 256 small reads). `measured` is false if memfd_create, ftruncate, the
-/// writes or mmap fail. Never throws.
+/// with `pread` and mapped (counting the thread's page faults), in turn, up to four rounds
+/// (two when the first two already differ by 2x), and read 64 bytes at a time with 64
+/// `pread`s; the fastest round of each counts: a few hundred microseconds at most (1 MiB read and
+/// mapped in all, plus 256 small reads). `measured` is false if memfd_create, ftruncate, the writes
+/// or mmap fail. Never throws.
 io_costs measure_io_costs() noexcept;
 
 /// io_costs measured once per process (on first use, thread-safe) and kept.
@@ -150,6 +168,7 @@ inline io_costs measure_io_costs() noexcept {
     volatile unsigned sink = 0;
     double best_read = std::numeric_limits<double>::infinity();
     double best_map = best_read, best_call = best_read;
+    std::int64_t best_map_faults = -1; // the faults of the fastest map
     for (int round = 0; round < 4; ++round) {
         auto t0 = clock::now();
         for (std::size_t at = 0; at < bytes; at += block) {
@@ -161,6 +180,7 @@ inline io_costs measure_io_costs() noexcept {
             sink = sink + touch(buffer.get(), block);
         }
         auto t1 = clock::now();
+        const std::int64_t faults_before = detail::thread_minor_faults();
         int err = 0;
         {
             const detail::file_map map =
@@ -172,6 +192,7 @@ inline io_costs measure_io_costs() noexcept {
             sink = sink + touch(map.data(), bytes);
         }
         auto t2 = clock::now();
+        const std::int64_t faults_after = detail::thread_minor_faults();
         for (std::size_t at = 0; at < 64 * 4096; at += 4096) {
             if (detail::sys::pread(fd.get(), buffer.get(), 64,
                                    static_cast<detail::sys::offset_t>(at)) != 64) {
@@ -180,7 +201,12 @@ inline io_costs measure_io_costs() noexcept {
         }
         auto t3 = clock::now();
         best_read = std::min(best_read, std::chrono::duration<double, std::nano>(t1 - t0).count());
-        best_map = std::min(best_map, std::chrono::duration<double, std::nano>(t2 - t1).count());
+        const double map_ns = std::chrono::duration<double, std::nano>(t2 - t1).count();
+        if (map_ns < best_map) {
+            best_map = map_ns;
+            best_map_faults =
+                faults_before >= 0 && faults_after >= 0 ? faults_after - faults_before : -1;
+        }
         best_call = std::min(best_call, std::chrono::duration<double, std::nano>(t3 - t2).count());
         if (round >= 1 && (best_map * 2 < best_read || best_read * 2 < best_map)) {
             break;
@@ -189,6 +215,7 @@ inline io_costs measure_io_costs() noexcept {
     costs.read_ns_per_byte = best_read / static_cast<double>(bytes);
     costs.map_ns_per_byte = best_map / static_cast<double>(bytes);
     costs.call_ns = best_call / 64;
+    costs.fault_ns = best_map_faults > 0 ? best_map / static_cast<double>(best_map_faults) : 0;
     costs.measured = true;
     return costs;
 }
