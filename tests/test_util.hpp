@@ -3,9 +3,12 @@
 
 // Helpers shared by the tests: the SIMD levels to test, temporary directories, files, pipes fed by
 // a thread, a chunking memory source, and an independent (deliberately naive) plain-PPM reference
-// reader.
+// reader. They build for Linux and for Windows (the Windows suite under Wine), except
+// as_unprivileged and without_threads, which fork (POSIX only).
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -21,10 +24,15 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <random>
+#if defined(_WIN32)
+#include <io.h>
+#else
 #include <sys/resource.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#endif
 
 #include <fastread/scan/simd_level.hpp>
 
@@ -36,15 +44,27 @@ inline std::filesystem::path data_path(const std::string& name) {
     return std::filesystem::path(FASTREAD_TEST_DATA_DIR) / name;
 }
 
-/// A fresh directory under $TMPDIR, removed with its contents on destruction.
+/// A fresh directory under the system's temporary directory ($TMPDIR; %TEMP% on
+/// Windows), removed with its contents on destruction.
 class temp_dir {
   public:
     temp_dir() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "fastread-XXXXXX").string();
-        if (::mkdtemp(pattern.data()) == nullptr) {
-            throw std::runtime_error("mkdtemp failed");
+        // A random name, created only if no such directory exists (create_directory is
+        // false for one that does): what mkdtemp does, on every system.
+        std::random_device seed;
+        std::mt19937_64 rng((std::uint64_t{seed()} << 32) ^ seed());
+        const std::filesystem::path base = std::filesystem::temp_directory_path();
+        for (int attempt = 0; attempt < 100; ++attempt) {
+            char name[32];
+            std::snprintf(name, sizeof name, "fastread-%012llx",
+                          static_cast<unsigned long long>(rng() & 0xffffffffffffULL));
+            std::error_code ec;
+            if (std::filesystem::create_directory(base / name, ec)) {
+                path_ = base / name;
+                return;
+            }
         }
-        path_ = pattern;
+        throw std::runtime_error("cannot create a directory under " + base.string());
     }
     ~temp_dir() {
         std::error_code ec;
@@ -71,6 +91,16 @@ inline void write_file(const std::filesystem::path& path, const std::string& byt
 /// writing: ext4 writes a file's dirty data out before it shrinks it, so a truncate right
 /// after a write waits for that and lands at a moment no test chooses.
 inline void sync_file(const std::filesystem::path& path) {
+#if defined(_WIN32)
+    const int fd = ::_wopen(path.c_str(), _O_RDWR | _O_BINARY); // _commit needs write access
+    if (fd < 0 || ::_commit(fd) != 0) {
+        if (fd >= 0) {
+            ::_close(fd);
+        }
+        throw std::runtime_error("cannot sync " + path.string());
+    }
+    ::_close(fd);
+#else
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0 || ::fdatasync(fd) != 0) {
         if (fd >= 0) {
@@ -79,17 +109,23 @@ inline void sync_file(const std::filesystem::path& path) {
         throw std::runtime_error("cannot sync " + path.string());
     }
     ::close(fd);
+#endif
 }
 
 /// True if `p` is on tmpfs or ramfs, which keep files only in the page cache: eviction
-/// cannot drop them.
+/// cannot drop them. (Always false on Windows.)
 inline bool on_memory_file_system(const std::filesystem::path& p) {
+#if defined(_WIN32)
+    (void)p;
+    return false;
+#else
     struct statfs fs {};
     if (::statfs(p.c_str(), &fs) != 0) {
         return false;
     }
     constexpr long tmpfs_magic = 0x01021994, ramfs_magic = static_cast<long>(0x858458f6);
     return fs.f_type == tmpfs_magic || fs.f_type == ramfs_magic;
+#endif
 }
 
 inline std::string read_file(const std::filesystem::path& path) {
@@ -135,7 +171,11 @@ class pipe_feeder {
   public:
     explicit pipe_feeder(std::string bytes) : bytes_(std::move(bytes)) {
         int fds[2];
+#if defined(_WIN32)
+        if (::_pipe(fds, 1 << 16, _O_BINARY | _O_NOINHERIT) != 0) {
+#else
         if (::pipe(fds) != 0) {
+#endif
             throw std::runtime_error("pipe failed");
         }
         read_fd_ = fds[0];
@@ -143,7 +183,13 @@ class pipe_feeder {
         writer_ = std::thread([this, write_fd] {
             std::size_t at = 0;
             while (at < bytes_.size()) {
-                ssize_t n = ::write(write_fd, bytes_.data() + at, bytes_.size() - at);
+#if defined(_WIN32)
+                const auto n = ::_write(write_fd, bytes_.data() + at,
+                                        static_cast<unsigned>(std::min<std::size_t>(
+                                            bytes_.size() - at, std::size_t{1} << 20)));
+#else
+                const ssize_t n = ::write(write_fd, bytes_.data() + at, bytes_.size() - at);
+#endif
                 if (n < 0 && errno == EINTR) {
                     continue;
                 }
@@ -152,7 +198,7 @@ class pipe_feeder {
                 }
                 at += static_cast<std::size_t>(n);
             }
-            ::close(write_fd);
+            close_fd(write_fd);
         });
     }
     ~pipe_feeder() {
@@ -165,18 +211,29 @@ class pipe_feeder {
     int read_fd() const { return read_fd_; }
     /// Wraps the read end in a FILE* that the caller must fclose.
     std::FILE* take_file() {
+#if defined(_WIN32)
+        std::FILE* f = ::_fdopen(read_fd_, "rb");
+#else
         std::FILE* f = ::fdopen(read_fd_, "rb");
+#endif
         read_fd_ = -1;
         return f;
     }
     void close_read_end() {
         if (read_fd_ >= 0) {
-            ::close(read_fd_);
+            close_fd(read_fd_);
             read_fd_ = -1;
         }
     }
 
   private:
+    static void close_fd(int fd) {
+#if defined(_WIN32)
+        ::_close(fd);
+#else
+        ::close(fd);
+#endif
+    }
     std::string bytes_;
     int read_fd_ = -1;
     std::thread writer_;
@@ -184,7 +241,11 @@ class pipe_feeder {
 
 /// Runs a shell command and returns what it printed on stdout.
 inline std::string run_command(const std::string& command) {
+#if defined(_WIN32)
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> p(::_popen(command.c_str(), "rb"), &::_pclose);
+#else
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> p(::popen(command.c_str(), "r"), &::pclose);
+#endif
     if (!p) {
         throw std::runtime_error("popen failed: " + command);
     }
@@ -219,6 +280,7 @@ inline reference_image reference_decode_plain(const std::string& text) {
     return r;
 }
 
+#if !defined(_WIN32)
 // Runs `body` as an unprivileged user (nobody) in a child process when the tests run as
 // root, who can read mode-000 files; returns its exit status.
 template <class Body>
@@ -270,6 +332,7 @@ int without_threads(Body body) {
     ::waitpid(pid, &status, 0);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 98;
 }
+#endif
 
 } // namespace fastread_test
 
