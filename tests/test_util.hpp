@@ -208,7 +208,9 @@ class pipe_feeder {
     pipe_feeder(const pipe_feeder&) = delete;
     pipe_feeder& operator=(const pipe_feeder&) = delete;
 
-    int read_fd() const { return read_fd_; }
+    int read_fd() const {
+        return read_fd_;
+    }
     /// Wraps the read end in a FILE* that the caller must fclose.
     std::FILE* take_file() {
 #if defined(_WIN32)

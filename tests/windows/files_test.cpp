@@ -172,6 +172,30 @@ TEST_CASE("files: a missing file is a system_error naming it", "[files]") {
     CHECK_THROWS_AS(fastread::fread_source(path), std::system_error);
 }
 
+TEST_CASE("files: a positioned read leaves the descriptor's offset where it was", "[files]") {
+    // POSIX pread does not move the offset; on Windows a ReadFile at an OVERLAPPED offset
+    // does, unless the file layer puts it back (ppm::load peeks with pread, then reads).
+    scratch_dir dir;
+    const fs::path path = dir / non_ascii("offsets", ".bin");
+    const std::string bytes = fastread_test::bytes_of(100, 5);
+    {
+        std::ofstream out(path, std::ios::binary);
+        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    }
+    const fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
+    namespace sys = fastread::detail::sys;
+    char head[3], at_50[7], next[3];
+    REQUIRE(sys::read(fd.get(), head, 3) == 3);
+    REQUIRE(sys::pread(fd.get(), at_50, 7, 50) == 7);
+    REQUIRE(sys::read(fd.get(), next, 3) == 3);
+    CHECK(std::string(head, 3) == bytes.substr(0, 3));
+    CHECK(std::string(at_50, 7) == bytes.substr(50, 7));
+    CHECK(std::string(next, 3) == bytes.substr(3, 3));
+    CHECK(sys::pread(fd.get(), at_50, 7, 200) == 0); // past the end: nothing, no error
+    REQUIRE(sys::read(fd.get(), next, 3) == 3);
+    CHECK(std::string(next, 3) == bytes.substr(6, 3));
+}
+
 TEST_CASE("files: every byte source gives a file's exact bytes, CR LF and Ctrl-Z included",
           "[files]") {
     scratch_dir dir;

@@ -99,14 +99,40 @@ inline DWORD clamp_request(std::size_t n) noexcept {
     return static_cast<DWORD>(n < (std::size_t{1} << 30) ? n : (std::size_t{1} << 30));
 }
 
-/// pread(2): ReadFile at `offset` through an OVERLAPPED structure (on a synchronous
-/// handle the file pointer moves too, unlike POSIX; fastread never mixes the two on one
-/// descriptor). 0 at or past the end of the file.
+/// Keeps a handle's file pointer where it was for the life of the object: a ReadFile or
+/// WriteFile at an OVERLAPPED offset on a synchronous handle moves the pointer to the end
+/// of what it transferred, where POSIX pread and pwrite leave the offset alone, and callers
+/// do mix them on one descriptor (ppm::load(path) peeks at a file's head with pread, then
+/// reads it in sequence). Concurrent positioned calls on one descriptor restore the same
+/// position; a sequential read racing them on another thread is not supported.
+class file_pointer_kept {
+  public:
+    explicit file_pointer_kept(HANDLE h) noexcept : h_(h) {
+        LARGE_INTEGER zero{};
+        kept_ = SetFilePointerEx(h_, zero, &at_, FILE_CURRENT) != 0;
+    }
+    ~file_pointer_kept() {
+        if (kept_) {
+            SetFilePointerEx(h_, at_, nullptr, FILE_BEGIN);
+        }
+    }
+    file_pointer_kept(const file_pointer_kept&) = delete;
+    file_pointer_kept& operator=(const file_pointer_kept&) = delete;
+
+  private:
+    HANDLE h_;
+    LARGE_INTEGER at_{};
+    bool kept_ = false;
+};
+
+/// pread(2): ReadFile at `offset` through an OVERLAPPED structure, the file pointer kept
+/// where it was (file_pointer_kept). 0 at or past the end of the file.
 inline long long pread(int fd, void* dst, std::size_t n, std::uint64_t offset) noexcept {
     const HANDLE h = handle_of(fd);
     if (h == INVALID_HANDLE_VALUE) {
         return -1;
     }
+    const file_pointer_kept kept(h);
     OVERLAPPED at = at_offset(offset);
     DWORD got = 0;
     if (!ReadFile(h, dst, clamp_request(n), &got, &at)) {
@@ -120,12 +146,14 @@ inline long long pread(int fd, void* dst, std::size_t n, std::uint64_t offset) n
     return got;
 }
 
-/// pwrite(2): WriteFile at `offset` through an OVERLAPPED structure.
+/// pwrite(2): WriteFile at `offset` through an OVERLAPPED structure, the file pointer kept
+/// where it was (file_pointer_kept).
 inline long long pwrite(int fd, const void* src, std::size_t n, std::uint64_t offset) noexcept {
     const HANDLE h = handle_of(fd);
     if (h == INVALID_HANDLE_VALUE) {
         return -1;
     }
+    const file_pointer_kept kept(h);
     OVERLAPPED at = at_offset(offset);
     DWORD put = 0;
     if (!WriteFile(h, src, clamp_request(n), &put, &at)) {
