@@ -12,8 +12,6 @@
 #include <tuple>
 #include <vector>
 
-#include <unistd.h>
-
 #include "test_util.hpp"
 
 using fastread::compare_method;
@@ -145,7 +143,10 @@ TEST_CASE("files_equal automatic: the probe of the middle window maps the rest w
     CHECK(compare(dir / "a", dir / "b", pays, size) ==
           (countable ? std::optional<bool>(false) : std::nullopt));
     fs::resize_file(dir / "b", 3 * window);
-    CHECK(compare(dir / "a", dir / "b", pays, size) == std::optional<bool>(false)); // in probe
+    // In the probe's window; where no byte past a file's end can be mapped (Windows), no
+    // map is made and the files are read.
+    CHECK(compare(dir / "a", dir / "b", pays, size) ==
+          (fastread_test::residency_known ? std::optional<bool>(false) : std::nullopt));
     // Grown since: the bytes compared are equal, but the size is not what it was.
     write_file(dir / "b", a + "more");
     CHECK(compare(dir / "a", dir / "b", pays, size) ==
@@ -178,6 +179,9 @@ TEST_CASE("files_equal: sizes, empty files, the same inode, and errors", "[compa
     CHECK_THROWS_AS(files_equal(dir / "abc", dir / "sub"), std::system_error);
 }
 
+// POSIX only: truncate(2) racing the comparison (Windows refuses to shrink a mapped file),
+// and pipes by path (/proc/self/fd).
+#if !defined(_WIN32)
 TEST_CASE("files_equal: a file truncated during the comparison is unequal, never SIGBUS",
           "[compare][error]") {
     temp_dir dir;
@@ -203,7 +207,7 @@ TEST_CASE("files_equal: a file truncated during the comparison is unequal, never
                 if (round % 6 > 0) {
                     std::this_thread::sleep_for(std::chrono::microseconds(400 * (round % 6)));
                 }
-                (void)::truncate((dir / "b").c_str(), 1 << 20); // no Catch2 off the main thread
+                (void)fastread_test::resize_file(dir / "b", 1 << 20); // no Catch2 off this thread
             });
             while (!ready.load()) {
             }
@@ -234,3 +238,5 @@ TEST_CASE("files_equal preload_then_block on pipes compares their bytes (nothing
         CHECK(files_equal(pa, pb, o) == same);
     }
 }
+
+#endif

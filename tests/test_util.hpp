@@ -128,6 +128,48 @@ inline bool on_memory_file_system(const std::filesystem::path& p) {
 #endif
 }
 
+/// Whether this system can be asked which pages of a file the page cache holds (mincore,
+/// cachestat) and told to drop them: not Windows, where page_cache::resident_fraction and
+/// evict throw and the default paths count every file as not cached (they read it).
+inline constexpr bool residency_known =
+#if defined(_WIN32)
+    false;
+#else
+    true;
+#endif
+
+/// fopen of a path on every system (_wfopen on Windows, for names outside the ANSI code
+/// page); the caller fcloses it. Null if it cannot be opened.
+inline std::FILE* open_file(const std::filesystem::path& path, const char* mode) {
+#if defined(_WIN32)
+    const std::wstring wide_mode(mode, mode + std::char_traits<char>::length(mode));
+    return ::_wfopen(path.c_str(), wide_mode.c_str());
+#else
+    return std::fopen(path.c_str(), mode);
+#endif
+}
+
+/// Shrinks or extends the file to `size` bytes; false if the system refused (on Windows,
+/// while the file is mapped). noexcept: for threads that must not fail a Catch2 assertion.
+inline bool resize_file(const std::filesystem::path& path, std::uint64_t size) noexcept {
+    std::error_code ec;
+    std::filesystem::resize_file(path, size, ec);
+    return !ec;
+}
+
+/// Sets (or, with null, removes) an environment variable of this process.
+inline void set_environment(const char* name, const char* value) {
+#if defined(_WIN32)
+    ::_putenv_s(name, value != nullptr ? value : ""); // an empty value removes it
+#else
+    if (value != nullptr) {
+        ::setenv(name, value, 1);
+    } else {
+        ::unsetenv(name);
+    }
+#endif
+}
+
 inline std::string read_file(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
