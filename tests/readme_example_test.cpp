@@ -22,7 +22,7 @@ void print_first_pixel(const char* path) {
 // ---- end README example ----
 
 TEST_CASE("the README example prints the first pixel", "[readme]") {
-    print_first_pixel(fastread_test::data_path("madras.ppm").c_str());
+    print_first_pixel(fastread_test::data_path("madras.ppm").string().c_str());
     CHECK(readme::out.str() == "37x23 maxval 255, first pixel 0 21 253\n");
 }
 
@@ -39,7 +39,7 @@ TEST_CASE("the README lines example counts and splits as it says", "[readme]") {
         seen += line.size();
     }
     CHECK(seen == 6 + 2 + 7);
-    std::FILE* f = std::fopen((dir / "app.log").c_str(), "rb");
+    std::FILE* f = fastread_test::open_file(dir / "app.log", "rb");
 #if defined(__cpp_lib_ranges) // libc++ before 15 has no std::ranges algorithms
     auto n = std::ranges::count_if(fastread::lines(f), is_error);
 #else

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <list>
 #include <ranges>
 #include <sstream>
@@ -14,9 +15,10 @@
 #include <string_view>
 #include <vector>
 
-#include <fcntl.h>
+#if !defined(_WIN32)
 #include <sys/stat.h>
 #include <unistd.h>
+#endif
 
 #include "test_util.hpp"
 
@@ -172,10 +174,22 @@ TEST_CASE("string_table: the writer, single-pass ranges, and atomic replacement"
 #endif
     CHECK(contents(st::view::open(dir / "words")) ==
           std::vector<std::string>{"one", "two", "three"});
-    // A forward range of other string types; replacing a file that a view still maps.
-    st::view old = st::view::open(dir / "words");
-    st::write(dir / "words", std::list<std::string_view>{"x", "y"});
-    CHECK(contents(old) == std::vector<std::string>{"one", "two", "three"});
+    // A forward range of other string types; replacing a file that a view still maps. POSIX
+    // replaces the name and the view keeps the old file; Windows refuses to replace a mapped
+    // file: an error, the old file as it was, no temporary file left.
+    {
+        st::view old = st::view::open(dir / "words");
+#if defined(_WIN32)
+        CHECK_THROWS_AS(st::write(dir / "words", std::list<std::string_view>{"x", "y"}),
+                        std::system_error);
+        CHECK(contents(old) == std::vector<std::string>{"one", "two", "three"});
+        CHECK(contents(st::view::open(dir / "words")) == contents(old));
+#else
+        st::write(dir / "words", std::list<std::string_view>{"x", "y"});
+        CHECK(contents(old) == std::vector<std::string>{"one", "two", "three"});
+#endif
+    }
+    st::write(dir / "words", std::list<std::string_view>{"x", "y"}); // not mapped now
     CHECK(contents(st::view::open(dir / "words")) == std::vector<std::string>{"x", "y"});
     std::size_t entries = 0;
     for (const auto& e : fs::directory_iterator(dir.path())) {
@@ -261,9 +275,18 @@ TEST_CASE("string_table: malformed files are parse_errors at the byte that is wr
     }
     // Not a regular file.
     fs::create_directory(dir / "directory");
+#if defined(_WIN32) // a directory cannot be opened there: the open's error
+    CHECK_THROWS_MATCHES(st::view::open(dir / "directory"), std::system_error,
+                         Catch::Predicate<std::system_error>([](const std::system_error& e) {
+                             return e.code() == std::errc::is_a_directory;
+                         }));
+#else
     CHECK(open_error_offset(dir / "directory") == 0);
+#endif
+#if !defined(_WIN32) // no FIFOs in a Windows file system
     REQUIRE(::mkfifo((dir / "fifo").c_str(), 0600) == 0);
     CHECK(open_error_offset(dir / "fifo") == 0); // and does not block
+#endif
     CHECK_THROWS_AS(st::view::open(dir / "missing"), std::system_error);
     // The message names the file, the byte and the problem.
     write_file(dir / "bad", with([](std::string& b) { b[8] = 2; }));
@@ -348,10 +371,11 @@ TEST_CASE("string_table: a table over 4 GiB (sparse file)", "[string_table]") {
     const fs::path path = dir / "big";
     write_file(path, head);
     {
-        const int fd = ::open(path.c_str(), O_WRONLY);
-        REQUIRE(fd >= 0);
-        REQUIRE(::pwrite(fd, "end", 3, static_cast<off_t>(data_at + big)) == 3);
-        ::close(fd);
+        // Past the end: the gap is a hole where the file system makes one.
+        std::fstream out(path, std::ios::binary | std::ios::in | std::ios::out);
+        out.seekp(static_cast<std::streamoff>(data_at + big));
+        out.write("end", 3);
+        REQUIRE(out.good());
     }
     st::view v = st::view::open(path);
     REQUIRE(v.size() == 2);
@@ -366,16 +390,18 @@ TEST_CASE("string_table baseline: the article's writers and readers agree", "[st
     const std::vector<std::string_view> strings(owned.begin(), owned.end());
     st::baseline::naive_write(dir / "naive", strings);
     st::baseline::flat_write(dir / "flat", strings);
-    const auto naive = st::baseline::naive_read(dir / "naive");
-    const auto copied = st::baseline::one_copy_read(dir / "flat");
-    const auto mapped = st::baseline::zero_copy_read(dir / "flat");
-    REQUIRE(naive.size() == strings.size());
-    REQUIRE(copied.size() == strings.size());
-    REQUIRE(mapped.size() == strings.size());
-    for (std::size_t i = 0; i < strings.size(); ++i) {
-        REQUIRE(naive[i] == strings[i]);
-        REQUIRE(copied[i] == strings[i]);
-        REQUIRE(mapped[i] == strings[i]);
+    { // the map gone before the file is rewritten (Windows cannot shrink a mapped file)
+        const auto naive = st::baseline::naive_read(dir / "naive");
+        const auto copied = st::baseline::one_copy_read(dir / "flat");
+        const auto mapped = st::baseline::zero_copy_read(dir / "flat");
+        REQUIRE(naive.size() == strings.size());
+        REQUIRE(copied.size() == strings.size());
+        REQUIRE(mapped.size() == strings.size());
+        for (std::size_t i = 0; i < strings.size(); ++i) {
+            REQUIRE(naive[i] == strings[i]);
+            REQUIRE(copied[i] == strings[i]);
+            REQUIRE(mapped[i] == strings[i]);
+        }
     }
     // A length past the end is an error, not a read out of bounds.
     std::string flat = read_file(dir / "flat");

@@ -149,6 +149,32 @@ inline std::FILE* open_file(const std::filesystem::path& path, const char* mode)
 #endif
 }
 
+/// A read-only descriptor of `path` that the caller closes (close_descriptor), or -1.
+inline int open_descriptor(const std::filesystem::path& path) {
+#if defined(_WIN32)
+    return ::_wopen(path.c_str(), _O_RDONLY | _O_BINARY);
+#else
+    return ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+#endif
+}
+
+/// Whether `fd` is an open descriptor of this process.
+inline bool descriptor_open(int fd) {
+#if defined(_WIN32)
+    return ::_get_osfhandle(fd) != -1;
+#else
+    return ::fcntl(fd, F_GETFD) != -1;
+#endif
+}
+
+inline void close_descriptor(int fd) {
+#if defined(_WIN32)
+    ::_close(fd);
+#else
+    ::close(fd);
+#endif
+}
+
 /// Shrinks or extends the file to `size` bytes; false if the system refused (on Windows,
 /// while the file is mapped). noexcept: for threads that must not fail a Catch2 assertion.
 inline bool resize_file(const std::filesystem::path& path, std::uint64_t size) noexcept {

@@ -166,7 +166,9 @@ reader(Source&) -> reader<std::uint8_t, Source>;
 ///         maxval); nothing is written then.
 /// @throws std::system_error naming `path` if the file cannot be created, written or
 ///         renamed, or is refused: EMLINK (other hard links), EISDIR, EINVAL (not a regular
-///         file), ELOOP (a symbolic link loop).
+///         file), ELOOP (a symbolic link loop). On Windows also when `path` is mapped or
+///         open elsewhere without delete sharing (MoveFileExW refuses to replace it, EACCES);
+///         on POSIX a map of the old file keeps the old bytes.
 template <class Sample>
 void save(const std::filesystem::path& path, const image<Sample>& img, format fmt = format::raw);
 

@@ -159,7 +159,10 @@ namespace fastread::string_table {
 /// ppm::save (links followed; permission bits, owner and group kept; other hard links and
 /// non-regular files refused: EMLINK, EISDIR, EINVAL). Memory: a 1 MiB buffer; the strings
 /// are not copied. A forward range is read three times (count, offsets, bytes); a
-/// single-pass range goes through `writer`. Throws std::system_error (errno, path).
+/// single-pass range goes through `writer`. Throws std::system_error (errno, path); on
+/// Windows also when a view still maps `path` (EACCES: Windows refuses to replace a mapped
+/// file; the old file and no temporary file remain), where on POSIX the view keeps the old
+/// table.
 template <std::ranges::input_range R>
 requires std::convertible_to<std::ranges::range_reference_t<R>, std::string_view>
 void write(const std::filesystem::path& path, R&& strings);

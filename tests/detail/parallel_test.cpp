@@ -36,6 +36,7 @@ TEST_CASE("in_slices: contiguous slices cover every index once, slice 0 on this 
     }
 }
 
+#if !defined(_WIN32) // without_threads forks
 TEST_CASE("in_slices: where no thread can be created, every slice runs on this thread",
           "[parallel]") {
     const int status = fastread_test::without_threads([] {
@@ -53,6 +54,7 @@ TEST_CASE("in_slices: where no thread can be created, every slice runs on this t
     });
     CHECK(status == 0);
 }
+#endif
 
 TEST_CASE("growing_team: starts with some threads and adds the rest once on grow()", "[parallel]") {
     for (bool grow : {false, true}) {

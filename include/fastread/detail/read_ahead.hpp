@@ -6,11 +6,13 @@
 // on another CPU, where a plain read loop does one after the other on one.
 
 #include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <thread>
 #include <vector>
@@ -20,6 +22,62 @@
 #include "posix.hpp"
 
 namespace fastread::detail {
+
+/// A count that one thread raises and another waits on: C++20 atomic wait and notify where
+/// the standard library waits on a futex (Linux), a mutex and a condition variable
+/// elsewhere: the fallback of GCC 12's libstdc++ for systems without a futex (MinGW-w64)
+/// lost wake-ups, and read_ahead hung under Wine.
+class wait_counter {
+  public:
+    std::uint64_t load() const noexcept { return value_.load(std::memory_order_acquire); }
+
+    /// Sets the count to `v` and wakes a waiter.
+    void store(std::uint64_t v) noexcept {
+#if defined(__linux__)
+        value_.store(v, std::memory_order_release);
+        value_.notify_all();
+#else
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            value_.store(v, std::memory_order_release);
+        }
+        changed_.notify_all();
+#endif
+    }
+
+    /// Adds `n` to the count and wakes a waiter.
+    void add(std::uint64_t n) noexcept {
+#if defined(__linux__)
+        value_.fetch_add(n, std::memory_order_release);
+        value_.notify_all();
+#else
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            value_.fetch_add(n, std::memory_order_release);
+        }
+        changed_.notify_all();
+#endif
+    }
+
+    /// Blocks while the count is still `seen`; returns the count it found.
+    std::uint64_t wait_change(std::uint64_t seen) noexcept {
+#if defined(__linux__)
+        value_.wait(seen, std::memory_order_acquire);
+        return load();
+#else
+        std::unique_lock<std::mutex> lock(mutex_);
+        changed_.wait(lock, [&] { return value_.load(std::memory_order_acquire) != seen; });
+        return load();
+#endif
+    }
+
+  private:
+    std::atomic<std::uint64_t> value_{0};
+#if !defined(__linux__)
+    std::mutex mutex_;
+    std::condition_variable changed_;
+#endif
+};
 
 /// Reads the file open on `fd` (borrowed: it must stay open while this object lives) from
 /// offset 0 in blocks of `block` bytes with pread(2) on a helper thread, which stays at
@@ -47,8 +105,7 @@ class read_ahead {
     ~read_ahead() {
         stop_.store(true, std::memory_order_relaxed);
         // Wakes a helper waiting for a free slot: it sees the count move, then the stop.
-        released_.fetch_add(slots_.size(), std::memory_order_release);
-        released_.notify_all();
+        released_.add(slots_.size());
         helper_.reset(); // joins
     }
 
@@ -57,16 +114,14 @@ class read_ahead {
     /// @throws std::system_error (naming the file) if the helper's read failed.
     std::span<const char> next() {
         if (taken_ > 0) {
-            released_.store(taken_, std::memory_order_release);
-            released_.notify_one();
+            released_.store(taken_);
         }
         if (ended_) {
             return {};
         }
-        std::uint64_t made = produced_.load(std::memory_order_acquire);
+        std::uint64_t made = produced_.load();
         while (made <= taken_) {
-            produced_.wait(made, std::memory_order_acquire);
-            made = produced_.load(std::memory_order_acquire);
+            made = produced_.wait_change(made);
         }
         slot& s = slots_[taken_ % slots_.size()];
         ++taken_;
@@ -90,10 +145,9 @@ class read_ahead {
     void run() noexcept {
         const std::size_t count = slots_.size();
         for (std::uint64_t i = 0;; ++i) {
-            std::uint64_t free_from = released_.load(std::memory_order_acquire);
+            std::uint64_t free_from = released_.load();
             while (i - free_from >= count && !stop_.load(std::memory_order_relaxed)) {
-                released_.wait(free_from, std::memory_order_acquire);
-                free_from = released_.load(std::memory_order_acquire);
+                free_from = released_.wait_change(free_from);
             }
             if (stop_.load(std::memory_order_relaxed)) {
                 return;
@@ -106,8 +160,7 @@ class read_ahead {
                 s.error = std::current_exception();
             }
             const bool last = s.error || s.length < block_;
-            produced_.store(i + 1, std::memory_order_release);
-            produced_.notify_one();
+            produced_.store(i + 1);
             if (last) {
                 return;
             }
@@ -118,8 +171,8 @@ class read_ahead {
     std::filesystem::path path_;
     std::size_t block_;
     std::vector<slot> slots_;
-    std::atomic<std::uint64_t> produced_{0}; // blocks the helper has filled
-    std::atomic<std::uint64_t> released_{0}; // blocks the caller is done with
+    wait_counter produced_; // blocks the helper has filled
+    wait_counter released_; // blocks the caller is done with
     std::atomic<bool> stop_{false};
     std::uint64_t taken_ = 0; // blocks handed out (caller's side)
     bool ended_ = false;

@@ -71,9 +71,19 @@ inline HANDLE handle_of(int fd) noexcept {
 }
 
 /// Opens `path` as a C runtime descriptor, always binary (no CR-LF translation) and not
-/// inherited by child processes; `flags` are the POSIX O_ flags the runtime knows.
+/// inherited by child processes; `flags` are the POSIX O_ flags the runtime knows. -1 with
+/// errno set on failure (EISDIR for a directory, which the runtime cannot open).
 inline int open(const std::filesystem::path& path, int flags, int mode = _S_IREAD | _S_IWRITE) {
-    return ::_wopen(path.c_str(), flags | _O_BINARY | _O_NOINHERIT, mode);
+    const int fd = ::_wopen(path.c_str(), flags | _O_BINARY | _O_NOINHERIT, mode);
+    if (fd < 0 && errno == EACCES) {
+        // The C runtime cannot open a directory and says EACCES; say what POSIX says of
+        // reading one (EISDIR), so that the error names the real reason.
+        const DWORD attributes = GetFileAttributesW(path.c_str());
+        if (attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_DIRECTORY) != 0) {
+            errno = EISDIR;
+        }
+    }
+    return fd;
 }
 
 /// read(2) of at most 2^30 bytes: the count, 0 at the end, -1 with errno set.
