@@ -344,11 +344,8 @@ using unique_file = std::unique_ptr<std::FILE, file_closer>;
 /// with errno set. `mode` is ASCII ("rb", "rb+", "wb"...).
 inline std::FILE* open_stream(const std::filesystem::path& path, const char* mode) noexcept {
 #if defined(_WIN32)
-    wchar_t wide[8] = {};
-    for (std::size_t i = 0; i + 1 < sizeof wide / sizeof wide[0] && mode[i] != '\0'; ++i) {
-        wide[i] = static_cast<wchar_t>(mode[i]);
-    }
-    return ::_wfopen(path.c_str(), wide);
+    const std::wstring wide(mode, mode + std::strlen(mode));
+    return ::_wfopen(path.c_str(), wide.c_str());
 #else
     return std::fopen(path.c_str(), mode);
 #endif
