@@ -37,6 +37,8 @@
 
 #include <fastread/detail/posix.hpp> // descriptor limit, terminal check: the OS layer
 
+#include "tool_main.hpp"
+
 namespace {
 
 void usage(std::FILE* out) {
@@ -114,7 +116,8 @@ std::uint64_t size_of(const std::filesystem::path& p) {
 
 } // namespace
 
-int main(int argc, char* argv[]) {
+int tool_main(const std::vector<std::string>& args) {
+    const int argc = static_cast<int>(args.size());
     // As other duplicate finders do, allow every descriptor the hard limit allows:
     // find_duplicates sizes the sets it compares at once from what the process may open.
     fastread::detail::raise_descriptor_limit();
@@ -123,14 +126,14 @@ int main(int argc, char* argv[]) {
     std::vector<std::filesystem::path> roots;
     bool options_done = false;
     for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
+        const std::string a = args[i];
         auto size_value = [&](std::string_view name, std::uint64_t& out) {
             std::string text;
             if (a.size() > name.size() && a.compare(0, name.size(), name) == 0 &&
                 a[name.size()] == '=') {
                 text = a.substr(name.size() + 1);
             } else if (i + 1 < argc) {
-                text = argv[++i];
+                text = args[++i];
             } else {
                 std::fprintf(stderr, "fastread-dupes: %s needs a size\n", a.c_str());
                 std::exit(2);
@@ -141,7 +144,7 @@ int main(int argc, char* argv[]) {
             }
         };
         if (options_done || a.empty() || a[0] != '-' || a == "-") {
-            roots.emplace_back(a);
+            roots.push_back(fastread::detail::path_of(a));
         } else if (a == "--") {
             options_done = true;
         } else if (a == "--recurse") {
@@ -212,7 +215,7 @@ int main(int argc, char* argv[]) {
                 case 'L': {
                     std::uint64_t& out = a[k] == 'G' ? options.min_size : options.max_size;
                     const std::string rest = a.substr(k + 1);
-                    const std::string text = !rest.empty() ? rest : i + 1 < argc ? argv[++i] : "";
+                    const std::string text = !rest.empty() ? rest : i + 1 < argc ? args[++i] : "";
                     if (!parse_size(text.c_str(), out)) {
                         std::fprintf(stderr, "fastread-dupes: invalid size '%s'\n", text.c_str());
                         return 2;

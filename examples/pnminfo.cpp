@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "tool_main.hpp"
+
 namespace {
 
 const char* format_name(fastread::pnm::format f) {
@@ -55,14 +57,15 @@ void describe(const std::string& name, Source& source, bool pfm) {
 
 } // namespace
 
-int main(int argc, char* argv[]) {
+int tool_main(const std::vector<std::string>& args) {
+    const int argc = static_cast<int>(args.size());
     if (argc < 2) {
         std::cerr << "usage: fastread-pnminfo FILE... (Netpbm P1-P7 or PFM; '-' for stdin)\n";
         return 2;
     }
     int status = 0;
     for (int i = 1; i < argc; ++i) {
-        const std::string name = argv[i];
+        const std::string name = args[i];
         try {
             if (name == "-") {
                 // stdin is read once: keep it, then decode from memory.
@@ -74,9 +77,9 @@ int main(int argc, char* argv[]) {
                 describe(name, in, pfm);
             } else {
                 char magic[2] = {0, 0};
-                std::ifstream(name, std::ios::binary).read(magic, 2);
+                std::ifstream(fastread::detail::path_of(name), std::ios::binary).read(magic, 2);
                 const bool pfm = magic[0] == 'P' && (magic[1] == 'F' || magic[1] == 'f');
-                fastread::read_source in(name);
+                fastread::read_source in(fastread::detail::path_of(name));
                 describe(name, in, pfm);
             }
         } catch (const std::exception& e) {

@@ -25,6 +25,8 @@
 
 #include <sys/stat.h>
 
+#include "tool_main.hpp"
+
 namespace {
 
 struct counts {
@@ -64,12 +66,13 @@ int digits(std::uint64_t v) {
 
 } // namespace
 
-int main(int argc, char* argv[]) {
+int tool_main(const std::vector<std::string>& args) {
+    const int argc = static_cast<int>(args.size());
     bool want_lines = false, want_words = false, want_bytes = false;
     std::vector<std::string> files;
     bool options_end = false; // after "--", every argument is a file
     for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
+        std::string a = args[i];
         if (!options_end && a == "--") {
             options_end = true;
         } else if (!options_end && a.size() > 1 && a[0] == '-') {
@@ -105,12 +108,24 @@ int main(int argc, char* argv[]) {
         std::uint64_t total_size = 0;
         int minimum = 1;
         for (const std::string& f : files) {
-            struct stat st {};
-            const int rc = f == "-" ? ::fstat(0, &st) : ::stat(f.c_str(), &st);
-            if (rc == 0 && S_ISREG(st.st_mode)) {
-                total_size += static_cast<std::uint64_t>(st.st_size);
-            } else if (rc == 0) {
-                minimum = 7;
+            if (f == "-") {
+                struct stat st {};
+                if (::fstat(0, &st) == 0) {
+                    if (S_ISREG(st.st_mode)) {
+                        total_size += static_cast<std::uint64_t>(st.st_size);
+                    } else {
+                        minimum = 7;
+                    }
+                }
+                continue;
+            }
+            fastread::detail::path_facts facts;
+            if (fastread::detail::stat_path(f, true, facts) == 0) {
+                if (facts.info.regular) {
+                    total_size += facts.info.size;
+                } else {
+                    minimum = 7;
+                }
             }
         }
         width = std::max(digits(total_size), minimum);
@@ -139,9 +154,9 @@ int main(int argc, char* argv[]) {
     int status = 0;
     for (const std::string& f : files) {
         try {
-            fastread::read_source source = f == "-"
-                                               ? fastread::read_source(0)
-                                               : fastread::read_source(std::filesystem::path(f));
+            fastread::read_source source =
+                f == "-" ? fastread::read_source(0)
+                         : fastread::read_source(fastread::detail::path_of(f));
             const counts c = count(source, want_words);
             total.lines += c.lines;
             total.words += c.words;

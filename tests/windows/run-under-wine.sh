@@ -10,6 +10,9 @@ if [ -z "$loader" ]; then
     exit 127
 fi
 export WINEDEBUG=-all
+# Arguments and file names pass from Unix to Windows in the locale's encoding: UTF-8, so
+# that names outside ASCII reach the program whole.
+export LC_ALL=C.UTF-8
 export WINEPREFIX=${FASTREAD_WINEPREFIX:-${TMPDIR:-/tmp}/fastread-wine-$(id -u)}
 export WINEDLLOVERRIDES="mscoree,mshtml=" # no Mono or Gecko installer dialogs
 if [ ! -d "$WINEPREFIX" ]; then
