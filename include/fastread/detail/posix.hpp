@@ -466,6 +466,23 @@ inline file_info stat_fd(int fd, const std::filesystem::path& path = {}) {
 #endif
 }
 
+/// The separator the system's own paths use between a directory and a name ('\\' on
+/// Windows, '/' elsewhere), and whether `utf8` already ends with a separator (either
+/// kind on Windows).
+inline constexpr char path_separator =
+#if defined(_WIN32)
+    '\\';
+#else
+    '/';
+#endif
+inline bool ends_with_separator(const std::string& utf8) noexcept {
+#if defined(_WIN32)
+    return utf8.ends_with('/') || utf8.ends_with('\\');
+#else
+    return utf8.ends_with('/');
+#endif
+}
+
 /// The path named by a UTF-8 string, and a path's UTF-8 string: the bytes as they are on
 /// POSIX, UTF-8 to and from UTF-16 on Windows (never the ANSI code page).
 inline std::filesystem::path path_of(const std::string& utf8) {
@@ -599,7 +616,8 @@ class dir_reader {
     /// stat (`follow`) or lstat of `name` in the directory: 0, or the error number.
     int stat(const std::string& name, bool follow, path_facts& out) const noexcept {
 #if defined(_WIN32)
-        return stat_path(path_ + "/" + name, follow, out);
+        return stat_path(ends_with_separator(path_) ? path_ + name : path_ + path_separator + name,
+                         follow, out);
 #else
         struct stat st {};
         if (::fstatat(::dirfd(dir_.get()), name.c_str(), &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) !=

@@ -373,7 +373,7 @@ class duplicate_walk : protected duplicate_limits {
         if (!l.dir) {
             return;
         }
-        const std::string prefix = d.path.ends_with('/') ? d.path : d.path + '/';
+        const std::string prefix = ends_with_separator(d.path) ? d.path : d.path + path_separator;
         const std::size_t begin = part * names_per_task;
         const std::size_t end = std::min(l.names.size(), begin + names_per_task);
         std::uint32_t dir_index = UINT32_MAX; // set by the first file
