@@ -17,9 +17,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -29,54 +27,15 @@
 #include <system_error>
 #include <vector>
 
-#include "../test_bytes.hpp"
+#include "../test_util.hpp"
 
 namespace fs = std::filesystem;
+using fastread_test::drain;
+using fastread_test::read_file;
+using fastread_test::temp_dir;
+using fastread_test::write_file;
 
 namespace {
-
-// A fresh directory under the system's temporary directory, removed on destruction.
-class scratch_dir {
-  public:
-    scratch_dir() {
-        static std::atomic<unsigned> counter{0};
-        const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
-        path_ = fs::temp_directory_path() / ("fastread-files-test-" + std::to_string(stamp) + "-" +
-                                             std::to_string(counter.fetch_add(1)));
-        fs::create_directories(path_);
-    }
-    scratch_dir(const scratch_dir&) = delete;
-    scratch_dir& operator=(const scratch_dir&) = delete;
-    ~scratch_dir() {
-        std::error_code ignored;
-        fs::remove_all(path_, ignored);
-    }
-    fs::path operator/(const fs::path& name) const { return path_ / name; }
-    const fs::path& path() const noexcept { return path_; }
-
-  private:
-    fs::path path_;
-};
-
-void put(const fs::path& path, const std::string& bytes) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    REQUIRE(out.good());
-}
-
-std::string get(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-template <class Source>
-std::string drain(Source& source) {
-    std::string out;
-    for (auto chunk = source.next(); !chunk.empty(); chunk = source.next()) {
-        out.append(chunk.data(), chunk.size());
-    }
-    return out;
-}
 
 // A name with a Latin letter, a Greek one and one outside the Basic Multilingual Plane, made
 // from UTF-8 so that Windows must turn it into UTF-16 correctly.
@@ -114,7 +73,7 @@ fastread::ppm::image<Sample> test_image(std::uint32_t width, std::uint32_t heigh
 TEST_CASE("files: ppm save and load, raw and plain, 8- and 16-bit, every io mode, a non-ASCII "
           "name",
           "[files]") {
-    scratch_dir dir;
+    temp_dir dir;
     const fs::path path = dir / non_ascii("bild", ".ppm");
     const auto img8 = test_image<std::uint8_t>(97, 61, 255, 1);
     const auto img16 = test_image<std::uint16_t>(53, 29, 65535, 2);
@@ -139,11 +98,11 @@ TEST_CASE("files: ppm save and load, raw and plain, 8- and 16-bit, every io mode
     fastread::ppm::save(path, img8, fastread::ppm::format::raw);
     const std::string header = "P6\n97 61\n255\n";
     CHECK(fs::file_size(path) == header.size() + img8.samples.size());
-    CHECK(get(path).substr(0, header.size()) == header);
+    CHECK(read_file(path).substr(0, header.size()) == header);
 }
 
 TEST_CASE("files: ppm::save replaces a file whole and leaves no temporary file", "[files]") {
-    scratch_dir dir;
+    temp_dir dir;
     const fs::path path = dir / "image.ppm";
     fastread::ppm::save(path, test_image<std::uint8_t>(8, 8, 255, 3));
     const auto second = test_image<std::uint8_t>(5, 3, 200, 4);
@@ -157,7 +116,7 @@ TEST_CASE("files: ppm::save replaces a file whole and leaves no temporary file",
 }
 
 TEST_CASE("files: a missing file is a system_error naming it", "[files]") {
-    scratch_dir dir;
+    temp_dir dir;
     const fs::path path = dir / non_ascii("missing", ".ppm");
     try {
         (void)fastread::ppm::load(path);
@@ -175,7 +134,7 @@ TEST_CASE("files: a missing file is a system_error naming it", "[files]") {
 TEST_CASE("files: a positioned read leaves the descriptor's offset where it was", "[files]") {
     // POSIX pread does not move the offset; on Windows a ReadFile at an OVERLAPPED offset
     // does, unless the file layer puts it back (ppm::load peeks with pread, then reads).
-    scratch_dir dir;
+    temp_dir dir;
     const fs::path path = dir / non_ascii("offsets", ".bin");
     const std::string bytes = fastread_test::bytes_of(100, 5);
     {
@@ -198,11 +157,11 @@ TEST_CASE("files: a positioned read leaves the descriptor's offset where it was"
 
 TEST_CASE("files: every byte source gives a file's exact bytes, CR LF and Ctrl-Z included",
           "[files]") {
-    scratch_dir dir;
+    temp_dir dir;
     std::string bytes = fastread_test::bytes_of(300001, 7);
     bytes.replace(100, 4, "\r\n\x1a\r");
     const fs::path path = dir / non_ascii("bytes", ".bin");
-    put(path, bytes);
+    write_file(path, bytes);
     {
         fastread::read_source s(path);
         CHECK(drain(s) == bytes);
@@ -219,7 +178,7 @@ TEST_CASE("files: every byte source gives a file's exact bytes, CR LF and Ctrl-Z
         fastread::fread_source s(path);
         CHECK(drain(s) == bytes);
     }
-    put(dir / "empty", "");
+    write_file(dir / "empty", "");
     fastread::read_source empty(dir / "empty");
     CHECK(drain(empty).empty());
     fastread::mmap_source empty_map(dir / "empty");
@@ -228,7 +187,7 @@ TEST_CASE("files: every byte source gives a file's exact bytes, CR LF and Ctrl-Z
 
 TEST_CASE("files: lines by path in every io mode, LF and CR LF, the last line unterminated",
           "[files]") {
-    scratch_dir dir;
+    temp_dir dir;
     const fs::path path = dir / non_ascii("log", ".txt");
     std::string text;
     std::vector<std::string> want;
@@ -240,7 +199,7 @@ TEST_CASE("files: lines by path in every io mode, LF and CR LF, the last line un
     }
     text += "tail";
     want.push_back("tail");
-    put(path, text);
+    write_file(path, text);
     for (auto io :
          {fastread::io_mode::read, fastread::io_mode::map, fastread::io_mode::automatic}) {
         CAPTURE(fastread::to_string(io));
@@ -255,7 +214,7 @@ TEST_CASE("files: lines by path in every io mode, LF and CR LF, the last line un
 }
 
 TEST_CASE("files: pnm and pfm save and load", "[files]") {
-    scratch_dir dir;
+    temp_dir dir;
     fastread::pnm::image<std::uint8_t> gray;
     gray.width = 7;
     gray.height = 5;
@@ -284,13 +243,13 @@ TEST_CASE("files: pnm and pfm save and load", "[files]") {
 }
 
 TEST_CASE("files: files_equal with every method", "[files]") {
-    scratch_dir dir;
+    temp_dir dir;
     const std::string bytes = fastread_test::bytes_of(2 << 20, 9);
-    put(dir / "a", bytes);
-    put(dir / "b", bytes);
+    write_file(dir / "a", bytes);
+    write_file(dir / "b", bytes);
     std::string other = bytes;
     other[other.size() - 1] = static_cast<char>(other.back() ^ 1);
-    put(dir / "c", other);
+    write_file(dir / "c", other);
     for (auto m : {fastread::compare_method::automatic, fastread::compare_method::getc,
                    fastread::compare_method::getc_unlocked, fastread::compare_method::block,
                    fastread::compare_method::preload_then_block, fastread::compare_method::mmap}) {
@@ -304,7 +263,7 @@ TEST_CASE("files: files_equal with every method", "[files]") {
 }
 
 TEST_CASE("files: a string table written and viewed", "[files]") {
-    scratch_dir dir;
+    temp_dir dir;
     std::vector<std::string> strings;
     for (int i = 0; i < 5000; ++i) {
         strings.push_back("string " + std::to_string(i * 31) +
@@ -321,14 +280,14 @@ TEST_CASE("files: a string table written and viewed", "[files]") {
 }
 
 TEST_CASE("files: records read and updated at positions with each method", "[files]") {
-    scratch_dir dir;
+    temp_dir dir;
     const fs::path path = dir / "records.bin";
     std::vector<std::int32_t> records(100000);
     for (std::size_t i = 0; i < records.size(); ++i) {
         records[i] = static_cast<std::int32_t>(i * 2654435761u);
     }
-    put(path, std::string(reinterpret_cast<const char*>(records.data()),
-                          records.size() * sizeof(std::int32_t)));
+    write_file(path, std::string(reinterpret_cast<const char*>(records.data()),
+                                 records.size() * sizeof(std::int32_t)));
     const std::vector<std::uint64_t> indices{99999, 0, 4096, 4095, 77, 77, 50000};
     for (auto m : {fastread::access_method::automatic, fastread::access_method::pread,
                    fastread::access_method::mmap, fastread::access_method::fseek_set}) {
@@ -345,15 +304,15 @@ TEST_CASE("files: records read and updated at positions with each method", "[fil
         for (std::uint64_t i : indices) {
             ++records[i];
         }
-        CHECK(get(path) == std::string(reinterpret_cast<const char*>(records.data()),
-                                       records.size() * sizeof(std::int32_t)));
+        CHECK(read_file(path) == std::string(reinterpret_cast<const char*>(records.data()),
+                                             records.size() * sizeof(std::int32_t)));
     }
 }
 
 TEST_CASE("files: the page cache, as far as the system lets it be asked", "[files]") {
-    scratch_dir dir;
+    temp_dir dir;
     const fs::path path = dir / non_ascii("cached", ".bin");
-    put(path, fastread_test::bytes_of(1 << 20, 11));
+    write_file(path, fastread_test::bytes_of(1 << 20, 11));
     fastread::page_cache::preload(path); // reads it all, on every system
 #if defined(_WIN32)
     // Windows cannot say which pages of a file it caches, nor drop them: said, not faked.
@@ -377,19 +336,19 @@ TEST_CASE("files: the page cache, as far as the system lets it be asked", "[file
 TEST_CASE("files: find_duplicates groups a tree's equal files, hard links once, names outside "
           "ASCII",
           "[files]") {
-    scratch_dir dir;
+    temp_dir dir;
     fs::create_directories(dir / "a" / "deep");
     fs::create_directories(dir / "b");
     const std::string same = fastread_test::bytes_of(200000, 21);
     std::string nearly = same;
     nearly[150000] = static_cast<char>(nearly[150000] ^ 1); // same size, one byte apart
-    put(dir / "a" / "one.bin", same);
-    put(dir / "a" / "deep" / non_ascii("two", ".bin"), same);
-    put(dir / "b" / "three.bin", same);
-    put(dir / "b" / "near.bin", nearly);
-    put(dir / "b" / "small1", "abc");
-    put(dir / "b" / "small2", "abc");
-    put(dir / "b" / "other", "abd");
+    write_file(dir / "a" / "one.bin", same);
+    write_file(dir / "a" / "deep" / non_ascii("two", ".bin"), same);
+    write_file(dir / "b" / "three.bin", same);
+    write_file(dir / "b" / "near.bin", nearly);
+    write_file(dir / "b" / "small1", "abc");
+    write_file(dir / "b" / "small2", "abc");
+    write_file(dir / "b" / "other", "abd");
     fs::create_hard_link(dir / "b" / "three.bin", dir / "b" / "three-link.bin");
 
     const std::vector<fs::path> roots{dir.path()};
