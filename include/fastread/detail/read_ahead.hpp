@@ -33,30 +33,12 @@ class wait_counter {
 
     /// Sets the count to `v` and wakes a waiter.
     void store(std::uint64_t v) noexcept {
-#if defined(__linux__)
-        value_.store(v, std::memory_order_release);
-        value_.notify_all();
-#else
-        {
-            const std::lock_guard<std::mutex> lock(mutex_);
-            value_.store(v, std::memory_order_release);
-        }
-        changed_.notify_all();
-#endif
+        change([&] { value_.store(v, std::memory_order_release); });
     }
 
     /// Adds `n` to the count and wakes a waiter.
     void add(std::uint64_t n) noexcept {
-#if defined(__linux__)
-        value_.fetch_add(n, std::memory_order_release);
-        value_.notify_all();
-#else
-        {
-            const std::lock_guard<std::mutex> lock(mutex_);
-            value_.fetch_add(n, std::memory_order_release);
-        }
-        changed_.notify_all();
-#endif
+        change([&] { value_.fetch_add(n, std::memory_order_release); });
     }
 
     /// Blocks while the count is still `seen`; returns the count it found.
@@ -72,6 +54,22 @@ class wait_counter {
     }
 
   private:
+    // Changes the count with `update` and wakes the waiter (under the mutex where there is
+    // no futex, so that the change cannot fall between its check and its wait).
+    template <class Update>
+    void change(Update update) noexcept {
+#if defined(__linux__)
+        update();
+        value_.notify_all();
+#else
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            update();
+        }
+        changed_.notify_all();
+#endif
+    }
+
     std::atomic<std::uint64_t> value_{0};
 #if !defined(__linux__)
     std::mutex mutex_;
