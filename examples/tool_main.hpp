@@ -6,6 +6,9 @@
 // main is in the ANSI code page, which cannot hold every file name, so the tools start at
 // wmain there and convert each wide argument (fastread::detail::string_of); elsewhere argv
 // is passed on as it is. File names go back to paths through fastread::detail::path_of.
+// The tools read bytes: on Windows standard input is switched to binary mode first, so that
+// stdio does not turn CR LF into LF or stop at a Ctrl-Z (standard output stays in text
+// mode: the tools print text, in the system's line ends).
 
 #include <filesystem>
 #include <string>
@@ -13,10 +16,16 @@
 
 #include <fastread/detail/posix.hpp>
 
+#if defined(_WIN32)
+#include <fcntl.h>
+#include <io.h>
+#endif
+
 int tool_main(const std::vector<std::string>& args);
 
 #if defined(_WIN32)
 int wmain(int argc, wchar_t* argv[]) {
+    (void)::_setmode(0, _O_BINARY);
     std::vector<std::string> args;
     args.reserve(static_cast<std::size_t>(argc));
     for (int i = 0; i < argc; ++i) {

@@ -21,9 +21,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
-
-#include <sys/stat.h>
 
 #include "tool_main.hpp"
 
@@ -109,13 +108,15 @@ int tool_main(const std::vector<std::string>& args) {
         int minimum = 1;
         for (const std::string& f : files) {
             if (f == "-") {
-                struct stat st {};
-                if (::fstat(0, &st) == 0) {
-                    if (S_ISREG(st.st_mode)) {
-                        total_size += static_cast<std::uint64_t>(st.st_size);
+                try {
+                    const fastread::detail::file_info in = fastread::detail::stat_fd(0);
+                    if (in.regular) {
+                        total_size += in.size;
                     } else {
                         minimum = 7;
                     }
+                } catch (const std::system_error&) {
+                    // no standard input: reading it reports the error
                 }
                 continue;
             }

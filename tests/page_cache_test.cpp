@@ -11,15 +11,52 @@
 #include <utility>
 #include <vector>
 
+#if !defined(_WIN32) // mincore, fork, mkfifo: the POSIX-only cases below
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#endif
 
 #include "test_util.hpp"
 
 using fastread_test::on_memory_file_system;
 
+namespace {
+
+// Calls `call(path)` and checks that it throws std::system_error with code `err` and a
+// message naming the path and containing `what`.
+template <class Call>
+void check_refused(Call call, const std::filesystem::path& path, int err, const char* what) {
+    try {
+        call(path);
+        FAIL("accepted " << path);
+    } catch (const std::system_error& e) {
+        CHECK(e.code().value() == err);
+        CHECK_THAT(e.what(), Catch::Contains(path.string()) && Catch::Contains(what));
+    }
+}
+
+} // namespace
+
+#if defined(_WIN32) // Windows cannot drop or count a file's cached pages (page_cache.hpp)
+TEST_CASE("on Windows preload reads the file and evict and resident_fraction say unsupported",
+          "[page_cache][error]") {
+    fastread_test::temp_dir dir;
+    const auto path = dir / "f.bin";
+    fastread_test::write_file(path, std::string(std::size_t{3} << 20, 'x'));
+    fastread::page_cache::preload(path);
+    check_refused([](const auto& p) { fastread::page_cache::evict(p); }, path, ENOTSUP,
+                  "cannot be asked to drop");
+    check_refused([](const auto& p) { (void)fastread::page_cache::resident_fraction(p); }, path,
+                  ENOSYS, "mincore");
+    fastread_test::write_file(dir / "empty", "");
+    CHECK(fastread::page_cache::resident_fraction(dir / "empty") == 1.0);
+    fastread::page_cache::preload(dir / "empty");
+    CHECK_THROWS_AS(fastread::page_cache::resident_fraction(dir / "missing"), std::system_error);
+    CHECK_THROWS_AS(fastread::page_cache::preload(dir / "missing"), std::system_error);
+}
+#else
 TEST_CASE("evict drops a file's pages and preload brings all of them back", "[page_cache]") {
     fastread_test::temp_dir dir;
     if (on_memory_file_system(dir.path())) {
@@ -168,23 +205,21 @@ TEST_CASE("cachestat refused for one file is still used for the next", "[page_ca
     CHECK(WEXITSTATUS(status) == 0);
 }
 
+#endif
+
 TEST_CASE("page_cache refuses what is not a regular file, and never waits on a FIFO",
           "[page_cache][error]") {
     fastread_test::temp_dir dir;
-    REQUIRE(::mkfifo((dir / "fifo").c_str(), 0600) == 0); // no writer: a blocking open hangs
+    std::vector<std::pair<std::filesystem::path, int>> refused{{dir / "directory", EISDIR}};
     std::filesystem::create_directory(dir / "directory");
+#if !defined(_WIN32)                                      // Windows has no FIFOs in the file system
+    REQUIRE(::mkfifo((dir / "fifo").c_str(), 0600) == 0); // no writer: a blocking open hangs
+    refused.emplace_back(dir / "fifo", EINVAL);
+#endif
     auto check = [](auto call, const std::filesystem::path& path, int err) {
-        try {
-            call(path);
-            FAIL("accepted " << path);
-        } catch (const std::system_error& e) {
-            CHECK(e.code().value() == err);
-            CHECK_THAT(e.what(),
-                       Catch::Contains(path.string()) && Catch::Contains("not a regular file"));
-        }
+        check_refused(call, path, err, "not a regular file");
     };
-    for (const auto& [path, err] :
-         {std::pair{dir / "fifo", EINVAL}, std::pair{dir / "directory", EISDIR}}) {
+    for (const auto& [path, err] : refused) {
         CAPTURE(path);
         check([](const auto& p) { fastread::page_cache::evict(p); }, path, err);
         check([](const auto& p) { fastread::page_cache::preload(p); }, path, err);

@@ -14,9 +14,11 @@
 #include <system_error>
 #include <vector>
 
+#if !defined(_WIN32) // permission bits, FIFOs and devices: the POSIX-only parts below
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#endif
 
 #include "../test_util.hpp"
 
@@ -66,11 +68,17 @@ std::set<std::string> names_in(const fs::path& dir) {
     return names;
 }
 
+bool is_link(const fs::path& p) {
+    return fs::is_symlink(fs::symlink_status(p));
+}
+
+#if !defined(_WIN32)
 struct stat lstat_of(const fs::path& p) {
     struct stat st {};
     REQUIRE(::lstat(p.c_str(), &st) == 0);
     return st;
 }
+#endif
 
 // Calls `f`, which must throw std::system_error with `err`, naming `named`.
 template <class F>
@@ -86,6 +94,7 @@ void check_refused(F f, int err, const fs::path& named) {
 
 } // namespace
 
+#if !defined(_WIN32) // Windows keeps no permission bits, owner or umask to carry over
 TEST_CASE("writers keep an existing file's permission bits, and a new file follows the umask",
           "[writers]") {
     temp_dir dir;
@@ -110,6 +119,7 @@ TEST_CASE("writers keep an existing file's permission bits, and a new file follo
     }
     ::umask(old_umask);
 }
+#endif
 
 TEST_CASE("writers write through symbolic links to the file they name", "[writers]") {
     for (const named_writer& w : writers()) {
@@ -120,17 +130,26 @@ TEST_CASE("writers write through symbolic links to the file they name", "[writer
         const std::string want = read_file(dir / "reference");
 
         write_file(dir / "real", "old");
-        fs::create_symlink("real", dir / "link");        // relative
+#if defined(_WIN32)
+        std::error_code ec; // symbolic links need a privilege or developer mode on Windows
+        fs::create_symlink("real", dir / "link", ec);
+        if (ec) {
+            WARN("skipped: no symbolic links here: " << ec.message());
+            return;
+        }
+#else
+        fs::create_symlink("real", dir / "link"); // relative
+#endif
         fs::create_symlink(dir / "link", dir / "link2"); // absolute, to a link
         fs::create_symlink(dir / "elsewhere" / "far", dir / "dangling");
         w.write(dir / "link2");
         CHECK(read_file(dir / "real") == want);
-        CHECK(S_ISLNK(lstat_of(dir / "link").st_mode));
-        CHECK(S_ISLNK(lstat_of(dir / "link2").st_mode));
+        CHECK(is_link(dir / "link"));
+        CHECK(is_link(dir / "link2"));
         // A dangling link: the file it names is created, in its own directory.
         w.write(dir / "dangling");
         CHECK(read_file(dir / "elsewhere" / "far") == want);
-        CHECK(S_ISLNK(lstat_of(dir / "dangling").st_mode));
+        CHECK(is_link(dir / "dangling"));
         CHECK(names_in(dir / "elsewhere") == std::set<std::string>{"far"});
         // A loop: ELOOP, and nothing created.
         fs::create_symlink("loop-b", dir / "loop-a");
@@ -151,17 +170,22 @@ TEST_CASE("writers refuse a file with other hard links, and any non-regular targ
         fs::create_hard_link(dir / "linked", dir / "other-name");
         check_refused([&] { w.write(dir / "linked"); }, EMLINK, dir / "linked");
         CHECK(read_file(dir / "linked") == "old");
+        CHECK(read_file(dir / "other-name") == "old");
+#if !defined(_WIN32) // MinGW's hard_link_count says 1 for every file (its stat's st_nlink)
         CHECK(fs::hard_link_count(dir / "linked") == 2);
+#endif
 
         fs::create_directory(dir / "directory");
         check_refused([&] { w.write(dir / "directory"); }, EISDIR, dir / "directory");
         CHECK(fs::is_directory(dir / "directory"));
 
+        std::set<std::string> expected = {"directory", "linked", "other-name"};
+#if !defined(_WIN32) // no FIFOs or device nodes in Windows' file system
         REQUIRE(::mkfifo((dir / "fifo").c_str(), 0600) == 0);
         check_refused([&] { w.write(dir / "fifo"); }, EINVAL, dir / "fifo"); // never blocks
         CHECK(S_ISFIFO(lstat_of(dir / "fifo").st_mode));
 
-        std::set<std::string> expected = {"directory", "fifo", "linked", "other-name"};
+        expected.insert("fifo");
         // A character device like /dev/null (mknod needs CAP_MKNOD: root, most containers).
         if (::mknod((dir / "null").c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) {
             check_refused([&] { w.write(dir / "null"); }, EINVAL, dir / "null");
@@ -170,6 +194,7 @@ TEST_CASE("writers refuse a file with other hard links, and any non-regular targ
         } else {
             WARN("device case skipped: mknod: " << std::strerror(errno));
         }
+#endif
         // Refused before anything was created: no temporary file left.
         CHECK(names_in(dir.path()) == expected);
     }

@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -31,6 +32,30 @@ constexpr bool linux_calls_expected = false;
 
 } // namespace
 
+#if defined(_WIN32)
+TEST_CASE("platform: on Windows what cannot be asked is reported unknown, never guessed",
+          "[platform]") {
+    CHECK_FALSE(FASTREAD_LINUX_CALLS);
+    fastread_test::temp_dir dir;
+    const std::size_t bytes = std::size_t{3} << 20;
+    const std::filesystem::path path = dir / "f";
+    fastread_test::write_file(path, std::string(bytes, 'x'));
+    fastread::page_cache::preload(path);
+    const fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
+    CHECK_FALSE(fastread::detail::cached_pages(fd.get(), bytes).has_value());
+    CHECK_FALSE(fastread::detail::file_resident(fd.get(), bytes));
+    const fastread::detail::file_map map(fd.get(), bytes,
+                                         fastread::detail::file_map::access::read_only,
+                                         fastread::detail::file_map::sharing::shared, path);
+    unsigned char resident = 0;
+    CHECK(fastread::detail::mincore_of(map.data(), map.size(), &resident) == -1);
+    CHECK(errno == ENOSYS);
+    CHECK(fastread::detail::thread_minor_faults() == -1);
+    CHECK_FALSE(fastread::detail::uring_usable());
+    // The costs of reading and mapping are still measured: they choose read or map.
+    CHECK(fastread::measure_io_costs().measured);
+}
+#else
 TEST_CASE("platform: Linux calls only where FASTREAD_LINUX_CALLS says, else the POSIX fallbacks",
           "[platform]") {
     CHECK(static_cast<bool>(FASTREAD_LINUX_CALLS) == linux_calls_expected);
@@ -68,3 +93,4 @@ TEST_CASE("platform: Linux calls only where FASTREAD_LINUX_CALLS says, else the 
         CHECK(fastread::detail::thread_minor_faults() >= 0);
     }
 }
+#endif

@@ -110,8 +110,12 @@ class atomic_file {
                     std::filesystem::is_directory(st) ? EISDIR : EINVAL,
                     "refuse to replace a file that is not regular with a file:", target);
             }
-            const std::uintmax_t links = std::filesystem::hard_link_count(target_, ec);
-            if (!ec && links > 1) {
+            // From the file's handle: the C runtime's stat (and so std::filesystem's
+            // hard_link_count under MinGW) always says 1.
+            win::file_facts facts;
+            const std::uint64_t links =
+                win::facts_of_path(target_, true, facts) == 0 ? facts.links : 1;
+            if (links > 1) {
                 throw_system_error(EMLINK,
                                    "refuse to replace a file with " + std::to_string(links) +
                                        " hard links (the other names would keep the old data):",

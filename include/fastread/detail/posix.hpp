@@ -699,6 +699,10 @@ inline unique_fd open_regular(const std::filesystem::path& path, std::string_vie
                               open_mode mode = open_mode::read_only) {
     unique_fd fd(sys::open(path, mode == open_mode::read_write ? O_RDWR : O_RDONLY));
     if (!fd) {
+        if (errno == EISDIR) { // win::open refuses a directory: the message POSIX gives
+            throw_system_error(
+                EISDIR, std::string(operation) + ": not a regular file (a directory):", path);
+        }
         throw_system_error(errno, std::string(operation) + ": open", path);
     }
     const file_info info = stat_fd(fd.get(), path);

@@ -86,11 +86,6 @@ inline int open(const std::filesystem::path& path, int flags, int mode = _S_IREA
     return fd;
 }
 
-/// read(2) of at most 2^30 bytes: the count, 0 at the end, -1 with errno set.
-inline long long read(int fd, void* dst, std::size_t n) noexcept {
-    return ::_read(fd, dst, static_cast<unsigned>(n < (1u << 30) ? n : (1u << 30)));
-}
-
 /// write(2) of at most 2^30 bytes.
 inline long long write(int fd, const void* src, std::size_t n) noexcept {
     return ::_write(fd, src, static_cast<unsigned>(n < (1u << 30) ? n : (1u << 30)));
@@ -107,6 +102,27 @@ inline OVERLAPPED at_offset(std::uint64_t offset) noexcept {
 /// At most 1 GiB per call, as on POSIX here.
 inline DWORD clamp_request(std::size_t n) noexcept {
     return static_cast<DWORD>(n < (std::size_t{1} << 30) ? n : (std::size_t{1} << 30));
+}
+
+/// read(2) of at most 2^30 bytes: the count, 0 at the end (of a file, or of a pipe whose
+/// writer closed it), -1 with errno set. ReadFile on the descriptor's handle, not _read: a
+/// descriptor the caller opened in text mode (stdin is, by default) would have _read turn
+/// CRLF into LF and stop at a Ctrl-Z, and a byte source gives the bytes as they are.
+inline long long read(int fd, void* dst, std::size_t n) noexcept {
+    const HANDLE h = handle_of(fd);
+    if (h == INVALID_HANDLE_VALUE) {
+        return -1;
+    }
+    DWORD got = 0;
+    if (!ReadFile(h, dst, clamp_request(n), &got, nullptr)) {
+        const DWORD error = GetLastError();
+        if (error == ERROR_BROKEN_PIPE || error == ERROR_HANDLE_EOF) {
+            return 0;
+        }
+        errno = from_win32(error);
+        return -1;
+    }
+    return got;
 }
 
 /// Keeps a handle's file pointer where it was for the life of the object: a ReadFile or

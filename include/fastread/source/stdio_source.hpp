@@ -27,7 +27,9 @@ namespace fastread {
 /// chunk is full (but the last). From anything else (a pipe, a terminal, a socket), with
 /// glibc, next() returns as soon as some bytes are there, as read(2) does, instead of
 /// waiting for a whole chunk: what stdio holds buffered first, then one read(2) of the
-/// descriptor, so that `tail -f log | prog` sees each line when it arrives.
+/// descriptor, so that `tail -f log | prog` sees each line when it arrives. On Windows it
+/// gives what stdio gives: from a `FILE*` in text mode (stdin is, until
+/// `_setmode(_fileno(stdin), _O_BINARY)`) CR LF arrives as LF and a Ctrl-Z ends the input.
 class stdio_source {
   public:
     /// 64 KiB chunks (detail::default_chunk_bytes, which says why).
