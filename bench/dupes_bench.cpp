@@ -1,11 +1,14 @@
-// The dupes family: fastread-dupes against fdupes, jdupes and rdfind as whole processes on
-// a generated tree and on /usr/share, and whether fastread-dupes finds fdupes' groups.
+// The dupes family: fastread-dupes (without and with its hash cache, first run and re-run)
+// against fdupes, jdupes, rdfind, rmlint and duff as whole processes on a generated tree and
+// on /usr/share, and whether each finds fdupes' groups.
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <random>
 #include <set>
 #include <sstream>
@@ -13,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "families.hpp"
@@ -107,76 +111,200 @@ std::string tool(const char* name) {
     return out.empty() ? std::string() : out.substr(0, out.find('\n'));
 }
 
+// Groups as sets of files by (device, inode): finders that report one of several hard
+// links to a file may pick different names for it.
+using identity_groups = std::set<std::set<std::pair<std::uint64_t, std::uint64_t>>>;
+
+identity_groups identities(const group_set& groups) {
+    identity_groups out;
+    for (const auto& g : groups) {
+        std::set<std::pair<std::uint64_t, std::uint64_t>> ids;
+        for (const std::string& path : g) {
+            struct stat st {};
+            if (::stat(path.c_str(), &st) == 0) {
+                ids.emplace(st.st_dev, st.st_ino);
+            }
+        }
+        out.insert(std::move(ids));
+    }
+    return out;
+}
+
+// Groups from duff's output with `-f '#'`: a line "#" before each cluster.
+group_set parse_duff(const std::string& out) {
+    std::string blank_separated;
+    std::istringstream in(out);
+    for (std::string line; std::getline(in, line);) {
+        blank_separated += (line == "#" ? std::string() : line) + "\n";
+    }
+    return parse_groups(blank_separated);
+}
+
+// Groups from rdfind's results file: "DUPTYPE_... id depth size device inode priority
+// name", one group per |id|.
+group_set parse_rdfind(const fs::path& results) {
+    std::ifstream in(results);
+    std::map<long long, std::vector<std::string>> by_id;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '#') {
+            continue;
+        }
+        std::istringstream fields(line);
+        std::string type, depth, size, device, inode, priority;
+        long long id = 0;
+        fields >> type >> id >> depth >> size >> device >> inode >> priority;
+        std::string name;
+        std::getline(fields >> std::ws, name);
+        by_id[id < 0 ? -id : id].push_back(name);
+    }
+    group_set groups;
+    for (auto& [id, g] : by_id) {
+        if (g.size() >= 2) {
+            std::sort(g.begin(), g.end());
+            groups.insert(g);
+        }
+    }
+    return groups;
+}
+
+// "yes: G groups, F files" when `theirs` are fdupes' groups, else what differs.
+std::string agreement(const group_set& ours, const group_set& fdupes) {
+    const identity_groups a = identities(ours), b = identities(fdupes);
+    if (a == b) {
+        std::size_t files = 0;
+        for (const auto& g : a) {
+            files += g.size();
+        }
+        return "yes: " + std::to_string(a.size()) + " groups, " + std::to_string(files) + " files";
+    }
+    std::size_t only_ours = 0, only_theirs = 0;
+    for (const auto& g : a) {
+        only_ours += b.count(g) == 0;
+    }
+    for (const auto& g : b) {
+        only_theirs += a.count(g) == 0;
+    }
+    return "NO: " + std::to_string(only_ours) + " groups only its, " + std::to_string(only_theirs) +
+           " only fdupes'";
+}
+
+// Where the cache rows keep their hash cache: one file per tree, under the data directory.
+fs::path cache_file(const options& o, const std::string& column) {
+    std::string name;
+    for (const char c : column) {
+        name += std::isalnum(static_cast<unsigned char>(c)) != 0 ? c : '-';
+    }
+    return o.data_dir / ("dupes-cache-" + name);
+}
+
 void add_dupes_rows(context& ctx, const input& in, const fs::path& root) {
     const std::string family = "dupes";
     ctx.add_column(family, in);
     const std::string dir = root.string();
     const std::string fdupes = tool("fdupes");
+    const std::string cache = cache_file(ctx.opts(), in.column).string();
+    const fs::path rdfind_results = cache_file(ctx.opts(), in.column + "-rdfind-results");
+    // Each finder with the options that give fdupes' groups where it has them: empty files
+    // are duplicates, hard links to one file count once, hidden files are looked at.
     struct peer {
         std::string row, program;
         std::vector<std::string> argv;
+        std::function<group_set()> groups = {}; // its groups, from one more run
+        std::function<void()> before = {};      // before each timed run
     };
+    const std::vector<std::string> ours{FASTREAD_DUPES, "-r", "-q", dir};
+    std::vector<std::string> cached = ours;
+    cached.insert(cached.begin() + 1, "--cache=" + cache);
     const std::vector<peer> peers{
-        {"fastread-dupes -r", FASTREAD_DUPES, {FASTREAD_DUPES, "-r", "-q", dir}},
-        {"fdupes -r", fdupes, {"fdupes", "-r", "-q", dir}},
-        {"jdupes -r", tool("jdupes"), {"jdupes", "-r", "-q", dir}},
-        {"rdfind -dryrun true",
+        {"fastread-dupes -r", FASTREAD_DUPES, ours,
+         [ours] { return parse_groups(run_process(ours, {1})); }},
+        {"fastread-dupes -r --cache, first run", FASTREAD_DUPES, cached,
+         [cached] { return parse_groups(run_process(cached, {1})); },
+         [cache] { fs::remove(cache); }},
+        {"fastread-dupes -r --cache, re-run", FASTREAD_DUPES, cached,
+         [cached] { return parse_groups(run_process(cached, {1})); }},
+        {"fdupes -r", fdupes, {"fdupes", "-r", "-q", dir}, {}},
+        {"jdupes -r -z",
+         tool("jdupes"),
+         {"jdupes", "-r", "-q", "-z", dir},
+         [dir] {
+             return parse_groups(run_process({"jdupes", "-r", "-q", "-z", dir}, {1}));
+         }},
+        {"rdfind -minsize 0",
          tool("rdfind"),
-         {"rdfind", "-dryrun", "true", "-outputname", "/dev/null", dir}}};
+         {"rdfind", "-minsize", "0", "-dryrun", "true", "-outputname", "/dev/null", dir},
+         [dir, rdfind_results] {
+             run_process({"rdfind", "-minsize", "0", "-dryrun", "true", "-outputname",
+                          rdfind_results.string(), dir},
+                         {1});
+             return parse_rdfind(rdfind_results);
+         }},
+        {"rmlint -T df,ef --hidden -L",
+         tool("rmlint"),
+         {"rmlint", "-T", "df,ef", "--hidden", "-L", "-o", "fdupes:stdout", dir},
+         [dir] {
+             return parse_groups(run_process(
+                 {"rmlint", "-T", "df,ef", "--hidden", "-L", "-o", "fdupes:stdout", dir}, {1}));
+         }},
+        {"duff -r -a -p",
+         tool("duff"),
+         {"duff", "-r", "-a", "-p", "-f", "#", dir},
+         [dir] {
+             return parse_duff(run_process({"duff", "-r", "-a", "-p", "-f", "#", dir}, {1}));
+         }},
+    };
     for (const peer& p : peers) {
+        const std::string verdict_row = "same groups as fdupes: " + p.row;
         if (p.program.empty()) {
             ctx.note(family, p.row, in.column, "not installed");
+            if (p.groups) {
+                ctx.note(family, verdict_row, in.column, "not installed");
+            }
             continue;
         }
-        // Each tool is started directly (no shell), standard error discarded. Status 1:
+        // Each finder is started directly (no shell), standard error discarded. Status 1:
         // some files could not be read (fastread-dupes; reported on stderr).
-        const std::vector<std::string> command = p.argv;
         std::function<std::string()> check;
-        if (p.row == "fastread-dupes -r") {
-            check = [&ctx, family, column = in.column, command, fdupes, dir] {
-                const group_set ours = parse_groups(run_process(command, {1}));
+        if (p.groups) {
+            check = [&ctx, family, column = in.column, verdict_row, fdupes, dir,
+                     groups = p.groups] {
+                const group_set theirs = groups();
                 if (fdupes.empty()) {
-                    ctx.note(family, "groups agree with fdupes", column, "fdupes not installed");
+                    ctx.note(family, verdict_row, column, "fdupes not installed");
                     return std::string();
                 }
-                const group_set theirs =
-                    parse_groups(run_process({"fdupes", "-r", "-q", dir}, {1}));
-                std::size_t files = 0;
-                for (const auto& g : ours) {
-                    files += g.size();
-                }
-                std::string verdict;
-                if (ours == theirs) {
-                    verdict = "yes: " + std::to_string(ours.size()) + " groups, " +
-                              std::to_string(files) + " files";
-                } else {
-                    std::size_t only_ours = 0, only_theirs = 0;
-                    for (const auto& g : ours) {
-                        only_ours += theirs.count(g) == 0;
-                    }
-                    for (const auto& g : theirs) {
-                        only_theirs += ours.count(g) == 0;
-                    }
-                    verdict = "NO: " + std::to_string(only_ours) + " groups only ours, " +
-                              std::to_string(only_theirs) + " only fdupes'";
-                }
-                ctx.note(family, "groups agree with fdupes", column, verdict);
+                ctx.note(
+                    family, verdict_row, column,
+                    agreement(theirs, parse_groups(run_process({"fdupes", "-r", "-q", dir}, {1}))));
                 return std::string();
             };
         }
         ctx.add(
-            family, p.row, in, [command] { benchmark::DoNotOptimize(run_process(command, {1})); },
+            family, p.row, in,
+            [command = p.argv, before = p.before] {
+                if (before) {
+                    before();
+                }
+                benchmark::DoNotOptimize(run_process(command, {1}));
+            },
             check);
     }
 }
 
 void register_dupes_family(context& ctx) {
-    ctx.add_family("dupes",
-                   "finding duplicate files, whole processes (seconds per run; cold: every "
-                   "file's pages evicted, directory metadata still cached)",
-                   {"fastread-dupes -r", "fdupes -r", "jdupes -r", "rdfind -dryrun true",
-                    "groups agree with fdupes"},
-                   unit::seconds_per_run);
+    ctx.add_family(
+        "dupes",
+        "finding duplicate files, whole processes (seconds per run; cold: every "
+        "file's pages evicted, directory metadata still cached)",
+        {"fastread-dupes -r", "fastread-dupes -r --cache, first run",
+         "fastread-dupes -r --cache, re-run", "fdupes -r", "jdupes -r -z", "rdfind -minsize 0",
+         "rmlint -T df,ef --hidden -L", "duff -r -a -p", "same groups as fdupes: fastread-dupes -r",
+         "same groups as fdupes: fastread-dupes -r --cache, first run",
+         "same groups as fdupes: fastread-dupes -r --cache, re-run",
+         "same groups as fdupes: jdupes -r -z", "same groups as fdupes: rdfind -minsize 0",
+         "same groups as fdupes: rmlint -T df,ef --hidden -L",
+         "same groups as fdupes: duff -r -a -p"},
+        unit::seconds_per_run);
     const options& o = ctx.opts();
     std::vector<std::pair<std::string, fs::path>> trees;
     const int files = o.quick ? 500 : 4000;
@@ -214,10 +342,10 @@ void register_dupes_family(context& ctx) {
 const family_registration dupes_family{{
     "dupes",
     3,
-    "  dupes   fastread-dupes -r against fdupes -r, jdupes -r and rdfind (those installed) as\n"
-    "          whole processes, in seconds per run, on a generated tree (4000 files; --quick\n"
-    "          500) and on /usr/share (not with --quick); a row says whether fastread-dupes\n"
-    "          found the same groups as fdupes.\n",
+    "  dupes   fastread-dupes -r (also with --cache: first run, re-run) against fdupes,\n"
+    "          jdupes, rdfind, rmlint and duff (those installed) as whole processes, in\n"
+    "          seconds per run, on a generated tree (4000 files; --quick 500) and on\n"
+    "          /usr/share (not with --quick); rows say whether each found fdupes' groups.\n",
     "--dupes",
     "also run the duplicate finders on these trees (one column each)",
     {},

@@ -15,13 +15,18 @@
 //   -m --summarize   print a summary instead of the groups
 //   -q --quiet       no progress line
 //      --json        print the groups and the errors as JSON
+//      --cache[=FILE] keep the files' hashes in FILE (default: fastread/dupes-hashes under
+//                    $XDG_CACHE_HOME, else ~/.cache) and group by them: a re-run over
+//                    unchanged files reads none of them (duplicate_options::cache)
+//      --verify      with --cache, confirm each group byte by byte
 //   -h --help
 //
 // Output as fdupes: one path per line, each group followed by a blank line. A progress line
 // goes to stderr while scanning when stderr is a terminal (not with -q).
 // Exit status: 0 the scan finished; 1 it finished, but some files or directories could not
 // be read (each is named on stderr and skipped), or the output could not be written (said
-// on stderr); 2 invalid usage.
+// on stderr); 2 invalid usage. A hash cache that was corrupt or could not be read or written
+// is said on stderr (and rebuilt) without changing the status.
 
 #include <fastread/duplicates.hpp>
 
@@ -33,6 +38,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include <fastread/detail/posix.hpp> // descriptor limit, terminal check: the OS layer
@@ -43,8 +49,30 @@ namespace {
 
 void usage(std::FILE* out) {
     std::fputs("usage: fastread-dupes [-r] [-s] [-H] [-n] [-A] [-G N] [-L N] [-1] [-S] [-m] "
-               "[-q] [--json] DIRECTORY|FILE...\n",
+               "[-q] [--json] [--cache[=FILE] [--verify]] DIRECTORY|FILE...\n",
                out);
+}
+
+// --cache without a file: fastread/dupes-hashes under $XDG_CACHE_HOME, else ~/.cache (the
+// XDG Base Directory specification; an empty or relative XDG_CACHE_HOME is ignored); empty
+// if neither is set.
+std::filesystem::path default_cache() {
+    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    if (xdg != nullptr && xdg[0] != '\0' && std::filesystem::path(xdg).is_absolute()) {
+        return std::filesystem::path(xdg) / "fastread" / "dupes-hashes";
+    }
+#if defined(_WIN32)
+    const char* home = std::getenv("LOCALAPPDATA");
+    if (home != nullptr && home[0] != '\0') {
+        return fastread::detail::path_of(home) / "fastread" / "dupes-hashes";
+    }
+#else
+    const char* home = std::getenv("HOME");
+    if (home != nullptr && home[0] != '\0') {
+        return std::filesystem::path(home) / ".cache" / "fastread" / "dupes-hashes";
+    }
+#endif
+    return {};
 }
 
 bool parse_size(const char* text, std::uint64_t& out) {
@@ -171,6 +199,18 @@ int tool_main(const std::vector<std::string>& args) {
             quiet = true;
         } else if (a == "--json") {
             json = true;
+        } else if (a == "--cache") {
+            options.cache = default_cache();
+            if (options.cache.empty()) {
+                std::fputs("fastread-dupes: --cache needs XDG_CACHE_HOME or HOME, or a file: "
+                           "--cache=FILE\n",
+                           stderr);
+                return 2;
+            }
+        } else if (a.starts_with("--cache=") && a.size() > 8) {
+            options.cache = fastread::detail::path_of(a.substr(8));
+        } else if (a == "--verify") {
+            options.verify = true;
         } else if (a == "--help") {
             usage(stdout);
             return 0;
@@ -238,8 +278,11 @@ int tool_main(const std::vector<std::string>& args) {
 
     std::vector<fastread::duplicate_error> errors;
     options.on_error = [&](const fastread::duplicate_error& e) {
+        // find_duplicates says EILSEQ for a cache file that is damaged or not a cache.
+        const bool damaged = e.operation == "cache" && e.error == std::errc::illegal_byte_sequence;
         std::fprintf(stderr, "fastread-dupes: %s: %s (%s)\n",
-                     fastread::detail::string_of(e.path).c_str(), e.error.message().c_str(),
+                     fastread::detail::string_of(e.path).c_str(),
+                     damaged ? "damaged or not a hash cache, rebuilt" : e.error.message().c_str(),
                      e.operation.c_str());
         errors.push_back(e);
     };
@@ -326,5 +369,10 @@ int tool_main(const std::vector<std::string>& args) {
         std::fprintf(stderr, "fastread-dupes: write error: %s\n", std::strerror(errno));
         return 1;
     }
-    return errors.empty() ? 0 : 1;
+    for (const fastread::duplicate_error& e : errors) {
+        if (e.operation != "cache") {
+            return 1;
+        }
+    }
+    return 0;
 }

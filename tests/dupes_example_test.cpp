@@ -3,11 +3,13 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <sys/wait.h>
@@ -84,6 +86,35 @@ TEST_CASE("fastread-dupes prints fdupes' format", "[duplicates][example]") {
     CHECK(status_of(ours + " '" + d + "' '" + d + "/missing'") == 1);
     CHECK(run_command(ours + " '" + d + "' '" + d + "/missing' 2>&1 >/dev/null") ==
           "fastread-dupes: " + d + "/missing: No such file or directory (stat)\n");
+}
+
+TEST_CASE("fastread-dupes --cache keeps hashes where XDG says and --verify confirms",
+          "[duplicates][example][cache]") {
+    fastread_test::temp_dir dir;
+    const std::string d = dir.path().string();
+    const std::string ours = std::string("'") + FASTREAD_DUPES + "'";
+    std::filesystem::create_directory(dir / "tree");
+    write_file(dir / "tree" / "a", "same\n");
+    write_file(dir / "tree" / "b", "same\n");
+    write_file(dir / "tree" / "c", "else\n");
+    std::this_thread::sleep_for(std::chrono::milliseconds(250)); // older than the scan
+    const std::string want = d + "/tree/a\n" + d + "/tree/b\n\n";
+    const std::string env = "XDG_CACHE_HOME='" + d + "/xdg' HOME='" + d + "/home' ";
+    CHECK(run_command(env + ours + " --cache '" + d + "/tree'") == want);
+    CHECK(std::filesystem::file_size(dir / "xdg" / "fastread" / "dupes-hashes") ==
+          64 + 3 * 56 + 16);
+    CHECK(run_command(env + ours + " --cache --verify '" + d + "/tree'") == want);
+    // Without XDG_CACHE_HOME (or with a relative one): ~/.cache.
+    CHECK(run_command("XDG_CACHE_HOME=relative HOME='" + d + "/home' " + ours + " --cache '" + d +
+                      "/tree'") == want);
+    CHECK(std::filesystem::exists(dir / "home" / ".cache" / "fastread" / "dupes-hashes"));
+    // A named file; a corrupt one is said on stderr and rebuilt, the status stays 0.
+    write_file(dir / "named", "not a cache");
+    CHECK(run_command(ours + " --cache='" + d + "/named' '" + d + "/tree' 2>&1; echo $?") ==
+          "fastread-dupes: " + d + "/named: damaged or not a hash cache, rebuilt (cache)\n" + want +
+              "0\n");
+    CHECK(std::filesystem::file_size(dir / "named") == 64 + 3 * 56 + 16);
+    CHECK(status_of("env -u XDG_CACHE_HOME -u HOME " + ours + " --cache '" + d + "/tree'") == 2);
 }
 
 TEST_CASE("fastread-dupes finds the groups fdupes finds", "[duplicates][example]") {

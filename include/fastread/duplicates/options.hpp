@@ -18,7 +18,9 @@ namespace fastread {
 struct duplicate_error {
     std::filesystem::path path; ///< the file or directory, as the walk reached it
     std::error_code error;      ///< the errno, as a std::error_code (generic category)
-    std::string operation;      ///< what failed: "open", "opendir", "stat", "read", "changed"
+    /// what failed: "open", "opendir", "stat", "read", "changed", or "cache" (the hash cache
+    /// file could not be read or written, or was corrupt: then it is rebuilt)
+    std::string operation;
 };
 
 /// Where find_duplicates is, for progress displays and tests.
@@ -57,6 +59,22 @@ struct duplicate_options {
     /// network or virtual disks (more reads in flight); on a rotating disk 1 avoids seeking
     /// between files.
     unsigned threads = 0;
+    /// A hash cache file (empty: none). With it, the files of each size are grouped by
+    /// their whole-file XXH3-128 hash, taken from the cache for every file whose device,
+    /// inode, size, modification and status-change times (ns) are those it was hashed
+    /// with, and else computed by reading the file and kept; the cache is then rewritten
+    /// atomically (created with its directory if missing). So a re-run over an unchanged
+    /// tree opens and reads no file. Groups rest on the 128-bit hash (as fclones' do)
+    /// unless `verify` is set. A cache written by another hash version is ignored whole; an
+    /// unreadable or corrupt one (truncated, altered) is reported to `on_error` (operation
+    /// "cache") and rebuilt, never trusted. A file changed within 100 ms before the scan
+    /// started is hashed but not kept (its timestamps could still repeat for other
+    /// contents). Needs xxHash (FASTREAD_HAVE_XXHASH): without it the cache is reported
+    /// (ENOTSUP) and not used. Format: fastread/duplicates/cache.hpp.
+    std::filesystem::path cache;
+    /// With `cache`: confirm each group of equal hashes byte by byte (reads every file of
+    /// every group), as find_duplicates always does without a cache.
+    bool verify = false;
     /// Called for every file or directory that could not be read (then skipped), and for
     /// every file that changed during the scan (then left out of the groups). May be empty.
     std::function<void(const duplicate_error&)> on_error;

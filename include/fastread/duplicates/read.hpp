@@ -6,6 +6,7 @@
 /// small files read whole, and the XXH3-128 hashes (first and last 4 KiB, whole file).
 
 #include "../detail/posix.hpp"
+#include "cache.hpp" // also xxHash, FASTREAD_HAVE_XXHASH
 #include "cache_miss_probe.hpp"
 #include "walk.hpp"
 
@@ -30,19 +31,6 @@
 #include <utility>
 #include <vector>
 
-#if !defined(FASTREAD_NO_XXHASH) && __has_include(<xxhash.h>)
-/// 1 where find_duplicates hashes with xxHash (XXH3, `<xxhash.h>` found and
-/// FASTREAD_NO_XXHASH not defined), else 0 (it then compares without hashing).
-#define FASTREAD_HAVE_XXHASH 1
-#ifndef XXH_INLINE_ALL
-#define XXH_INLINE_ALL
-#endif
-#include <xxhash.h>
-#else
-/// 0: no xxHash (see above).
-#define FASTREAD_HAVE_XXHASH 0
-#endif
-
 namespace fastread::detail {
 
 /// Reads candidates for the comparing stages, from threads that each own a `worker`.
@@ -64,7 +52,8 @@ class duplicate_reader : protected duplicate_walk {
         std::vector<duplicate_error>* errors = nullptr;
         std::vector<std::vector<std::size_t>>* groups = nullptr;
         cache_miss_probe* miss_probe = nullptr;
-        std::unique_ptr<char[]> buffers; // set_bytes, allocated when first needed
+        std::vector<hash_cache_entry>* learned = nullptr; // hashes to keep in the cache
+        std::unique_ptr<char[]> buffers;                  // set_bytes, allocated when first needed
 
         bool fail(const std::string& path, int err, const char* operation) {
             errors->push_back(duplicate_error{
@@ -224,7 +213,8 @@ class duplicate_reader : protected duplicate_walk {
         }
         const XXH128_hash_t h = XXH3_128bits_digest(&state);
         out = {h.low64, h.high64};
-        return true;
+        // Not modified while read (the hash may be kept in the cache under the walk's key).
+        return still_same(f, fd.get(), w);
     }
 
     // Splits `group` (indices into files_) by `hash`; files that fail drop out.

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -59,7 +60,10 @@ class duplicate_finder : protected duplicate_comparer {
         }
         walk();
         progress("walk", files_.size(), files_.size());
-        return find();
+        load_cache();
+        auto groups = find();
+        save_cache();
+        return groups;
     }
 
   private:
@@ -76,9 +80,101 @@ class duplicate_finder : protected duplicate_comparer {
     struct job_out {
         std::vector<std::vector<std::size_t>> groups;
         std::vector<duplicate_error> errors;
+        std::vector<hash_cache_entry> learned;
     };
 
+    // The hash cache (duplicate_options::cache), read before the jobs run. Unusable: reported
+    // and rebuilt (corrupt, unreadable), or ignored (another hash version).
+    void load_cache() {
+        if (opt_.cache.empty()) {
+            return;
+        }
+        if (!FASTREAD_HAVE_XXHASH) {
+            report({duplicate_error{opt_.cache, std::error_code(ENOTSUP, std::generic_category()),
+                                    "cache"}});
+            return;
+        }
+        // Files whose times are this close to the scan could change again within one tick of
+        // the file system's clock, keeping their times: their hashes are not kept.
+        scan_start_ns_ = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
+        cache_ = std::make_unique<hash_cache>();
+        cache_changed_ = true; // rewritten unless loaded as it is
+        try {
+            const hash_cache::state state = cache_->load(opt_.cache);
+            cache_changed_ = state != hash_cache::state::loaded;
+            if (state == hash_cache::state::corrupt) {
+                report({duplicate_error{
+                    opt_.cache, std::error_code(EILSEQ, std::generic_category()), "cache"}});
+            }
+        } catch (const std::system_error& e) {
+            report({duplicate_error{opt_.cache, e.code(), "cache"}});
+        }
+    }
+
+    void save_cache() {
+        if (!cache_) {
+            return;
+        }
+        if (learned_ == 0 && !cache_changed_) {
+            return; // nothing new: the file on disk already holds every entry
+        }
+        try {
+            cache_->save(opt_.cache);
+        } catch (const std::system_error& e) {
+            report({duplicate_error{opt_.cache, e.code(), "cache"}});
+        }
+    }
+
+#if FASTREAD_HAVE_XXHASH
+    // The whole-file hash of a candidate: from the cache when it holds one for the file's
+    // state the walk saw (no open, no read), else read and hashed, and kept for the cache.
+    bool cached_hash(const dup_file& f, digest& out, worker& w) const {
+        const hash_cache_key key = cache_key_of(f.info);
+        if (const auto* kept = cache_->find(key)) {
+            out = *kept;
+            return true;
+        }
+        const bool ok = f.info.size <= small_bytes ? small_hash(f, out, w) : full_hash(f, out, w);
+        if (ok && std::max(key.mtime_ns, key.ctime_ns) < scan_start_ns_ - racy_ns) {
+            w.learned->push_back(hash_cache_entry{key, out});
+        }
+        return ok;
+    }
+#endif
+
     void run_job(const job& j, worker& w) const {
+#if FASTREAD_HAVE_XXHASH
+        if (cache_ && j.kind != job_kind::empty) {
+            // Grouped by the whole-file hash (cached, or computed and kept); confirmed byte
+            // by byte only with `verify`.
+            for (auto& same : split_by(
+                     j.files, [&](const dup_file&f, digest&d) { return cached_hash(f, d, w); })) {
+                if (opt_.verify) {
+                    confirm(std::move(same), w);
+                    continue;
+                }
+                // A hash from the cache was taken without opening the file: a file changed
+                // since the walk is found by its times now, reported and left out.
+                std::vector<std::size_t> still;
+                for (std::size_t i : same) {
+                    path_facts now;
+                    if (const int err = stat_path(files_[i].path, true, now); err != 0) {
+                        w.fail(files_[i].path, err, "stat");
+                    } else if (cache_key_of(now.info) != cache_key_of(files_[i].info)) {
+                        w.fail(files_[i].path, e_changed, "changed");
+                    } else {
+                        still.push_back(i);
+                    }
+                }
+                if (still.size() >= 2) {
+                    w.groups->push_back(std::move(still));
+                }
+            }
+            return;
+        }
+#endif
         switch (j.kind) {
         case job_kind::empty: {
             std::vector<std::size_t> still;
@@ -172,6 +268,7 @@ class duplicate_finder : protected duplicate_comparer {
                 const std::size_t k = order[n];
                 w.errors = &outs[k].errors;
                 w.groups = &outs[k].groups;
+                w.learned = &outs[k].learned;
                 run_job(jobs[k], w);
                 const std::size_t finished = done.fetch_add(1, std::memory_order_relaxed) + 1;
                 if (t == 0) {
@@ -201,6 +298,10 @@ class duplicate_finder : protected duplicate_comparer {
             for (const auto& g : out.groups) {
                 emit(g);
             }
+            for (const hash_cache_entry& e : out.learned) {
+                cache_->add(e);
+            }
+            learned_ += out.learned.size();
         }
     }
 
@@ -252,6 +353,11 @@ class duplicate_finder : protected duplicate_comparer {
     }
 
     std::vector<std::vector<std::filesystem::path>> groups_;
+    static constexpr std::int64_t racy_ns = 100'000'000; // 100 ms
+    std::unique_ptr<hash_cache> cache_;
+    std::int64_t scan_start_ns_ = 0;
+    std::size_t learned_ = 0;
+    bool cache_changed_ = false;
 };
 
 } // namespace fastread::detail

@@ -1,0 +1,263 @@
+#ifndef FASTREAD_DUPLICATES_CACHE_HPP
+#define FASTREAD_DUPLICATES_CACHE_HPP
+
+/// @file
+/// The duplicate finder's hash cache (`duplicate_options::cache`): the whole-file XXH3-128
+/// hash of each file it hashed, keyed by what changes when the file does, kept in one file
+/// between runs so that a re-run over an unchanged tree reads no file data.
+///
+/// The file (all integers little-endian):
+///
+/// | bytes | what |
+/// |---|---|
+/// | 0-15 | `FASTREAD-HASHES\n` |
+/// | 16-19 | format version (1) |
+/// | 20-23 | hash version: the xxHash library's `XXH_VERSION_NUMBER` |
+/// | 24-39 | the hash's name, `XXH3-128`, padded with zero bytes |
+/// | 40-47 | entries, n |
+/// | 48-63 | zero |
+/// | 64 + 56 i | entry i: device, inode, size (bytes), mtime, ctime (ns since the epoch), hash low
+/// 64 bits, high 64 bits | | 64 + 56 n | XXH3-128 of every byte before it (low, high) |
+///
+/// A file with another hash name or version is ignored whole (its hashes cannot be compared
+/// with this build's); a file that is shorter or longer than its count says, or whose
+/// checksum does not match, is corrupt: reported and rebuilt, never trusted. It is replaced
+/// atomically (a temporary file, fsync, rename), so a crash leaves the old cache or the new.
+
+#include "../detail/atomic_file.hpp"
+#include "../detail/posix.hpp"
+#include "files.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#if !defined(FASTREAD_NO_XXHASH) && __has_include(<xxhash.h>)
+/// 1 where find_duplicates hashes with xxHash (XXH3, `<xxhash.h>` found and
+/// FASTREAD_NO_XXHASH not defined), else 0 (it then compares without hashing, and has no
+/// hash cache).
+#define FASTREAD_HAVE_XXHASH 1
+#if !defined(XXH_INLINE_ALL)
+#define XXH_INLINE_ALL
+#endif
+#include <xxhash.h>
+#else
+/// 0: no xxHash (see above).
+#define FASTREAD_HAVE_XXHASH 0
+#endif
+
+namespace fastread::detail {
+
+/// What identifies one state of a file: a change to its contents changes its ctime (and,
+/// through write(2), its mtime); a replacement changes its inode or device.
+struct hash_cache_key {
+    std::uint64_t device = 0, inode = 0, size = 0;
+    std::int64_t mtime_ns = 0, ctime_ns = 0;
+    bool operator==(const hash_cache_key&) const = default;
+};
+
+/// The key of what `stat` said of a file.
+inline hash_cache_key cache_key_of(const file_info& info) noexcept {
+    return {info.device, info.inode, info.size, info.mtime_ns, info.ctime_ns};
+}
+
+/// One file's whole-file XXH3-128 hash (low, high) under its key.
+struct hash_cache_entry {
+    hash_cache_key key;
+    std::pair<std::uint64_t, std::uint64_t> hash;
+};
+
+/// The cache's entries, by (device, inode): at most one state of each file.
+class hash_cache {
+  public:
+    /// What load() found.
+    enum class state {
+        missing, ///< no cache file yet: an empty cache
+        loaded,  ///< its entries are used
+        stale,   ///< another hash or hash version: ignored whole, rewritten by save()
+        corrupt, ///< truncated, extended or altered: ignored whole, rewritten by save()
+    };
+
+    static constexpr std::size_t header_bytes = 64;
+    static constexpr std::size_t entry_bytes = 56;
+    static constexpr std::size_t trailer_bytes = 16;
+    static constexpr std::uint32_t format_version = 1;
+    static constexpr char hash_name[] = "XXH3-128";
+#if FASTREAD_HAVE_XXHASH
+    static constexpr std::uint32_t current_hash_version = XXH_VERSION_NUMBER;
+#else
+    static constexpr std::uint32_t current_hash_version = 0;
+#endif
+
+    /// Reads the cache file at `path`. `hash_version`: the version this build's hash has
+    /// (tests pass another to make a stale file). Throws std::system_error naming the path
+    /// if it exists but cannot be read.
+    state load(const std::filesystem::path& path,
+               std::uint32_t hash_version = current_hash_version) {
+        entries_.clear();
+        std::string bytes;
+        {
+            std::error_code exists_error;
+            if (!std::filesystem::exists(std::filesystem::symlink_status(path, exists_error))) {
+                return state::missing; // (what could not be looked at fails to open below)
+            }
+            const unique_fd fd = open_read_only(path);
+            const file_info info = stat_fd(fd.get(), path);
+            if (!info.regular) {
+                throw_system_error(info.directory ? EISDIR : EINVAL, "not a regular file:", path);
+            }
+            // The file's own size justifies the allocation.
+            bytes.resize(static_cast<std::size_t>(info.size));
+            if (pread_full(fd.get(), bytes.data(), bytes.size(), 0, path) != bytes.size()) {
+                return state::corrupt; // shrank while read
+            }
+        }
+        if (bytes.size() < header_bytes + trailer_bytes ||
+            std::memcmp(bytes.data(), magic, 16) != 0) {
+            return state::corrupt;
+        }
+        const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+        const std::uint64_t count = get64(p + 40);
+        if (count > (bytes.size() - header_bytes - trailer_bytes) / entry_bytes ||
+            header_bytes + count * entry_bytes + trailer_bytes != bytes.size()) {
+            return state::corrupt;
+        }
+        const std::size_t body = bytes.size() - trailer_bytes;
+        if (checksum(bytes.data(), body) != std::pair{get64(p + body), get64(p + body + 8)}) {
+            return state::corrupt;
+        }
+        char name[16] = {};
+        std::memcpy(name, hash_name, sizeof hash_name);
+        if (get32(p + 16) != format_version || get32(p + 20) != hash_version ||
+            std::memcmp(p + 24, name, 16) != 0) {
+            return state::stale;
+        }
+        entries_.reserve(static_cast<std::size_t>(count));
+        for (std::uint64_t i = 0; i < count; ++i) {
+            const unsigned char* e = p + header_bytes + i * entry_bytes;
+            hash_cache_entry entry;
+            entry.key = {get64(e), get64(e + 8), get64(e + 16),
+                         static_cast<std::int64_t>(get64(e + 24)),
+                         static_cast<std::int64_t>(get64(e + 32))};
+            entry.hash = {get64(e + 40), get64(e + 48)};
+            entries_[{entry.key.device, entry.key.inode}] = entry;
+        }
+        return state::loaded;
+    }
+
+    /// The hash kept for a file in state `key`, or null (unknown, or kept for another state
+    /// of the file). Safe from several threads while nothing is added.
+    const std::pair<std::uint64_t, std::uint64_t>* find(const hash_cache_key& key) const {
+        const auto it = entries_.find({key.device, key.inode});
+        return it != entries_.end() && it->second.key == key ? &it->second.hash : nullptr;
+    }
+
+    /// Keeps `entry`, replacing what was kept for its file.
+    void add(const hash_cache_entry& entry) {
+        entries_[{entry.key.device, entry.key.inode}] = entry;
+    }
+
+    std::size_t size() const noexcept {
+        return entries_.size();
+    }
+
+    /// Writes every entry to `path` atomically, creating its directory if needed. Throws
+    /// std::system_error naming the path if it cannot.
+    void save(const std::filesystem::path& path,
+              std::uint32_t hash_version = current_hash_version) const {
+        std::vector<const hash_cache_entry*> sorted;
+        sorted.reserve(entries_.size());
+        for (const auto& [id, entry] : entries_) {
+            sorted.push_back(&entry);
+        }
+        std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) {
+            return std::pair{a->key.device, a->key.inode} < std::pair{b->key.device, b->key.inode};
+        });
+        std::string bytes(header_bytes + sorted.size() * entry_bytes + trailer_bytes, '\0');
+        auto* p = reinterpret_cast<unsigned char*>(bytes.data());
+        std::memcpy(p, magic, 16);
+        put32(p + 16, format_version);
+        put32(p + 20, hash_version);
+        std::memcpy(p + 24, hash_name, sizeof hash_name);
+        put64(p + 40, sorted.size());
+        for (std::size_t i = 0; i < sorted.size(); ++i) {
+            unsigned char* e = p + header_bytes + i * entry_bytes;
+            const hash_cache_entry& entry = *sorted[i];
+            put64(e, entry.key.device);
+            put64(e + 8, entry.key.inode);
+            put64(e + 16, entry.key.size);
+            put64(e + 24, static_cast<std::uint64_t>(entry.key.mtime_ns));
+            put64(e + 32, static_cast<std::uint64_t>(entry.key.ctime_ns));
+            put64(e + 40, entry.hash.first);
+            put64(e + 48, entry.hash.second);
+        }
+        const std::size_t body = bytes.size() - trailer_bytes;
+        const auto sum = checksum(bytes.data(), body);
+        put64(p + body, sum.first);
+        put64(p + body + 8, sum.second);
+        if (const std::filesystem::path dir = path.parent_path(); !dir.empty()) {
+            std::error_code ec;
+            std::filesystem::create_directories(dir, ec);
+            if (ec) {
+                throw_system_error(ec.value(), "create the directory of", path);
+            }
+        }
+        atomic_file out(path);
+        out.write(bytes.data(), bytes.size());
+        out.commit();
+    }
+
+  private:
+    static constexpr char magic[17] = "FASTREAD-HASHES\n";
+
+    struct id_hash_fn {
+        std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const noexcept {
+            return id_hash()(k);
+        }
+    };
+
+    static std::pair<std::uint64_t, std::uint64_t> checksum(const char* data, std::size_t n) {
+#if FASTREAD_HAVE_XXHASH
+        const XXH128_hash_t h = XXH3_128bits(data, n);
+        return {h.low64, h.high64};
+#else
+        (void)data;
+        (void)n;
+        return {0, 0};
+#endif
+    }
+    static std::uint64_t get64(const unsigned char* p) noexcept {
+        std::uint64_t v = 0;
+        for (int i = 7; i >= 0; --i) {
+            v = (v << 8) | p[i];
+        }
+        return v;
+    }
+    static std::uint32_t get32(const unsigned char* p) noexcept {
+        return static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
+               static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
+    }
+    static void put64(unsigned char* p, std::uint64_t v) noexcept {
+        for (int i = 0; i < 8; ++i) {
+            p[i] = static_cast<unsigned char>(v >> (8 * i));
+        }
+    }
+    static void put32(unsigned char* p, std::uint32_t v) noexcept {
+        for (int i = 0; i < 4; ++i) {
+            p[i] = static_cast<unsigned char>(v >> (8 * i));
+        }
+    }
+
+    std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, hash_cache_entry, id_hash_fn>
+        entries_;
+};
+
+} // namespace fastread::detail
+
+#endif // FASTREAD_DUPLICATES_CACHE_HPP
