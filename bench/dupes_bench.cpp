@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -188,6 +189,25 @@ std::string agreement(const group_set& ours, const group_set& fdupes) {
            " only fdupes'";
 }
 
+// The peak resident memory of `argv` run once (output and errors discarded), in bytes, as
+// GNU time reports it (`%M`), or 0 if it could not be measured. Not from our own wait4: a
+// child spawned from this process keeps the bench's own peak through exec.
+std::uint64_t peak_memory(const std::vector<std::string>& argv, const fs::path& report) {
+    if (!fs::exists("/usr/bin/time")) {
+        return 0;
+    }
+    std::vector<std::string> timed{"/usr/bin/time", "-f", "%M", "-o", report.string()};
+    timed.insert(timed.end(), argv.begin(), argv.end());
+    try {
+        (void)run_process(timed, {1});
+    } catch (const std::exception&) {
+        return 0;
+    }
+    std::ifstream in(report);
+    std::uint64_t kib = 0;
+    return in >> kib ? kib * 1024 : 0;
+}
+
 // Where the cache rows keep their hash cache: one file per tree, under the data directory.
 fs::path cache_file(const options& o, const std::string& column) {
     std::string name;
@@ -204,6 +224,7 @@ void add_dupes_rows(context& ctx, const input& in, const fs::path& root) {
     const std::string fdupes = tool("fdupes");
     const std::string cache = cache_file(ctx.opts(), in.column).string();
     const fs::path rdfind_results = cache_file(ctx.opts(), in.column + "-rdfind-results");
+    const fs::path time_report = cache_file(ctx.opts(), in.column + "-peak-memory");
     // Each finder with the options that give fdupes' groups where it has them: empty files
     // are duplicates, hard links to one file count once, hidden files are looked at.
     struct peer {
@@ -260,25 +281,43 @@ void add_dupes_rows(context& ctx, const input& in, const fs::path& root) {
             if (p.groups) {
                 ctx.note(family, verdict_row, in.column, "not installed");
             }
+            ctx.note(family, "peak memory: " + p.row, in.column, "not installed");
             continue;
         }
         // Each finder is started directly (no shell), standard error discarded. Status 1:
         // some files could not be read (fastread-dupes; reported on stderr).
-        std::function<std::string()> check;
-        if (p.groups) {
-            check = [&ctx, family, column = in.column, verdict_row, fdupes, dir,
-                     groups = p.groups] {
-                const group_set theirs = groups();
-                if (fdupes.empty()) {
-                    ctx.note(family, verdict_row, column, "fdupes not installed");
-                    return std::string();
+        // Once per cache mode, untimed: its groups against fdupes' (where they can be read)
+        // and its peak memory (a run of its own, after `before`, so that the first-run row
+        // starts without a cache and the re-run row with one).
+        const std::string memory_row = "peak memory: " + p.row;
+        const std::uint64_t paths = in.also.size() + 1;
+        std::function<std::string()> check = [&ctx, family, column = in.column, verdict_row,
+                                              memory_row, paths, command = p.argv, fdupes, dir,
+                                              time_report, groups = p.groups, before = p.before] {
+            if (groups) {
+                if (before) {
+                    before();
                 }
-                ctx.note(
-                    family, verdict_row, column,
-                    agreement(theirs, parse_groups(run_process({"fdupes", "-r", "-q", dir}, {1}))));
-                return std::string();
-            };
-        }
+                const group_set theirs = groups();
+                ctx.note(family, verdict_row, column,
+                         fdupes.empty()
+                             ? std::string("fdupes not installed")
+                             : agreement(theirs, parse_groups(run_process(
+                                                     {"fdupes", "-r", "-q", dir}, {1}))));
+            }
+            if (before) {
+                before();
+            }
+            const std::uint64_t peak = peak_memory(command, time_report);
+            char cell[96] = "not measured";
+            if (peak != 0) {
+                std::snprintf(cell, sizeof cell, "%.1f MiB, %llu bytes per file",
+                              static_cast<double>(peak) / (1 << 20),
+                              static_cast<unsigned long long>(peak / paths));
+            }
+            ctx.note(family, memory_row, column, cell);
+            return std::string();
+        };
         ctx.add(
             family, p.row, in,
             [command = p.argv, before = p.before] {
@@ -292,19 +331,33 @@ void add_dupes_rows(context& ctx, const input& in, const fs::path& root) {
 }
 
 void register_dupes_family(context& ctx) {
-    ctx.add_family(
-        "dupes",
-        "finding duplicate files, whole processes (seconds per run; cold: every "
-        "file's pages evicted, directory metadata still cached)",
-        {"fastread-dupes -r", "fastread-dupes -r --cache, first run",
-         "fastread-dupes -r --cache, re-run", "fdupes -r", "jdupes -r -z", "rdfind -minsize 0",
-         "rmlint -T df,ef --hidden -L", "duff -r -a -p", "same groups as fdupes: fastread-dupes -r",
-         "same groups as fdupes: fastread-dupes -r --cache, first run",
-         "same groups as fdupes: fastread-dupes -r --cache, re-run",
-         "same groups as fdupes: jdupes -r -z", "same groups as fdupes: rdfind -minsize 0",
-         "same groups as fdupes: rmlint -T df,ef --hidden -L",
-         "same groups as fdupes: duff -r -a -p"},
-        unit::seconds_per_run);
+    ctx.add_family("dupes",
+                   "finding duplicate files, whole processes (seconds per run; cold: every "
+                   "file's pages evicted, directory metadata still cached)",
+                   {"fastread-dupes -r",
+                    "fastread-dupes -r --cache, first run",
+                    "fastread-dupes -r --cache, re-run",
+                    "fdupes -r",
+                    "jdupes -r -z",
+                    "rdfind -minsize 0",
+                    "rmlint -T df,ef --hidden -L",
+                    "duff -r -a -p",
+                    "same groups as fdupes: fastread-dupes -r",
+                    "same groups as fdupes: fastread-dupes -r --cache, first run",
+                    "same groups as fdupes: fastread-dupes -r --cache, re-run",
+                    "same groups as fdupes: jdupes -r -z",
+                    "same groups as fdupes: rdfind -minsize 0",
+                    "same groups as fdupes: rmlint -T df,ef --hidden -L",
+                    "same groups as fdupes: duff -r -a -p",
+                    "peak memory: fastread-dupes -r",
+                    "peak memory: fastread-dupes -r --cache, first run",
+                    "peak memory: fastread-dupes -r --cache, re-run",
+                    "peak memory: fdupes -r",
+                    "peak memory: jdupes -r -z",
+                    "peak memory: rdfind -minsize 0",
+                    "peak memory: rmlint -T df,ef --hidden -L",
+                    "peak memory: duff -r -a -p"},
+                   unit::seconds_per_run);
     const options& o = ctx.opts();
     std::vector<std::pair<std::string, fs::path>> trees;
     const int files = o.quick ? 500 : 4000;
