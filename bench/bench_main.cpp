@@ -20,6 +20,7 @@
 
 #if defined(__GLIBC__)
 #include <malloc.h>
+#include <unistd.h>
 #endif
 
 #include "bench_util.hpp"
@@ -122,8 +123,9 @@ bool is_family_option(const std::string& option) {
 // printed and written once, the runs of every phase go to the same JSON document.
 class collecting_reporter : public benchmark::ConsoleReporter {
   public:
-    collecting_reporter(fastread_bench::context& ctx, const std::filesystem::path& json_path)
-        : ctx_(ctx), json_file_(json_path) {
+    collecting_reporter(fastread_bench::context& ctx, const std::filesystem::path& json_path,
+                        fastread_bench::progress_meter& progress)
+        : ctx_(ctx), progress_(progress), json_file_(json_path) {
         if (!json_file_) {
             throw std::runtime_error("cannot write " + json_path.string());
         }
@@ -131,6 +133,7 @@ class collecting_reporter : public benchmark::ConsoleReporter {
         json_.SetErrorStream(&json_file_);
     }
     bool ReportContext(const Context& context) override {
+        progress_.clear();
         if (started_) {
             // The column heading again (on stdout), not the host description (stderr).
             std::ostream* err = &GetErrorStream();
@@ -144,6 +147,7 @@ class collecting_reporter : public benchmark::ConsoleReporter {
         return ConsoleReporter::ReportContext(context);
     }
     void ReportRuns(const std::vector<Run>& reports) override {
+        progress_.clear();
         for (const Run& r : reports) {
             ctx_.record(r);
         }
@@ -160,6 +164,7 @@ class collecting_reporter : public benchmark::ConsoleReporter {
 
   private:
     fastread_bench::context& ctx_;
+    fastread_bench::progress_meter& progress_;
     std::ofstream json_file_;
     benchmark::JSONReporter json_;
     std::ostringstream discard_;
@@ -300,6 +305,8 @@ int main(int argc, char* argv[]) {
         }
     }
 
+    fastread_bench::progress_meter progress(std::cerr, ::isatty(STDERR_FILENO) == 1);
+    ctx.set_progress(&progress);
     for (const fastread_bench::family& f : fastread_bench::families()) {
         if (ctx.wants(f.name)) {
             f.declare(ctx);
@@ -326,7 +333,8 @@ int main(int argc, char* argv[]) {
     std::cout << "fastread-bench: " << fastread_bench::cycles().describe() << "\n";
     std::cout << "fastread-bench: host: " << fastread_bench::host_description() << "\n";
     benchmark::AddCustomContext("host", fastread_bench::host_description());
-    collecting_reporter reporter(ctx, opts.out_dir / "results.json");
+    benchmark::AddCustomContext("host_label", fastread_bench::host_label());
+    collecting_reporter reporter(ctx, opts.out_dir / "results.json", progress);
     // Family by family, each cache mode apart (the cached runs first); repetitions are
     // interleaved within a phase.
     std::vector<std::pair<std::string, fastread_bench::cache_mode>> phases;
@@ -335,16 +343,22 @@ int main(int argc, char* argv[]) {
             phases.emplace_back(family, mode);
         }
     }
-    std::size_t phase = 0;
+    std::vector<std::pair<std::string, fastread_bench::cache_mode>> to_run;
     for (const auto& [family, mode] : phases) {
-        ++phase;
-        if (!ctx.register_phase(family, mode)) {
-            continue;
+        if (ctx.has_phase(family, mode)) {
+            to_run.emplace_back(family, mode);
         }
-        std::cerr << "fastread-bench: phase " << phase << "/" << phases.size() << ": " << family
-                  << ", " << fastread_bench::to_string(mode) << "\n";
-        benchmark::RunSpecifiedBenchmarks(&reporter);
     }
+    progress.start(to_run.size());
+    std::size_t phase = 0;
+    for (const auto& [family, mode] : to_run) {
+        ++phase;
+        ctx.register_phase(family, mode);
+        progress.begin_phase(phase, family, fastread_bench::to_string(mode));
+        benchmark::RunSpecifiedBenchmarks(&reporter);
+        progress.end_phase();
+    }
+    progress.finish();
     reporter.finish();
     benchmark::Shutdown();
     ctx.report(std::cout);

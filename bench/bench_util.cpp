@@ -307,7 +307,11 @@ void context::add(const std::string& family, const std::string& row, const input
         }
         const std::string name = name_of(family, row, in.column, mode);
         names_[name] = key{family, row, in.column, mode};
-        auto fn = [in, mode, body, check, verdict](benchmark::State& state) {
+        progress_meter* const progress = progress_;
+        const double min_time = opts_.min_time;
+        const std::string shown = row + ", " + in.column;
+        auto fn = [in, mode, body, check, verdict, progress, min_time, name,
+                   shown](benchmark::State& state) {
             if (!verdict->has_value()) {
                 try {
                     *verdict = check ? check() : std::string();
@@ -319,8 +323,14 @@ void context::add(const std::string& family, const std::string& row, const input
                 state.SkipWithError(verdict->value().c_str());
                 for (auto _ : state) {
                 }
+                if (progress != nullptr) {
+                    progress->run_done(name, shown);
+                }
                 return;
             }
+            // Timed seconds of this call, as Google Benchmark counts them (evictions
+            // excluded): a call that reaches the minimum time ends a repetition.
+            double timed = 0;
             if (mode == cache_mode::cached) {
                 warm(in.path);
                 for (const auto& p : in.also) {
@@ -342,10 +352,16 @@ void context::add(const std::string& family, const std::string& row, const input
                 if (counter >= 0) {
                     ::ioctl(counter, PERF_EVENT_IOC_ENABLE, 0);
                 }
+                const auto began = std::chrono::steady_clock::now();
                 body();
+                timed +=
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
                 if (counter >= 0) {
                     ::ioctl(counter, PERF_EVENT_IOC_DISABLE, 0);
                 }
+            }
+            if (progress != nullptr && timed >= min_time) {
+                progress->run_done(name, shown);
             }
             // Untimed: pages this repetition dirtied (the update rows) are written back
             // now, not by the kernel's flusher in the middle of whatever runs next.
@@ -370,8 +386,22 @@ void context::add(const std::string& family, const std::string& row, const input
         const int repetitions = mode == cache_mode::cold && in.cold_repetitions > 0
                                     ? std::min(opts_.repetitions, in.cold_repetitions)
                                     : opts_.repetitions;
+        if (progress_ != nullptr) {
+            // A first iteration, then enough to fill the minimum time: about one iteration
+            // (at 1 ns per byte cached, 4 ns cold, plus the eviction) and the minimum time.
+            const double iteration =
+                static_cast<double>(in.bytes) * (mode == cache_mode::cold ? 4e-9 : 1e-9) +
+                (mode == cache_mode::cold ? 0.01 : 0.0);
+            progress_->expect(name, family, to_string(mode), repetitions,
+                              iteration + std::max(opts_.min_time, iteration));
+        }
         pending_.push_back(pending{family, mode, name, std::move(fn), repetitions});
     }
+}
+
+bool context::has_phase(const std::string& family, cache_mode mode) const {
+    return std::any_of(pending_.begin(), pending_.end(),
+                       [&](const pending& p) { return p.family == family && p.mode == mode; });
 }
 
 bool context::register_phase(const std::string& family, cache_mode mode) {
@@ -618,6 +648,8 @@ std::string context::svg(const std::string& family) const {
       << "\" height=\"" << height << "\" font-family=\"sans-serif\" font-size=\"11\">\n";
     s << "<text x=\"10\" y=\"20\" font-size=\"14\">fastread-bench " << svg_escape(family) << ": "
       << svg_escape(f.title) << " (cycles/byte, log scale; lower is faster)</text>\n";
+    s << "<text x=\"10\" y=\"36\" font-size=\"10\">host: " << svg_escape(host_label())
+      << "</text>\n";
     int y0 = top;
     for (cache_mode mode : {cache_mode::cached, cache_mode::cold}) {
         s << "<text x=\"10\" y=\"" << y0 - 6 << "\" font-weight=\"bold\">" << to_string(mode)
@@ -698,8 +730,42 @@ std::string host_description() {
     return s.str();
 }
 
+std::string host_label() {
+    std::ostringstream s;
+    s << read_first_line_with("/proc/cpuinfo", "model name") << ", "
+      << benchmark::CPUInfo::Get().num_cpus << " CPUs";
+    utsname u{};
+    if (::uname(&u) == 0) {
+        s << ", " << u.sysname << " " << u.release;
+    }
+    std::string hypervisor;
+    std::ifstream("/sys/hypervisor/type") >> hypervisor;
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    __cpuid(1, a, b, c, d);
+    if (hypervisor.empty() && ((c >> 31) & 1u)) {
+        __cpuid(0x40000000, a, b, c, d);
+        char sig[13] = {};
+        std::memcpy(sig, &b, 4);
+        std::memcpy(sig + 4, &c, 4);
+        std::memcpy(sig + 8, &d, 4);
+        hypervisor = sig;
+    }
+#endif
+    s << ", " << (hypervisor.empty() ? std::string("no hypervisor") : "hypervisor " + hypervisor);
+    s << ", " << (cycles().hardware ? "hardware cycles" : "TSC") << " " << std::fixed
+      << std::setprecision(3) << cycles().tsc_hz / 1e9 << " GHz";
+    s << ", " << compiler_name() << " " << FASTREAD_BENCH_FLAGS;
+    char date[32] = "unknown date";
+    const std::time_t now = std::time(nullptr);
+    std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+    s << ", " << date;
+    return s.str();
+}
+
 void context::report(std::ostream& out) const {
     const std::string cpu = read_first_line_with("/proc/cpuinfo", "model name");
+    const std::string label = host_label();
     std::ostringstream md;
     char date[32] = "unknown";
     const std::time_t now = std::time(nullptr);
@@ -732,9 +798,9 @@ void context::report(std::ostream& out) const {
             for (const std::string& group : groups) {
                 out << "\n"
                     << family << ": " << f.title << " — " << to_string(mode) << ", " << group
-                    << "\n"
+                    << "\nhost: " << label << "\n"
                     << table(family, mode, group, false);
-                md << "### " << to_string(mode) << ", " << group << "\n\n"
+                md << "### " << to_string(mode) << ", " << group << "\n\nHost: " << label << "\n\n"
                    << table(family, mode, group, true) << "\n";
             }
         }

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "progress.hpp"
+
 namespace fastread_bench {
 
 enum class cache_mode { cached, cold };
@@ -49,6 +51,10 @@ const cycle_source& cycles();
 /// signature, and what fastread::host_io_costs() measured with the choice it makes
 /// (reading or mapping cached files), since that choice differs between hosts.
 std::string host_description();
+/// The host in one line for every table and chart: CPU model and count, kernel, hypervisor
+/// (/sys/hypervisor/type, else the CPUID hypervisor leaf), cycle source and frequency,
+/// compiler and flags, date.
+std::string host_label();
 
 /// One input file: a column of a family's table.
 struct input {
@@ -90,6 +96,9 @@ class context {
   public:
     explicit context(options opts) : opts_(std::move(opts)) {}
     const options& opts() const { return opts_; }
+    /// Where add() declares its runs and the benchmarks report each finished run (null:
+    /// nowhere). Set before the families declare their rows.
+    void set_progress(progress_meter* progress) { progress_ = progress; }
     bool wants(const std::string& family) const;
 
     /// Declares a family's table: its title, its rows in display order, and what its cells
@@ -121,6 +130,8 @@ class context {
     /// each phase: a cold iteration's disk reads or the writeback of an update row never
     /// overlap another family's cached timings.
     bool register_phase(const std::string& family, cache_mode mode);
+    /// Whether add() declared any benchmark for this family in this cache mode.
+    bool has_phase(const std::string& family, cache_mode mode) const;
     /// Families in the order they were declared.
     const std::vector<std::string>& family_order() const { return order_; }
 
@@ -158,6 +169,7 @@ class context {
     };
 
     options opts_;
+    progress_meter* progress_ = nullptr;
     std::vector<pending> pending_;
     std::vector<std::string> order_;
     std::map<std::string, family_info> families_;

@@ -1,0 +1,138 @@
+#include "progress.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace fastread_bench {
+
+void progress_meter::expect(const std::string& name, const std::string& family,
+                            const std::string& mode, int repetitions, double seconds) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    expected& e = expected_[name];
+    e.phase = family + "/" + mode;
+    e.repetitions = repetitions;
+    e.seconds = seconds;
+    total_runs_ += static_cast<std::size_t>(repetitions);
+    total_estimate_ += repetitions * seconds;
+}
+
+std::string progress_meter::clock(double seconds) {
+    const auto s = static_cast<long long>(std::llround(std::max(0.0, seconds)));
+    char text[32];
+    if (s >= 3600) {
+        std::snprintf(text, sizeof text, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+    } else {
+        std::snprintf(text, sizeof text, "%lld:%02lld", s / 60, s % 60);
+    }
+    return text;
+}
+
+double progress_meter::elapsed() const {
+    return std::chrono::duration<double>(steady::now() - started_).count();
+}
+
+// What is left of the estimate, scaled by how the finished runs compared with theirs.
+double progress_meter::seconds_left() const {
+    const double left = total_estimate_ - done_estimate_;
+    const double scale = done_estimate_ > 0 ? elapsed() / done_estimate_ : 1.0;
+    return left * std::clamp(scale, 0.2, 5.0);
+}
+
+void progress_meter::start(std::size_t phases) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    phases_ = phases;
+    started_ = steady::now();
+    out_ << "fastread-bench: " << total_runs_ << " runs (benchmarks x repetitions) in " << phases
+         << " phases, about " << clock(total_estimate_)
+         << " (estimated from the input sizes; refined as runs finish)" << std::endl;
+}
+
+void progress_meter::begin_phase(std::size_t index, const std::string& family,
+                                 const std::string& mode) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    phase_ = index;
+    family_ = family;
+    mode_ = mode;
+    phase_runs_ = 0;
+    phase_started_ = steady::now();
+    if (!terminal_) {
+        out_ << "fastread-bench: phase " << index << "/" << phases_ << ": " << family << ", "
+             << mode << std::endl;
+    }
+}
+
+void progress_meter::run_done(const std::string& name, const std::string& row) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = expected_.find(name);
+    if (it == expected_.end() || it->second.done >= it->second.repetitions) {
+        return;
+    }
+    ++it->second.done;
+    ++done_runs_;
+    ++phase_runs_;
+    done_estimate_ += it->second.seconds;
+    if (terminal_ && steady::now() - last_draw_ > std::chrono::milliseconds(200)) {
+        draw(row);
+    }
+}
+
+void progress_meter::draw(const std::string& row) {
+    last_draw_ = steady::now();
+    constexpr int width = 20;
+    const int filled =
+        total_runs_ == 0 ? width : static_cast<int>(width * done_runs_ / total_runs_);
+    std::string bar(static_cast<std::size_t>(filled), '#');
+    bar.resize(width, '.');
+    std::string line = "[" + bar + "] " + std::to_string(done_runs_) + "/" +
+                       std::to_string(total_runs_) + " runs, phase " + std::to_string(phase_) +
+                       "/" + std::to_string(phases_) + " " + family_ + " " + mode_ + ", " +
+                       clock(elapsed()) + " elapsed, about " + clock(seconds_left()) + " left";
+    if (!row.empty()) {
+        line += ": " + row;
+    }
+    if (line.size() > 160) {
+        line.resize(160);
+    }
+    out_ << "\r\033[K" << line << std::flush;
+}
+
+void progress_meter::end_phase() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const std::string phase = family_ + "/" + mode_;
+    for (auto& [name, e] : expected_) {
+        if (e.phase == phase && e.done < e.repetitions) {
+            const int rest = e.repetitions - e.done;
+            e.done = e.repetitions;
+            done_runs_ += static_cast<std::size_t>(rest);
+            phase_runs_ += static_cast<std::size_t>(rest);
+            done_estimate_ += rest * e.seconds;
+        }
+    }
+    const double took = std::chrono::duration<double>(steady::now() - phase_started_).count();
+    if (terminal_) {
+        draw("");
+    } else {
+        out_ << "fastread-bench: phase " << phase_ << "/" << phases_ << " done: " << family_ << ", "
+             << mode_ << ", " << phase_runs_ << " runs in " << clock(took) << "; " << done_runs_
+             << "/" << total_runs_ << " runs, " << clock(elapsed()) << " elapsed, about "
+             << clock(seconds_left()) << " left" << std::endl;
+    }
+}
+
+void progress_meter::clear() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (terminal_) {
+        out_ << "\r\033[K" << std::flush;
+    }
+}
+
+void progress_meter::finish() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (terminal_) {
+        out_ << "\r\033[K";
+    }
+    out_ << "fastread-bench: " << done_runs_ << " runs in " << clock(elapsed()) << std::endl;
+}
+
+} // namespace fastread_bench
