@@ -249,6 +249,17 @@ bool context::wants(const std::string& family) const {
            std::find(opts_.families.begin(), opts_.families.end(), family) != opts_.families.end();
 }
 
+void context::mark_default(const std::string& family, const std::string& row,
+                           std::vector<std::string> alternatives) {
+    check_declared(family, row, "");
+    family_info& f = families_.at(family);
+    f.default_row = row;
+    for (const std::string& r : alternatives) {
+        check_declared(family, r, "");
+    }
+    f.alternatives = std::move(alternatives);
+}
+
 void context::add_family(const std::string& family, const std::string& title,
                          const std::vector<std::string>& rows, unit cells) {
     order_.push_back(family);
@@ -383,9 +394,14 @@ void context::add(const std::string& family, const std::string& row, const input
                     benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
             }
         };
-        const int repetitions = mode == cache_mode::cold && in.cold_repetitions > 0
-                                    ? std::min(opts_.repetitions, in.cold_repetitions)
-                                    : opts_.repetitions;
+        int repetitions = opts_.repetitions;
+        if (mode == cache_mode::cold) {
+            for (const int most : {in.cold_repetitions, opts_.cold_repetitions}) {
+                if (most > 0) {
+                    repetitions = std::min(repetitions, most);
+                }
+            }
+        }
         if (progress_ != nullptr) {
             // A first iteration, then enough to fill the minimum time: about one iteration
             // (at 1 ns per byte cached, 4 ns cold, plus the eviction) and the minimum time.
@@ -532,8 +548,8 @@ std::string svg_escape(const std::string& s) {
 
 } // namespace
 
-std::string context::table(const std::string& family, cache_mode mode, const std::string& group,
-                           bool markdown) const {
+std::vector<std::vector<std::string>> context::grid(const std::string& family, cache_mode mode,
+                                                    const std::string& group) const {
     const family_info& f = families_.at(family);
     std::vector<const input*> cols;
     for (const input& in : f.columns) {
@@ -569,6 +585,12 @@ std::string context::table(const std::string& family, cache_mode mode, const std
         }
         grid.push_back(line);
     }
+    return grid;
+}
+
+std::string context::table(const std::string& family, cache_mode mode, const std::string& group,
+                           bool markdown) const {
+    const std::vector<std::vector<std::string>> grid = this->grid(family, mode, group);
     std::ostringstream out;
     if (markdown) {
         for (std::size_t r = 0; r < grid.size(); ++r) {
@@ -637,14 +659,24 @@ std::string context::svg(const std::string& family) const {
     if (hi <= 0) {
         return {};
     }
+    // Rows with a bar somewhere (not rows of notes only, such as a verdict).
+    std::vector<std::string> rows;
+    for (const std::string& row : f.rows) {
+        for (const auto& [k, c] : cells_) {
+            if (k.family == family && k.row == row && c.note.empty() && c.cycles_per_byte > 0) {
+                rows.push_back(row);
+                break;
+            }
+        }
+    }
     const double log_lo = std::floor(std::log10(lo)), log_hi = std::ceil(std::log10(hi));
     const double span = std::max(1.0, log_hi - log_lo);
-    const int label_w = 190, plot_w = 560, bar_h = 7, row_gap = 8, top = 50;
+    const int label_w = 230, plot_w = 560, value_w = 70, bar_h = 11, row_gap = 8, top = 50;
     const int row_h = static_cast<int>(cols.size()) * bar_h + row_gap;
-    const int panel_h = static_cast<int>(f.rows.size()) * row_h + 40;
+    const int panel_h = static_cast<int>(rows.size()) * row_h + 40;
     const int height = top + 2 * panel_h + 30 + 16 * static_cast<int>(cols.size());
     std::ostringstream s;
-    s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << label_w + plot_w + 30
+    s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << label_w + plot_w + value_w + 30
       << "\" height=\"" << height << "\" font-family=\"sans-serif\" font-size=\"11\">\n";
     s << "<text x=\"10\" y=\"20\" font-size=\"14\">fastread-bench " << svg_escape(family) << ": "
       << svg_escape(f.title) << " (cycles/byte, log scale; lower is faster)</text>\n";
@@ -662,9 +694,10 @@ std::string context::svg(const std::string& family) const {
               << "</text>\n";
         }
         int y = y0;
-        for (const std::string& row : f.rows) {
+        for (const std::string& row : rows) {
             s << "<text x=\"" << label_w - 6 << "\" y=\"" << y + row_h / 2
-              << "\" text-anchor=\"end\">" << svg_escape(row) << "</text>\n";
+              << "\" text-anchor=\"end\"" << (row == f.default_row ? " font-weight=\"bold\"" : "")
+              << ">" << svg_escape(row) << "</text>\n";
             for (std::size_t c = 0; c < cols.size(); ++c) {
                 auto it = cells_.find(key{family, row, cols[c]->column, mode});
                 if (it != cells_.end() && it->second.note.empty() &&
@@ -676,6 +709,12 @@ std::string context::svg(const std::string& family) const {
                       << colours[c % 8] << "\"><title>" << svg_escape(row) << ", "
                       << svg_escape(cols[c]->column) << ": " << format_cell(it->second)
                       << " cycles/byte</title></rect>\n";
+                    // The value beside its bar.
+                    char value[32];
+                    std::snprintf(value, sizeof value, "%.3g", it->second.cycles_per_byte);
+                    s << "<text x=\"" << label_w + w + 3 << "\" y=\""
+                      << y + static_cast<int>(c) * bar_h + bar_h - 2 << "\" font-size=\"9\">"
+                      << value << "</text>\n";
                 }
             }
             y += row_h;
@@ -763,6 +802,72 @@ std::string host_label() {
     return s.str();
 }
 
+// One self-contained page (no network: styles inline, charts as inline SVG) with every
+// family's tables and chart; each table says its host, and the default row of a family is
+// highlighted beside the rows it chooses between.
+std::string context::html_report(const std::string& label) const {
+    std::ostringstream h;
+    h << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+      << "<title>fastread-bench results</title>\n<style>\n"
+      << "body{font-family:sans-serif;margin:2em;max-width:1400px;color:#222}\n"
+      << "table{border-collapse:collapse;margin:0.5em 0 1.5em;font-size:13px}\n"
+      << "th,td{border:1px solid #ccc;padding:3px 8px}td{text-align:right}\n"
+      << "td:first-child,th:first-child{text-align:left}\n"
+      << "tr.default td{background:#ffe58a;font-weight:bold}\n"
+      << "tr.alternative td{background:#fff6d0}\n"
+      << ".host{color:#555;font-size:12px}\n</style></head><body>\n"
+      << "<h1>fastread-bench results</h1>\n<p class=\"host\">Host: " << svg_escape(label)
+      << "<br>Command: <code>" << svg_escape(opts_.command_line) << "</code><br>"
+      << svg_escape(cycles().describe()) << "</p>\n"
+      << "<p>Cells: mean &plusmn; 95% confidence interval over " << opts_.repetitions
+      << " repetitions (cycles per byte of input unless the table says otherwise; lower is "
+         "faster). <span style=\"background:#ffe58a;font-weight:bold\">The default row</span>"
+         " is what a user gets without choosing; <span style=\"background:#fff6d0\">the rows "
+         "it chooses between</span> are beside it.</p>\n";
+    for (const std::string& family : order_) {
+        const family_info& f = families_.at(family);
+        std::vector<std::string> groups;
+        for (const input& in : f.columns) {
+            if (std::find(groups.begin(), groups.end(), in.group) == groups.end()) {
+                groups.push_back(in.group);
+            }
+        }
+        h << "<h2 id=\"" << svg_escape(family) << "\">" << svg_escape(family) << ": "
+          << svg_escape(f.title) << "</h2>\n";
+        for (cache_mode mode : {cache_mode::cached, cache_mode::cold}) {
+            for (const std::string& group : groups) {
+                const auto g = grid(family, mode, group);
+                h << "<h3>" << to_string(mode) << ", " << svg_escape(group) << "</h3>\n"
+                  << "<p class=\"host\">host: " << svg_escape(label) << "</p>\n<table>\n";
+                for (std::size_t r = 0; r < g.size(); ++r) {
+                    const std::string& row = g[r][0];
+                    const bool is_default = r > 0 && row == f.default_row;
+                    const bool is_alternative =
+                        r > 0 && std::find(f.alternatives.begin(), f.alternatives.end(), row) !=
+                                     f.alternatives.end();
+                    h << "<tr"
+                      << (is_default       ? " class=\"default\""
+                          : is_alternative ? " class=\"alternative\""
+                                           : "")
+                      << ">";
+                    for (const std::string& c : g[r]) {
+                        h << (r == 0 ? "<th>" : "<td>") << svg_escape(c)
+                          << (r == 0 ? "</th>" : "</td>");
+                    }
+                    h << "</tr>\n";
+                }
+                h << "</table>\n";
+            }
+        }
+        const std::string chart = svg(family);
+        if (!chart.empty()) {
+            h << "<div class=\"chart\">\n" << chart << "</div>\n";
+        }
+    }
+    h << "</body></html>\n";
+    return h.str();
+}
+
 void context::report(std::ostream& out) const {
     const std::string cpu = read_first_line_with("/proc/cpuinfo", "model name");
     const std::string label = host_label();
@@ -811,8 +916,10 @@ void context::report(std::ostream& out) const {
         }
     }
     std::ofstream(opts_.out_dir / "report.md") << md.str();
+    std::ofstream(opts_.out_dir / "report.html") << html_report(label);
     out << "\nWrote " << (opts_.out_dir / "results.json").string() << ", "
-        << (opts_.out_dir / "report.md").string() << " and one SVG chart per family.\n";
+        << (opts_.out_dir / "report.md").string() << ", "
+        << (opts_.out_dir / "report.html").string() << " and one SVG chart per family.\n";
 }
 
 // ------------------------------------------------------------------------------------------

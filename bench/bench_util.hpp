@@ -25,7 +25,11 @@ const char* to_string(cache_mode m);
 /// What the command line asked for.
 struct options {
     bool quick = false;
-    int repetitions = 5;
+    bool full = false;   // --full: the long run the README's tables come from
+    int repetitions = 3; // 5 with --full
+    /// Repetitions of cold rows at most (0: as many as `repetitions`): 2 by default, where
+    /// each cold iteration reads its input from the disk again.
+    int cold_repetitions = 2;
     double min_time = 0.1; // seconds per repetition (at least one iteration)
     bool run_cached = true;
     bool run_cold = true;
@@ -105,6 +109,10 @@ class context {
     /// show. A row or column passed to add() or note() that was not declared is an error.
     void add_family(const std::string& family, const std::string& title,
                     const std::vector<std::string>& rows, unit cells = unit::cycles_per_byte);
+    /// Names a family's default row (what a user gets without choosing) and the rows it
+    /// chooses between, highlighted in report.html.
+    void mark_default(const std::string& family, const std::string& row,
+                      std::vector<std::string> alternatives = {});
     /// Declares a column of a family.
     void add_column(const std::string& family, const input& in);
 
@@ -147,6 +155,8 @@ class context {
         unit cells = unit::cycles_per_byte;
         std::vector<std::string> rows;
         std::vector<input> columns;
+        std::string default_row;               // what a user gets without choosing
+        std::vector<std::string> alternatives; // the rows it chooses between
     };
     struct key {
         std::string family, row, column;
@@ -155,6 +165,9 @@ class context {
     };
     std::string table(const std::string& family, cache_mode mode, const std::string& group,
                       bool markdown) const;
+    std::vector<std::vector<std::string>> grid(const std::string& family, cache_mode mode,
+                                               const std::string& group) const;
+    std::string html_report(const std::string& label) const;
     std::string svg(const std::string& family) const;
     /// Throws std::logic_error unless `family` declared `row` and (if not empty) `column`.
     void check_declared(const std::string& family, const std::string& row,

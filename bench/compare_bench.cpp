@@ -129,6 +129,7 @@ void register_compare_family(context& ctx) {
                     "residency check: mincore over maps", "residency check: cachestat",
                     "RAW: read both files in turn (1 MiB reads)"},
                    unit::cycles_per_byte_and_rate);
+    ctx.mark_default("compare", "files_equal automatic", {"block 1 MiB", "mmap"});
     const options& o = ctx.opts();
     const std::uint64_t mb = option_value(o, "--compare-size", o.quick ? 16 : 256);
     input in;

@@ -358,6 +358,8 @@ void register_dupes_family(context& ctx) {
                     "peak memory: rmlint -T df,ef --hidden -L",
                     "peak memory: duff -r -a -p"},
                    unit::seconds_per_run);
+    ctx.mark_default("dupes", "fastread-dupes -r",
+                     {"fastread-dupes -r --cache, first run", "fastread-dupes -r --cache, re-run"});
     const options& o = ctx.opts();
     std::vector<std::pair<std::string, fs::path>> trees;
     const int files = o.quick ? 500 : 4000;

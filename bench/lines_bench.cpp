@@ -407,6 +407,8 @@ void register_lines_family(context& ctx) {
                     "fastread::lines(stdin) (pipe)",
                     "wc -l (process)"},
                    unit::cycles_per_byte_and_rate);
+    ctx.mark_default("lines", "fastread::lines(path)",
+                     {"fastread::lines read_source", "fastread::lines mmap_source"});
     const options& o = ctx.opts();
     const std::uint64_t size = o.quick ? std::uint64_t{16} << 20 : std::uint64_t{256} << 20;
     const std::string label = o.quick ? "16 MB" : "256 MB";

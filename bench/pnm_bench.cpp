@@ -331,6 +331,8 @@ void register_pnm_family(context& ctx) {
     pm_init("fastread-bench", 0);
 #endif
     ctx.add_family("pnm", "Netpbm family and PFM loading", rows);
+    ctx.mark_default("pnm", "pnm::load / pfm::load",
+                     {"pnm::load read_source", "pnm::load mmap_source"});
     const options& o = ctx.opts();
     // The PPM family's big size; --quick: its medium one.
     const std::uint32_t w = o.quick ? 832 : 2560, h = o.quick ? 832 : 2048;

@@ -368,6 +368,7 @@ void register_ppm_family(context& ctx) {
     pm_init("fastread-bench", 0);
 #endif
     ctx.add_family("ppm", "PPM loading", rows);
+    ctx.mark_default("ppm", "ppm::load", {"ppm::load read_source", "ppm::load mmap_source"});
     const options& o = ctx.opts();
     const std::string article = "article sizes";
     struct size {

@@ -36,7 +36,7 @@ double progress_meter::elapsed() const {
 double progress_meter::seconds_left() const {
     const double left = total_estimate_ - done_estimate_;
     const double scale = done_estimate_ > 0 ? elapsed() / done_estimate_ : 1.0;
-    return left * std::clamp(scale, 0.2, 5.0);
+    return left * std::clamp(scale, 0.02, 50.0);
 }
 
 void progress_meter::start(std::size_t phases) {

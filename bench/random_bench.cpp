@@ -1,9 +1,9 @@
 // The random family: the random-records article's (docs/articles.md) experiment. A file of int32
-// records (default 1 GiB, --random-size MB; the article's was 4 GiB) and 100,000 random record
-// indices; reads, and read-increment-write updates, with the article's fseek programs over
-// its grid of dials, then fastread::read_at / update_at with each method. A second column
-// (256 MiB, 100,000 indices) is dense: most pages hold a record. A sweep over 1,000 to
-// 1,000,000 indices shows where the plan changes.
+// records (default 256 MiB, --full 1 GiB, --random-size MB; the article's was 4 GiB) and 100,000
+// random record indices; reads, and read-increment-write updates, with the article's fseek programs
+// over its grid of dials, then fastread::read_at / update_at with each method. A second column (256
+// MiB, 100,000 indices) is dense: most pages hold a record. A sweep over 1,000 to 1,000,000 indices
+// shows where the plan changes.
 
 #include <fastread/records.hpp>
 
@@ -296,8 +296,13 @@ void register_random_family(context& ctx) {
                    "records at random positions (time per batch, and per record; updates: "
                    "read, add 1, write back)",
                    all_rows(), unit::time_per_item);
+    ctx.mark_default(family, "read_at automatic",
+                     {"read_at pread, sorted", "read_at mmap", "read_at io_uring"});
     const options& o = ctx.opts();
-    const std::uint64_t big_mb = option_value(o, "--random-size", o.quick ? 32 : 1024);
+    const std::uint64_t big_mb = option_value(o, "--random-size",
+                                              o.quick  ? 32
+                                              : o.full ? 1024
+                                                       : 256);
     const std::uint64_t dense_mb = o.quick ? 8 : 256;
     const std::size_t n = o.quick ? 10000 : 100000;
     auto column = [&](const std::string& name, const std::string& group, std::uint64_t mb,
@@ -332,15 +337,16 @@ void register_random_family(context& ctx) {
 const family_registration random_family{{
     "random",
     4,
-    "  random  records at random positions: a generated file of int32 records (1 GiB;\n"
-    "          --random-size MB; --quick 32 MiB) and 100,000 random indices (--quick 10,000),\n"
+    "  random  records at random positions: a generated file of int32 records (256 MiB;\n"
+    "          --full 1 GiB; --random-size MB; --quick 32 MiB) and 100,000 random indices\n"
+    "          (--quick 10,000),\n"
     "          read and updated (+1) with the article's fseek programs over its dials (sorted\n"
     "          or not, buffered or not, SEEK_SET / SEEK_CUR, rb / rb+) and with\n"
     "          fastread::read_at / update_at per method; a dense 256 MiB column; a sweep of\n"
     "          1,000 to 1,000,000 indices. Figures: time per batch and per record.\n",
     "",
     "",
-    {{"--random-size", "MB", "size of the random family's record file (default 1024)"}},
+    {{"--random-size", "MB", "size of the random family's record file (default 256, --full 1024)"}},
     &register_random_family,
 }};
 

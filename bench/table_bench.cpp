@@ -228,6 +228,7 @@ void register_table_family(context& ctx) {
                    "a million strings of 150 ± 10 bytes, persisted and loaded (time per run, "
                    "and per string)",
                    rows, unit::time_per_item);
+    ctx.mark_default("table", "string_table::view::open");
     const table_inputs t = make_inputs(ctx.opts());
     add_reading_rows(ctx, t);
     add_writing_rows(ctx, t);
