@@ -32,11 +32,17 @@ double progress_meter::elapsed() const {
     return std::chrono::duration<double>(steady::now() - started_).count();
 }
 
-// What is left of the estimate, scaled by how the finished runs compared with theirs.
+// What is left of the estimate, scaled by how the finished runs compared with theirs: the
+// more of the estimate is done, the more that ratio is trusted (one slow first family does
+// not multiply the whole rest).
 double progress_meter::seconds_left() const {
     const double left = total_estimate_ - done_estimate_;
-    const double scale = done_estimate_ > 0 ? elapsed() / done_estimate_ : 1.0;
-    return left * std::clamp(scale, 0.02, 50.0);
+    if (done_estimate_ <= 0 || total_estimate_ <= 0) {
+        return left;
+    }
+    const double scale = std::clamp(elapsed() / done_estimate_, 0.02, 50.0);
+    const double trust = done_estimate_ / total_estimate_;
+    return left * (1.0 + (scale - 1.0) * trust);
 }
 
 void progress_meter::start(std::size_t phases) {
