@@ -731,28 +731,49 @@ std::string context::svg(const std::string& family) const {
     return s.str();
 }
 
-std::string host_description() {
+namespace {
+
+// "AMD EPYC, 2 logical CPUs, Linux 6.18.44": the CPU model, how many (`cpus` names them),
+// the kernel.
+std::string cpu_and_kernel(const char* cpus) {
     std::ostringstream s;
     s << read_first_line_with("/proc/cpuinfo", "model name") << ", "
-      << benchmark::CPUInfo::Get().num_cpus << " logical CPUs";
+      << benchmark::CPUInfo::Get().num_cpus << " " << cpus;
     utsname u{};
     if (::uname(&u) == 0) {
         s << ", " << u.sysname << " " << u.release;
     }
+    return s.str();
+}
+
+// The hypervisor's CPUID signature ("KVMKVMKVM"); empty without a hypervisor; nullopt where
+// CPUID cannot tell (not x86).
+std::optional<std::string> cpuid_hypervisor() {
 #if defined(__x86_64__) || defined(__i386__)
     unsigned a = 0, b = 0, c = 0, d = 0;
     __cpuid(1, a, b, c, d);
-    if ((c >> 31) & 1u) {
-        __cpuid(0x40000000, a, b, c, d);
-        char sig[13] = {};
-        std::memcpy(sig, &b, 4);
-        std::memcpy(sig + 4, &c, 4);
-        std::memcpy(sig + 8, &d, 4);
-        s << ", hypervisor CPUID signature \"" << sig << "\"";
-    } else {
-        s << ", no hypervisor";
+    if (((c >> 31) & 1u) == 0) {
+        return std::string();
     }
+    __cpuid(0x40000000, a, b, c, d);
+    char sig[13] = {};
+    std::memcpy(sig, &b, 4);
+    std::memcpy(sig + 4, &c, 4);
+    std::memcpy(sig + 8, &d, 4);
+    return std::string(sig);
+#else
+    return std::nullopt;
 #endif
+}
+
+} // namespace
+
+std::string host_description() {
+    std::ostringstream s;
+    s << cpu_and_kernel("logical CPUs");
+    if (const std::optional<std::string> sig = cpuid_hypervisor()) {
+        s << (sig->empty() ? ", no hypervisor" : ", hypervisor CPUID signature \"" + *sig + "\"");
+    }
     const fastread::io_costs& io = fastread::host_io_costs();
     s << "; cached bytes cost " << std::fixed << std::setprecision(3);
     if (io.measured) {
@@ -771,26 +792,12 @@ std::string host_description() {
 
 std::string host_label() {
     std::ostringstream s;
-    s << read_first_line_with("/proc/cpuinfo", "model name") << ", "
-      << benchmark::CPUInfo::Get().num_cpus << " CPUs";
-    utsname u{};
-    if (::uname(&u) == 0) {
-        s << ", " << u.sysname << " " << u.release;
-    }
+    s << cpu_and_kernel("CPUs");
     std::string hypervisor;
     std::ifstream("/sys/hypervisor/type") >> hypervisor;
-#if defined(__x86_64__) || defined(__i386__)
-    unsigned a = 0, b = 0, c = 0, d = 0;
-    __cpuid(1, a, b, c, d);
-    if (hypervisor.empty() && ((c >> 31) & 1u)) {
-        __cpuid(0x40000000, a, b, c, d);
-        char sig[13] = {};
-        std::memcpy(sig, &b, 4);
-        std::memcpy(sig + 4, &c, 4);
-        std::memcpy(sig + 8, &d, 4);
-        hypervisor = sig;
+    if (hypervisor.empty()) {
+        hypervisor = cpuid_hypervisor().value_or("");
     }
-#endif
     s << ", " << (hypervisor.empty() ? std::string("no hypervisor") : "hypervisor " + hypervisor);
     s << ", " << (cycles().hardware ? "hardware cycles" : "TSC") << " " << std::fixed
       << std::setprecision(3) << cycles().tsc_hz / 1e9 << " GHz";

@@ -30,18 +30,29 @@ constexpr bool linux_calls_expected = true;
 constexpr bool linux_calls_expected = false;
 #endif
 
+// A 3 MiB file just written and read through once (so its pages are cached), open.
+struct preloaded_file {
+    static constexpr std::size_t bytes = std::size_t{3} << 20;
+    fastread_test::temp_dir dir;
+    std::filesystem::path path = dir / "f";
+    fastread::detail::unique_fd fd;
+    preloaded_file() {
+        fastread_test::write_file(path, std::string(bytes, 'x'));
+        fastread::page_cache::preload(path);
+        fd = fastread::detail::open_read_only(path);
+    }
+};
+
 } // namespace
 
 #if defined(_WIN32)
 TEST_CASE("platform: on Windows what cannot be asked is reported unknown, never guessed",
           "[platform]") {
     CHECK_FALSE(FASTREAD_LINUX_CALLS);
-    fastread_test::temp_dir dir;
-    const std::size_t bytes = std::size_t{3} << 20;
-    const std::filesystem::path path = dir / "f";
-    fastread_test::write_file(path, std::string(bytes, 'x'));
-    fastread::page_cache::preload(path);
-    const fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
+    const preloaded_file file;
+    const std::size_t bytes = file.bytes;
+    const std::filesystem::path& path = file.path;
+    const fastread::detail::unique_fd& fd = file.fd;
     CHECK_FALSE(fastread::detail::cached_pages(fd.get(), bytes).has_value());
     CHECK_FALSE(fastread::detail::file_resident(fd.get(), bytes));
     const fastread::detail::file_map map(fd.get(), bytes,
@@ -59,12 +70,10 @@ TEST_CASE("platform: on Windows what cannot be asked is reported unknown, never 
 TEST_CASE("platform: Linux calls only where FASTREAD_LINUX_CALLS says, else the POSIX fallbacks",
           "[platform]") {
     CHECK(static_cast<bool>(FASTREAD_LINUX_CALLS) == linux_calls_expected);
-    fastread_test::temp_dir dir;
-    const std::size_t bytes = std::size_t{3} << 20;
-    const std::filesystem::path path = dir / "f";
-    fastread_test::write_file(path, std::string(bytes, 'x'));
-    fastread::page_cache::preload(path);
-    const fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
+    const preloaded_file file;
+    const std::size_t bytes = file.bytes;
+    const std::filesystem::path& path = file.path;
+    const fastread::detail::unique_fd& fd = file.fd;
 
     // Either way: the residency of a file just read is known and whole, the costs of
     // reading and mapping are measured, and mincore sees every page of a map.
