@@ -49,11 +49,12 @@ options:
 )";
 
 const char* const help_tail =
-    R"(  (no option)           the default run, about 16 minutes on 2 cores (KVM host,
-                        2026-11-26): 3 repetitions cached, 2 cold, the random family's
-                        big file 256 MiB
+    R"(  (no option)           the default run, about 15 minutes on 2 cores (KVM host,
+                        2026-11-26): 3 repetitions cached, 2 cold, each at least 0.05 s,
+                        the random family's big file 256 MiB
   --full                the long run the README's tables come from, about 28 minutes: 5
-                        repetitions cached and cold, the random family's big file 1 GiB
+                        repetitions cached and cold, each at least 0.1 s, the random
+                        family's big file 1 GiB
   --quick               smoke run, under 2 minutes: 3 repetitions, short runs, no big
                         inputs
   --repetitions N       repetitions per benchmark, cached and cold (default 3; --full 5)
@@ -277,6 +278,7 @@ fastread_bench::options parse_options(int argc, char* argv[],
         opts.cold_repetitions = 0;
     }
     if (opts.full) {
+        opts.min_time = 0.1;
         opts.cold_repetitions = 0;
         if (!repetitions_set) {
             opts.repetitions = 5;

@@ -30,7 +30,7 @@ struct options {
     /// Repetitions of cold rows at most (0: as many as `repetitions`): 2 by default, where
     /// each cold iteration reads its input from the disk again.
     int cold_repetitions = 2;
-    double min_time = 0.1; // seconds per repetition (at least one iteration)
+    double min_time = 0.05; // seconds per repetition (at least one iteration); --full 0.1
     bool run_cached = true;
     bool run_cold = true;
     std::vector<std::string> families;                               // empty: all
