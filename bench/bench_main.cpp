@@ -49,7 +49,7 @@ options:
 )";
 
 const char* const help_tail =
-    R"(  (no option)           the default run, about 15 minutes on 2 cores (KVM host,
+    R"(  (no option)           the default run, about 14 minutes on 2 cores (KVM host,
                         2026-11-26): 3 repetitions cached, 2 cold, each at least 0.05 s,
                         the random family's big file 256 MiB
   --full                the long run the README's tables come from, about 28 minutes: 5
