@@ -811,6 +811,17 @@ std::string host_label() {
 
 // One self-contained page (no network: styles inline, charts as inline SVG) with every
 // family's tables and chart; each table says its host, and the default row of a family is
+// A family's column groups, in the order their first columns were declared.
+std::vector<std::string> context::column_groups(const family_info& f) {
+    std::vector<std::string> groups;
+    for (const input& in : f.columns) {
+        if (std::find(groups.begin(), groups.end(), in.group) == groups.end()) {
+            groups.push_back(in.group);
+        }
+    }
+    return groups;
+}
+
 // highlighted beside the rows it chooses between.
 std::string context::html_report(const std::string& label) const {
     std::ostringstream h;
@@ -833,12 +844,7 @@ std::string context::html_report(const std::string& label) const {
          "it chooses between</span> are beside it.</p>\n";
     for (const std::string& family : order_) {
         const family_info& f = families_.at(family);
-        std::vector<std::string> groups;
-        for (const input& in : f.columns) {
-            if (std::find(groups.begin(), groups.end(), in.group) == groups.end()) {
-                groups.push_back(in.group);
-            }
-        }
+        const std::vector<std::string> groups = column_groups(f);
         h << "<h2 id=\"" << svg_escape(family) << "\">" << svg_escape(family) << ": "
           << svg_escape(f.title) << "</h2>\n";
         for (cache_mode mode : {cache_mode::cached, cache_mode::cold}) {
@@ -899,12 +905,7 @@ void context::report(std::ostream& out) const {
         << " repetitions; lower is faster (GB/s = 10^9 bytes of input per second).\n";
     for (const std::string& family : order_) {
         const family_info& f = families_.at(family);
-        std::vector<std::string> groups;
-        for (const input& in : f.columns) {
-            if (std::find(groups.begin(), groups.end(), in.group) == groups.end()) {
-                groups.push_back(in.group);
-            }
-        }
+        const std::vector<std::string> groups = column_groups(f);
         md << "## " << family << ": " << f.title << "\n\n";
         for (cache_mode mode : {cache_mode::cached, cache_mode::cold}) {
             for (const std::string& group : groups) {

@@ -168,6 +168,7 @@ class context {
     std::vector<std::vector<std::string>> grid(const std::string& family, cache_mode mode,
                                                const std::string& group) const;
     std::string html_report(const std::string& label) const;
+    static std::vector<std::string> column_groups(const family_info& f);
     std::string svg(const std::string& family) const;
     /// Throws std::logic_error unless `family` declared `row` and (if not empty) `column`.
     void check_declared(const std::string& family, const std::string& row,
