@@ -102,7 +102,7 @@ TEST_CASE("fastread-dupes --cache keeps hashes where XDG says and --verify confi
     const std::string env = "XDG_CACHE_HOME='" + d + "/xdg' HOME='" + d + "/home' ";
     CHECK(run_command(env + ours + " --cache '" + d + "/tree'") == want);
     CHECK(std::filesystem::file_size(dir / "xdg" / "fastread" / "dupes-hashes") ==
-          64 + 3 * 56 + 16);
+          64 + 3 * 80 + 16);
     CHECK(run_command(env + ours + " --cache --verify '" + d + "/tree'") == want);
     // Without XDG_CACHE_HOME (or with a relative one): ~/.cache.
     CHECK(run_command("XDG_CACHE_HOME=relative HOME='" + d + "/home' " + ours + " --cache '" + d +
@@ -113,7 +113,7 @@ TEST_CASE("fastread-dupes --cache keeps hashes where XDG says and --verify confi
     CHECK(run_command(ours + " --cache='" + d + "/named' '" + d + "/tree' 2>&1; echo $?") ==
           "fastread-dupes: " + d + "/named: damaged or not a hash cache, rebuilt (cache)\n" + want +
               "0\n");
-    CHECK(std::filesystem::file_size(dir / "named") == 64 + 3 * 56 + 16);
+    CHECK(std::filesystem::file_size(dir / "named") == 64 + 3 * 80 + 16);
     CHECK(status_of("env -u XDG_CACHE_HOME -u HOME " + ours + " --cache '" + d + "/tree'") == 2);
 }
 

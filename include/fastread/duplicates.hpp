@@ -40,8 +40,9 @@ namespace fastread {
 /// limit. A file whose device, inode, size or modification time differs from what the walk
 /// saw when it is opened or read (replaced by a rename, changed), or that vanishes, or that
 /// reads differently from its size, is reported to `on_error` and left out. With
-/// `options.cache` the candidates of each size are grouped by their whole-file hash instead,
-/// from the cache where it holds the file's current state (see duplicate_options::cache).
+/// `options.cache` the candidates of each size are grouped by their whole-file hash instead
+/// (those over 64 KiB split by their probe hash first), each hash from the cache where it
+/// holds the file's current state (see duplicate_options::cache).
 /// Time O(total size of same-size candidates); memory O(number of files) plus, per
 /// comparing thread, 1 MiB and up to 8 MiB of small files' contents.
 /// @throws std::bad_alloc only; I/O problems go to `options.on_error`.

@@ -39,8 +39,13 @@ hash_cache::state load(hash_cache& c, const fs::path& path) {
     return c.load(path);
 }
 
+// An entry holding both hashes: whole (low, ~low), probe (low + 1, low).
 fastread::detail::hash_cache_entry entry(std::uint64_t inode, std::uint64_t low) {
-    return {{7, inode, 100 + inode, 1000 + static_cast<std::int64_t>(inode), 2000}, {low, ~low}};
+    return {{7, inode, 100 + inode, 1000 + static_cast<std::int64_t>(inode), 2000},
+            true,
+            true,
+            {low + 1, low},
+            {low, ~low}};
 }
 
 // Bytes this process has read through read(2) and its relatives so far (Linux), or -1.
@@ -65,6 +70,9 @@ struct tree {
     std::string big = fastread_test::bytes_of(300000);
     std::string big_other = big;
     std::uint64_t data_bytes = 0; // bytes of the files in groups of one size
+    // What a first run with a cache reads: the small files whole; the first and last 4 KiB
+    // of b1, b2 and b3; then b1 and b2 whole (b3's first 4 KiB differ: not read whole).
+    std::uint64_t first_run_bytes = 0;
 
     tree() {
         big_other[1000] = static_cast<char>(big_other[1000] ^ 1);
@@ -73,11 +81,12 @@ struct tree {
         write_file(dir / "sub" / "s2", small);
         write_file(dir / "b1", big);
         write_file(dir / "sub" / "b2", big);
-        write_file(dir / "b3", big_other);
+        write_file(dir / "b3", big_other); // differs from b1 in its first 4 KiB
         write_file(dir / "e1", "");
         write_file(dir / "e2", "");
         write_file(dir / "unique", "no other file has this size");
         data_bytes = 2 * small.size() + 3 * big.size();
+        first_run_bytes = 2 * small.size() + 2 * big.size() + 3 * 2 * 4096;
         age();
     }
     static void age() { std::this_thread::sleep_for(std::chrono::milliseconds(250)); }
@@ -136,9 +145,8 @@ TEST_CASE("hash_cache keeps its entries across a save and a load", "[duplicates]
     REQUIRE(load(d, path) == hash_cache::state::loaded);
     CHECK(d.size() == 2);
     REQUIRE(d.find(entry(1, 0).key) != nullptr);
-    CHECK(*d.find(entry(1, 0).key) ==
-          std::pair<std::uint64_t, std::uint64_t>{11, ~std::uint64_t{11}});
-    CHECK(d.find(entry(2, 0).key)->first == 23);
+    CHECK(*d.find(entry(1, 0).key) == entry(1, 11));
+    CHECK(*d.find(entry(2, 0).key) == entry(2, 23));
     CHECK(d.find(entry(3, 0).key) == nullptr);
     // Any field of the key that differs: another state of the file, not found.
     for (int field = 0; field < 5; ++field) {
@@ -163,6 +171,80 @@ TEST_CASE("hash_cache keeps its entries across a save and a load", "[duplicates]
         }
         CHECK(d.find(k) == nullptr);
     }
+}
+
+TEST_CASE("hash_cache merges what it keeps of one state of a file and replaces another state",
+          "[duplicates][cache]") {
+    temp_dir dir;
+    const fs::path path = dir / "hashes";
+    hash_cache c;
+    fastread::detail::hash_cache_entry probe_only = entry(1, 11);
+    probe_only.has_whole = false;
+    probe_only.whole = {0, 0};
+    c.add(probe_only);
+    c.add(fastread::detail::hash_cache_entry{entry(1, 0).key}); // holds nothing: not kept
+    REQUIRE(c.find(entry(1, 0).key) != nullptr);
+    CHECK(*c.find(entry(1, 0).key) == probe_only);
+    // The whole-file hash of the same state joins the probe hash.
+    fastread::detail::hash_cache_entry whole_only = entry(1, 11);
+    whole_only.has_probe = false;
+    whole_only.probe = {0, 0};
+    c.add(whole_only);
+    CHECK(*c.find(entry(1, 0).key) == entry(1, 11));
+    // Another state of the file (its mtime moved): replaces both.
+    fastread::detail::hash_cache_entry later = probe_only;
+    ++later.key.mtime_ns;
+    c.add(later);
+    CHECK(c.size() == 1);
+    CHECK(c.find(entry(1, 0).key) == nullptr);
+    REQUIRE(c.find(later.key) != nullptr);
+    CHECK(*c.find(later.key) == later);
+    // A probe-only entry survives the file.
+    c.save(path);
+    hash_cache d;
+    REQUIRE(load(d, path) == hash_cache::state::loaded);
+    REQUIRE(d.find(later.key) != nullptr);
+    CHECK(*d.find(later.key) == later);
+}
+
+// Rewrites the checksum of a cache file's bytes after a test changed them, so that only
+// what it changed can make the file stale or corrupt.
+std::string with_checksum(std::string bytes) {
+    const std::size_t body = bytes.size() - hash_cache::trailer_bytes;
+    const XXH128_hash_t h = XXH3_128bits(bytes.data(), body);
+    for (int i = 0; i < 8; ++i) {
+        bytes[body + i] = static_cast<char>(h.low64 >> (8 * i));
+        bytes[body + 8 + i] = static_cast<char>(h.high64 >> (8 * i));
+    }
+    return bytes;
+}
+
+TEST_CASE("hash_cache: a file of format version 1 is stale and unknown entry flags are corrupt",
+          "[duplicates][cache][error]") {
+    temp_dir dir;
+    const fs::path path = dir / "hashes";
+    hash_cache c;
+    c.add(entry(1, 11));
+    c.save(path);
+    const std::string good = fastread_test::read_file(path);
+    hash_cache d;
+    REQUIRE(load(d, path) == hash_cache::state::loaded);
+    std::string v1 = good;
+    v1[16] = 1; // format version 1 (whole-file hashes only): not read, rebuilt
+    write_file(path, with_checksum(v1));
+    CHECK(load(d, path) == hash_cache::state::stale);
+    CHECK(d.size() == 0);
+    const std::size_t flags_at = hash_cache::header_bytes + 40;
+    for (const char flags : {'\0', '\4', '\7'}) {
+        CAPTURE(static_cast<int>(flags));
+        std::string bad = good;
+        bad[flags_at] = flags;
+        write_file(path, with_checksum(bad));
+        CHECK(load(d, path) == hash_cache::state::corrupt);
+        CHECK(d.size() == 0);
+    }
+    write_file(path, with_checksum(good)); // the same bytes: the checksum function is right
+    CHECK(load(d, path) == hash_cache::state::loaded);
 }
 
 TEST_CASE(
@@ -219,8 +301,27 @@ TEST_CASE("find_duplicates with a cache finds the same groups and a re-run reads
     hash_cache c;
     REQUIRE(load(c, t.cache()) == hash_cache::state::loaded);
     CHECK(c.size() == 5); // the files of the two non-empty sizes with several files
+    const auto kept = [&](const fs::path& p) {
+        return c.find(fastread::detail::cache_key_of(
+            fastread::detail::stat_fd(fastread::detail::open_read_only(p).get())));
+    };
+    for (const fs::path& p :
+         {t.dir / "s1", t.dir / "sub" / "s2", t.dir / "b1", t.dir / "sub" / "b2"}) {
+        CAPTURE(p);
+        REQUIRE(kept(p) != nullptr);
+        CHECK(kept(p)->has_probe);
+        CHECK(kept(p)->has_whole);
+    }
+    CHECK(kept(t.dir / "b1")->whole == kept(t.dir / "sub" / "b2")->whole);
+    CHECK(kept(t.dir / "b1")->probe == kept(t.dir / "sub" / "b2")->probe);
+    // b3's probe hash differs from b1's: it was not read whole, and only its probe is kept.
+    REQUIRE(kept(t.dir / "b3") != nullptr);
+    CHECK(kept(t.dir / "b3")->has_probe);
+    CHECK_FALSE(kept(t.dir / "b3")->has_whole);
+    CHECK(kept(t.dir / "b3")->probe != kept(t.dir / "b1")->probe);
     if (first.read >= 0) {
-        CHECK(first.read >= static_cast<std::int64_t>(t.data_bytes));
+        CHECK(first.read >= static_cast<std::int64_t>(t.first_run_bytes));
+        CHECK(first.read < static_cast<std::int64_t>(t.first_run_bytes + 4096));
     }
 
     const scan_result again = scan(t.dir.path(), t.cache());
@@ -308,7 +409,7 @@ TEST_CASE("find_duplicates' cache: another hash version or a truncated cache is 
         CHECK(r.found == t.expected());
         CHECK(r.errors.empty());
         if (r.read >= 0) {
-            CHECK(r.read >= static_cast<std::int64_t>(t.data_bytes));
+            CHECK(r.read >= static_cast<std::int64_t>(t.first_run_bytes));
         }
     }
     SECTION("truncated: reported, rebuilt") {
@@ -344,7 +445,9 @@ TEST_CASE("find_duplicates' cache: groups rest on the hash unless verify confirm
             fastread::detail::stat_fd(fastread::detail::open_read_only(p).get()));
     };
     REQUIRE(c.find(key(t.dir / "b1")) != nullptr);
-    c.add({key(t.dir / "b3"), *c.find(key(t.dir / "b1"))});
+    fastread::detail::hash_cache_entry forged = *c.find(key(t.dir / "b1"));
+    forged.key = key(t.dir / "b3");
+    c.add(forged);
     c.save(t.cache());
     CHECK(scan(t.dir.path(), t.cache()).found ==
           groups{{t.dir / "b1", t.dir / "b3", t.dir / "sub" / "b2"},

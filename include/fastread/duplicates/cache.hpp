@@ -2,26 +2,33 @@
 #define FASTREAD_DUPLICATES_CACHE_HPP
 
 /// @file
-/// The duplicate finder's hash cache (`duplicate_options::cache`): the whole-file XXH3-128
-/// hash of each file it hashed, keyed by what changes when the file does, kept in one file
-/// between runs so that a re-run over an unchanged tree reads no file data.
+/// The duplicate finder's hash cache (`duplicate_options::cache`): the XXH3-128 hashes it
+/// computed of each file (the probe hash of its first and last 4 KiB, its whole-file hash, or
+/// both), keyed by what changes when the file does, kept in one file between runs so that a
+/// re-run over an unchanged tree reads no file data.
 ///
 /// The file (all integers little-endian):
 ///
 /// | bytes | what |
 /// |---|---|
 /// | 0-15 | `FASTREAD-HASHES\n` |
-/// | 16-19 | format version (1) |
+/// | 16-19 | format version (2; a file of version 1 held whole-file hashes only) |
 /// | 20-23 | hash version: the xxHash library's `XXH_VERSION_NUMBER` |
 /// | 24-39 | the hash's name, `XXH3-128`, padded with zero bytes |
 /// | 40-47 | entries, n |
 /// | 48-63 | zero |
-/// | 64 + 56 i | entry i: device, inode, size (bytes), mtime, ctime (ns since the epoch), hash low
-/// 64 bits, high 64 bits | | 64 + 56 n | XXH3-128 of every byte before it (low, high) |
+/// | 64 + 80 i | entry i: device, inode, size (bytes), mtime, ctime (ns since the epoch), flags,
+/// probe hash (low, high 64 bits), whole-file hash (low, high) | | 64 + 80 n | XXH3-128 of every
+/// byte before it (low, high) |
 ///
-/// A file with another hash name or version is ignored whole (its hashes cannot be compared
-/// with this build's); a file that is shorter or longer than its count says, or whose
-/// checksum does not match, is corrupt: reported and rebuilt, never trusted. It is replaced
+/// An entry's flags: bit 0, it holds a probe hash; bit 1, a whole-file hash (the other hash
+/// is then zero); other bits zero. The probe hash is XXH3-128 of the first 4 KiB followed by
+/// the last 4 KiB (of the whole file when it is 8 KiB or less); the whole-file hash,
+/// XXH3-128 of every byte.
+///
+/// A file with another format version, hash name or hash version is ignored whole (its hashes
+/// cannot be compared with this build's); a file that is shorter or longer than its count says, or
+/// whose checksum does not match, is corrupt: reported and rebuilt, never trusted. It is replaced
 /// atomically (a temporary file, fsync, rename), so a crash leaves the old cache or the new.
 
 #include "../detail/atomic_file.hpp"
@@ -67,10 +74,18 @@ inline hash_cache_key cache_key_of(const file_info& info) noexcept {
     return {info.device, info.inode, info.size, info.mtime_ns, info.ctime_ns};
 }
 
-/// One file's whole-file XXH3-128 hash (low, high) under its key.
+/// An XXH3-128 hash: low, high 64 bits.
+using hash_128 = std::pair<std::uint64_t, std::uint64_t>;
+
+/// What the cache holds of one file under its key: its probe hash (first and last 4 KiB),
+/// its whole-file hash, or both.
 struct hash_cache_entry {
     hash_cache_key key;
-    std::pair<std::uint64_t, std::uint64_t> hash;
+    bool has_probe = false;
+    bool has_whole = false;
+    hash_128 probe{0, 0};
+    hash_128 whole{0, 0};
+    bool operator==(const hash_cache_entry&) const = default;
 };
 
 /// The cache's entries, by (device, inode): at most one state of each file.
@@ -85,9 +100,9 @@ class hash_cache {
     };
 
     static constexpr std::size_t header_bytes = 64;
-    static constexpr std::size_t entry_bytes = 56;
+    static constexpr std::size_t entry_bytes = 80;
     static constexpr std::size_t trailer_bytes = 16;
-    static constexpr std::uint32_t format_version = 1;
+    static constexpr std::uint32_t format_version = 2;
     static constexpr char hash_name[] = "XXH3-128";
 #if FASTREAD_HAVE_XXHASH
     static constexpr std::uint32_t current_hash_version = XXH_VERSION_NUMBER;
@@ -145,22 +160,51 @@ class hash_cache {
             entry.key = {get64(e), get64(e + 8), get64(e + 16),
                          static_cast<std::int64_t>(get64(e + 24)),
                          static_cast<std::int64_t>(get64(e + 32))};
-            entry.hash = {get64(e + 40), get64(e + 48)};
+            const std::uint64_t flags = get64(e + 40);
+            if ((flags & ~std::uint64_t{3}) != 0 || flags == 0) {
+                entries_.clear(); // a checksum that matches a body no writer made
+                return state::corrupt;
+            }
+            entry.has_probe = (flags & 1) != 0;
+            entry.has_whole = (flags & 2) != 0;
+            if (entry.has_probe) {
+                entry.probe = {get64(e + 48), get64(e + 56)};
+            }
+            if (entry.has_whole) {
+                entry.whole = {get64(e + 64), get64(e + 72)};
+            }
             entries_[{entry.key.device, entry.key.inode}] = entry;
         }
         return state::loaded;
     }
 
-    /// The hash kept for a file in state `key`, or null (unknown, or kept for another state
-    /// of the file). Safe from several threads while nothing is added.
-    const std::pair<std::uint64_t, std::uint64_t>* find(const hash_cache_key& key) const {
+    /// What is kept for a file in state `key`, or null (unknown, or kept for another state
+    /// of the file). Safe from several threads while nothing is added. O(1) expected.
+    const hash_cache_entry* find(const hash_cache_key& key) const {
         const auto it = entries_.find({key.device, key.inode});
-        return it != entries_.end() && it->second.key == key ? &it->second.hash : nullptr;
+        return it != entries_.end() && it->second.key == key ? &it->second : nullptr;
     }
 
-    /// Keeps `entry`, replacing what was kept for its file.
+    /// Keeps `entry` (which holds at least one hash). What was kept for the same state of
+    /// its file is merged into it (a probe hash kept stays when a whole-file hash is added);
+    /// what was kept for another state of the file is replaced.
     void add(const hash_cache_entry& entry) {
-        entries_[{entry.key.device, entry.key.inode}] = entry;
+        if (!entry.has_probe && !entry.has_whole) {
+            return;
+        }
+        hash_cache_entry& kept = entries_[{entry.key.device, entry.key.inode}];
+        if (kept.key != entry.key) {
+            kept = hash_cache_entry{};
+        }
+        kept.key = entry.key;
+        if (entry.has_probe) {
+            kept.has_probe = true;
+            kept.probe = entry.probe;
+        }
+        if (entry.has_whole) {
+            kept.has_whole = true;
+            kept.whole = entry.whole;
+        }
     }
 
     std::size_t size() const noexcept {
@@ -194,8 +238,15 @@ class hash_cache {
             put64(e + 16, entry.key.size);
             put64(e + 24, static_cast<std::uint64_t>(entry.key.mtime_ns));
             put64(e + 32, static_cast<std::uint64_t>(entry.key.ctime_ns));
-            put64(e + 40, entry.hash.first);
-            put64(e + 48, entry.hash.second);
+            put64(e + 40, (entry.has_probe ? 1u : 0u) | (entry.has_whole ? 2u : 0u));
+            if (entry.has_probe) {
+                put64(e + 48, entry.probe.first);
+                put64(e + 56, entry.probe.second);
+            }
+            if (entry.has_whole) {
+                put64(e + 64, entry.whole.first);
+                put64(e + 72, entry.whole.second);
+            }
         }
         const std::size_t body = bytes.size() - trailer_bytes;
         const auto sum = checksum(bytes.data(), body);

@@ -60,7 +60,9 @@ struct duplicate_options {
     /// between files.
     unsigned threads = 0;
     /// A hash cache file (empty: none). With it, the files of each size are grouped by
-    /// their whole-file XXH3-128 hash, taken from the cache for every file whose device,
+    /// their whole-file XXH3-128 hash (files over 64 KiB are split by a probe hash of their
+    /// first and last 4 KiB first, and read whole only when it matches another's), each
+    /// hash taken from the cache for every file whose device,
     /// inode, size, modification and status-change times (ns) are those it was hashed
     /// with, and else computed by reading the file and kept; the cache is then rewritten
     /// atomically (created with its directory if missing). So a re-run over an unchanged

@@ -153,7 +153,24 @@ class duplicate_reader : protected duplicate_walk {
 #if FASTREAD_HAVE_XXHASH
     using digest = std::pair<std::uint64_t, std::uint64_t>;
 
-    // XXH3-128 of the first and last 4 KiB (the whole file when it is 8 KiB or less).
+    // The probe hash of a file of `size` bytes from its first bytes `head` and its last
+    // bytes `tail` (probe_bytes each; when size <= 2 * probe_bytes, `head` holds the whole
+    // file and `tail` is not read): XXH3-128 of the first and last 4 KiB, or of the whole
+    // file when it is 8 KiB or less.
+    static digest probe_digest(const char* head, const char* tail, std::uint64_t size) {
+        XXH3_state_t state;
+        XXH3_128bits_reset(&state);
+        if (size <= 2 * probe_bytes) {
+            XXH3_128bits_update(&state, head, static_cast<std::size_t>(size));
+        } else {
+            XXH3_128bits_update(&state, head, probe_bytes);
+            XXH3_128bits_update(&state, tail, probe_bytes);
+        }
+        const XXH128_hash_t h = XXH3_128bits_digest(&state);
+        return {h.low64, h.high64};
+    }
+
+    // The probe hash (probe_digest) of a candidate, reading its first and last 4 KiB.
     bool probe_hash(const dup_file& f, digest& out, worker& w) const {
         unique_fd fd = open_unchanged(f, w);
         if (!fd) {
@@ -161,37 +178,44 @@ class duplicate_reader : protected duplicate_walk {
         }
         char buf[2 * probe_bytes];
         const std::uint64_t size = f.info.size;
-        std::size_t n = 0;
         try {
             if (size <= 2 * probe_bytes) {
-                n = pread_full_probing(fd.get(), buf, static_cast<std::size_t>(size), 0, f.path,
-                                       w.miss_probe);
-            } else {
-                n = pread_full_probing(fd.get(), buf, probe_bytes, 0, f.path, w.miss_probe);
-                n += pread_full_probing(fd.get(), buf + n, probe_bytes, size - probe_bytes, f.path,
-                                        w.miss_probe);
+                if (pread_full_probing(fd.get(), buf, static_cast<std::size_t>(size), 0, f.path,
+                                       w.miss_probe) != size) {
+                    return w.fail(f.path, e_changed, "changed");
+                }
+            } else if (pread_full_probing(fd.get(), buf, probe_bytes, 0, f.path, w.miss_probe) !=
+                           probe_bytes ||
+                       pread_full_probing(fd.get(), buf + probe_bytes, probe_bytes,
+                                          size - probe_bytes, f.path,
+                                          w.miss_probe) != probe_bytes) {
+                return w.fail(f.path, e_changed, "changed");
             }
         } catch (const std::system_error& e) {
             return w.fail(f.path, e.code().value(), "read");
         }
-        const XXH128_hash_t h = XXH3_128bits(buf, n);
-        out = {h.low64, h.high64};
+        out = probe_digest(buf, buf + probe_bytes, size);
         return true;
     }
 
-    // XXH3-128 of a small file, read whole.
-    bool small_hash(const dup_file& f, digest& out, worker& w) const {
-        char* const dst = w.contents(static_cast<std::size_t>(f.info.size) + 1);
+    // XXH3-128 of a small file, read whole; its probe hash too when `probe` is not null.
+    bool small_hash(const dup_file& f, digest& out, worker& w, digest* probe = nullptr) const {
+        const auto size = static_cast<std::size_t>(f.info.size);
+        char* const dst = w.contents(size + 1);
         if (!load_whole(f, dst, w)) {
             return false;
         }
-        const XXH128_hash_t h = XXH3_128bits(dst, static_cast<std::size_t>(f.info.size));
+        const XXH128_hash_t h = XXH3_128bits(dst, size);
         out = {h.low64, h.high64};
+        if (probe != nullptr) {
+            *probe = probe_digest(dst, dst + (size > probe_bytes ? size - probe_bytes : 0), size);
+        }
         return true;
     }
 
-    // XXH3-128 of the whole file, read in 64 KiB blocks.
-    bool full_hash(const dup_file& f, digest& out, worker& w) const {
+    // XXH3-128 of the whole file, read in 64 KiB blocks; its probe hash too when `probe` is
+    // not null (from the first block and the last 4 KiB read).
+    bool full_hash(const dup_file& f, digest& out, worker& w, digest* probe = nullptr) const {
         unique_fd fd = open_unchanged(f, w);
         if (!fd) {
             return false;
@@ -199,11 +223,26 @@ class duplicate_reader : protected duplicate_walk {
         advise(fd.get(), file_advice::sequential);
         XXH3_state_t state;
         XXH3_128bits_reset(&state);
+        char head[probe_bytes];
+        char tail[probe_bytes];
+        std::uint64_t total = 0;
         try {
             for (std::uint64_t offset = 0;; offset += block_bytes) {
+                const char* const block = w.buffer_a();
                 const std::size_t n = pread_full_probing(fd.get(), w.buffer_a(), block_bytes,
                                                          offset, f.path, w.miss_probe);
-                XXH3_128bits_update(&state, w.buffer_a(), n);
+                XXH3_128bits_update(&state, block, n);
+                // The first and last probe_bytes of what was read so far.
+                if (offset == 0) {
+                    std::memcpy(head, block, std::min(n, probe_bytes));
+                }
+                if (n >= probe_bytes) {
+                    std::memcpy(tail, block + n - probe_bytes, probe_bytes);
+                } else if (n != 0) {
+                    std::memmove(tail, tail + n, probe_bytes - n);
+                    std::memcpy(tail + probe_bytes - n, block, n);
+                }
+                total += n;
                 if (n < block_bytes) {
                     break;
                 }
@@ -211,8 +250,14 @@ class duplicate_reader : protected duplicate_walk {
         } catch (const std::system_error& e) {
             return w.fail(f.path, e.code().value(), "read");
         }
+        if (total != f.info.size) {
+            return w.fail(f.path, e_changed, "changed");
+        }
         const XXH128_hash_t h = XXH3_128bits_digest(&state);
         out = {h.low64, h.high64};
+        if (probe != nullptr) {
+            *probe = probe_digest(head, tail, total);
+        }
         // Not modified while read (the hash may be kept in the cache under the walk's key).
         return still_same(f, fd.get(), w);
     }

@@ -128,48 +128,88 @@ class duplicate_finder : protected duplicate_comparer {
     }
 
 #if FASTREAD_HAVE_XXHASH
-    // The whole-file hash of a candidate: from the cache when it holds one for the file's
-    // state the walk saw (no open, no read), else read and hashed, and kept for the cache.
-    bool cached_hash(const dup_file& f, digest& out, worker& w) const {
+    // Keeps what was computed of a file for the cache, unless the file changed so recently
+    // that a change within one tick of the file system's clock could keep its times.
+    void learn(const hash_cache_entry& e, worker& w) const {
+        if (std::max(e.key.mtime_ns, e.key.ctime_ns) < scan_start_ns_ - racy_ns) {
+            w.learned->push_back(e);
+        }
+    }
+
+    // The probe hash (first and last 4 KiB) of a candidate: from the cache when it holds one
+    // for the file's state the walk saw, else read and kept.
+    bool cached_probe(const dup_file& f, digest& out, worker& w) const {
         const hash_cache_key key = cache_key_of(f.info);
-        if (const auto* kept = cache_->find(key)) {
-            out = *kept;
+        if (const hash_cache_entry* kept = cache_->find(key); kept && kept->has_probe) {
+            out = kept->probe;
             return true;
         }
-        const bool ok = f.info.size <= small_bytes ? small_hash(f, out, w) : full_hash(f, out, w);
-        if (ok && std::max(key.mtime_ns, key.ctime_ns) < scan_start_ns_ - racy_ns) {
-            w.learned->push_back(hash_cache_entry{key, out});
+        if (!probe_hash(f, out, w)) {
+            return false;
+        }
+        learn(hash_cache_entry{key, true, false, out, {}}, w);
+        return true;
+    }
+
+    // The whole-file hash of a candidate: from the cache (no open, no read), else read and
+    // hashed, and kept with its probe hash.
+    bool cached_whole(const dup_file& f, digest& out, worker& w) const {
+        const hash_cache_key key = cache_key_of(f.info);
+        if (const hash_cache_entry* kept = cache_->find(key); kept && kept->has_whole) {
+            out = kept->whole;
+            return true;
+        }
+        digest probe;
+        const bool ok = f.info.size <= small_bytes ? small_hash(f, out, w, &probe)
+                                                   : full_hash(f, out, w, &probe);
+        if (ok) {
+            learn(hash_cache_entry{key, true, true, probe, out}, w);
         }
         return ok;
+    }
+
+    // A set of files whose whole-file hashes are equal, some of them perhaps taken from the
+    // cache without opening the file: with `verify`, confirmed byte by byte; else each file
+    // is stat'ed again, and one changed since the walk is reported and left out.
+    void keep_unchanged(std::vector<std::size_t> same, worker& w) const {
+        if (opt_.verify) {
+            confirm(std::move(same), w);
+            return;
+        }
+        std::vector<std::size_t> still;
+        for (std::size_t i : same) {
+            path_facts now;
+            if (const int err = stat_path(files_[i].path, true, now); err != 0) {
+                w.fail(files_[i].path, err, "stat");
+            } else if (cache_key_of(now.info) != cache_key_of(files_[i].info)) {
+                w.fail(files_[i].path, e_changed, "changed");
+            } else {
+                still.push_back(i);
+            }
+        }
+        if (still.size() >= 2) {
+            w.groups->push_back(std::move(still));
+        }
     }
 #endif
 
     void run_job(const job& j, worker& w) const {
 #if FASTREAD_HAVE_XXHASH
         if (cache_ && j.kind != job_kind::empty) {
-            // Grouped by the whole-file hash (cached, or computed and kept); confirmed byte
-            // by byte only with `verify`.
-            for (auto& same : split_by(
-                     j.files, [&](const dup_file&f, digest&d) { return cached_hash(f, d, w); })) {
-                if (opt_.verify) {
-                    confirm(std::move(same), w);
-                    continue;
-                }
-                // A hash from the cache was taken without opening the file: a file changed
-                // since the walk is found by its times now, reported and left out.
-                std::vector<std::size_t> still;
-                for (std::size_t i : same) {
-                    path_facts now;
-                    if (const int err = stat_path(files_[i].path, true, now); err != 0) {
-                        w.fail(files_[i].path, err, "stat");
-                    } else if (cache_key_of(now.info) != cache_key_of(files_[i].info)) {
-                        w.fail(files_[i].path, e_changed, "changed");
-                    } else {
-                        still.push_back(i);
-                    }
-                }
-                if (still.size() >= 2) {
-                    w.groups->push_back(std::move(still));
+            // Big files split by the probe hash first, then every set grouped by the
+            // whole-file hash (each cached, or computed and kept); confirmed byte by byte
+            // only with `verify`.
+            std::vector<std::vector<std::size_t>> parts;
+            if (j.kind == job_kind::candidates) {
+                parts = split_by(
+                    j.files, [&](const dup_file& f, digest& d) { return cached_probe(f, d, w); });
+            } else {
+                parts.push_back(j.files);
+            }
+            for (const std::vector<std::size_t>& part : parts) {
+                for (auto& same : split_by(
+                         part, [&](const dup_file&f, digest&d) { return cached_whole(f, d, w); })) {
+                    keep_unchanged(std::move(same), w);
                 }
             }
             return;
