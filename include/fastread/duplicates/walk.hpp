@@ -18,6 +18,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -135,6 +136,11 @@ class duplicate_walk : protected duplicate_limits {
     // count, getrusage ru_inblock, grew); later levels then start at full size.
     void walk() {
         std::vector<dir_entry> level;
+        // What each directory task found, in walk order: moved into files_ once at the end
+        // (growing files_ level by level would move, and on a fresh allocation fault in,
+        // every file found so far again).
+        std::vector<std::vector<dup_file>> found;
+        std::size_t total = files_.size();
         while (!pending_.empty()) {
             level.clear();
             for (dir_entry& d : pending_) {
@@ -145,20 +151,14 @@ class duplicate_walk : protected duplicate_limits {
             pending_.clear();
             std::vector<walk_out> outs;
             walk_level(level, outs);
-            std::size_t files = files_.size(), dirs = dirs_.size();
-            for (const walk_out& out : outs) {
-                files += out.files.size();
-                dirs += out.dirs.size();
-            }
-            files_.reserve(files);
-            dirs_.reserve(dirs);
             for (walk_out& out : outs) {
                 report(out.errors);
                 const auto base = static_cast<std::uint32_t>(dirs_.size());
                 for (dup_file& f : out.files) {
                     f.dir += base;
-                    files_.push_back(std::move(f));
                 }
+                total += out.files.size();
+                found.push_back(std::move(out.files));
                 for (std::string& d : out.dirs) {
                     dirs_.push_back(std::move(d));
                 }
@@ -166,6 +166,11 @@ class duplicate_walk : protected duplicate_limits {
                     pending_.push_back(std::move(d));
                 }
             }
+        }
+        files_.reserve(total);
+        for (std::vector<dup_file>& files : found) {
+            std::move(files.begin(), files.end(), std::back_inserter(files_));
+            files = {};
         }
         // Hard links are one file, under its first path in sorted order, unless they count
         // as duplicates.
