@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <functional>
 #include <iterator>
@@ -84,9 +85,10 @@ class duplicate_walk : protected duplicate_limits {
     // Appends the file to `out` unless the options exclude it or it was already given as a
     // root. Called from several walking threads at once when `root` is false (then it
     // only reads paths_seen_).
-    void add_file(std::vector<dup_file>& out, std::string path, const file_info& info,
-                  std::uint64_t parent_dev, std::uint64_t parent_ino, std::string name, bool root,
-                  std::uint32_t dir, bool via_link = false) {
+    template <class Files>
+    void add_file(Files& out, std::string path, const file_info& info, std::uint64_t parent_dev,
+                  std::uint64_t parent_ino, std::string name, bool root, std::uint32_t dir,
+                  bool via_link = false) {
         if (info.size < opt_.min_size || info.size > opt_.max_size ||
             (info.size == 0 && !opt_.include_empty)) {
             return;
@@ -136,11 +138,6 @@ class duplicate_walk : protected duplicate_limits {
     // count, getrusage ru_inblock, grew); later levels then start at full size.
     void walk() {
         std::vector<dir_entry> level;
-        // What each directory task found, in walk order: moved into files_ once at the end
-        // (growing files_ level by level would move, and on a fresh allocation fault in,
-        // every file found so far again).
-        std::vector<std::vector<dup_file>> found;
-        std::size_t total = files_.size();
         while (!pending_.empty()) {
             level.clear();
             for (dir_entry& d : pending_) {
@@ -157,8 +154,7 @@ class duplicate_walk : protected duplicate_limits {
                 for (dup_file& f : out.files) {
                     f.dir += base;
                 }
-                total += out.files.size();
-                found.push_back(std::move(out.files));
+                std::move(out.files.begin(), out.files.end(), std::back_inserter(files_));
                 for (std::string& d : out.dirs) {
                     dirs_.push_back(std::move(d));
                 }
@@ -166,11 +162,6 @@ class duplicate_walk : protected duplicate_limits {
                     pending_.push_back(std::move(d));
                 }
             }
-        }
-        files_.reserve(total);
-        for (std::vector<dup_file>& files : found) {
-            std::move(files.begin(), files.end(), std::back_inserter(files_));
-            files = {};
         }
         // Hard links are one file, under its first path in sorted order, unless they count
         // as duplicates.
@@ -421,7 +412,9 @@ class duplicate_walk : protected duplicate_limits {
     }
 
     const duplicate_options& opt_;
-    std::vector<dup_file> files_;
+    // The candidates, in walk order. A deque: appending a level's files never moves (nor
+    // keeps a second copy of) those found before.
+    std::deque<dup_file> files_;
     std::vector<dir_entry> pending_;
     std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, id_hash> dirs_seen_;
     std::unordered_set<path_key, path_key_hash> paths_seen_;
