@@ -319,6 +319,21 @@ TEST_CASE("find_duplicates with a cache finds the same groups and a re-run reads
     CHECK(kept(t.dir / "b3")->has_probe);
     CHECK_FALSE(kept(t.dir / "b3")->has_whole);
     CHECK(kept(t.dir / "b3")->probe != kept(t.dir / "b1")->probe);
+    // The hashes are the documented ones (cache.hpp), whichever way they were computed (b1's
+    // probe hash with its whole-file hash, b3's alone): XXH3-128 of the first and last 4 KiB,
+    // of the whole file when it is 8 KiB or less.
+    const auto xxh3 = [](const std::string& bytes) {
+        const XXH128_hash_t h = XXH3_128bits(bytes.data(), bytes.size());
+        return fastread::detail::hash_128{h.low64, h.high64};
+    };
+    const auto probe_of = [&](const std::string& bytes) {
+        return xxh3(bytes.substr(0, 4096) + bytes.substr(bytes.size() - 4096));
+    };
+    CHECK(kept(t.dir / "b1")->probe == probe_of(t.big));
+    CHECK(kept(t.dir / "b1")->whole == xxh3(t.big));
+    CHECK(kept(t.dir / "b3")->probe == probe_of(t.big_other));
+    CHECK(kept(t.dir / "s1")->probe == xxh3(t.small));
+    CHECK(kept(t.dir / "s1")->whole == xxh3(t.small));
     if (first.read >= 0) {
         CHECK(first.read >= static_cast<std::int64_t>(t.first_run_bytes));
         CHECK(first.read < static_cast<std::int64_t>(t.first_run_bytes + 4096));

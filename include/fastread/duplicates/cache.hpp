@@ -211,6 +211,11 @@ class hash_cache {
         return entries_.size();
     }
 
+    /// Makes room for `n` files' entries (adding them then allocates their nodes only).
+    void reserve(std::size_t n) {
+        entries_.reserve(n);
+    }
+
     /// Writes every entry to `path` atomically, creating its directory if needed. Throws
     /// std::system_error naming the path if it cannot.
     void save(const std::filesystem::path& path,

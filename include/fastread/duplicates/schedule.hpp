@@ -333,6 +333,13 @@ class duplicate_finder : protected duplicate_comparer {
         }
         team.run();
         progress("compare", total, total);
+        if (cache_) {
+            std::size_t learned = 0;
+            for (const job_out& out : outs) {
+                learned += out.learned.size();
+            }
+            cache_->reserve(cache_->size() + learned);
+        }
         for (job_out& out : outs) {
             report(out.errors);
             for (const auto& g : out.groups) {
@@ -357,33 +364,29 @@ class duplicate_finder : protected duplicate_comparer {
 
     std::vector<std::vector<std::filesystem::path>> find() {
         // Group by size (ties in walk order, which is deterministic); drop sizes with one
-        // file.
-        std::vector<std::size_t> order(files_.size());
+        // file. Sorted as (size, index) pairs: contiguous keys, no lookups in files_.
+        std::vector<std::pair<std::uint64_t, std::size_t>> order(files_.size());
         for (std::size_t i = 0; i < order.size(); ++i) {
-            order[i] = i;
+            order[i] = {files_[i].info.size, i};
         }
-        std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-            return files_[x].info.size != files_[y].info.size
-                       ? files_[x].info.size < files_[y].info.size
-                       : x < y;
-        });
+        std::sort(order.begin(), order.end());
         std::vector<job> jobs;
         for (std::size_t k = 0; k < order.size();) {
             std::size_t e = k + 1;
-            const std::uint64_t size = files_[order[k]].info.size;
-            while (e < order.size() && files_[order[e]].info.size == size) {
+            const std::uint64_t size = order[k].first;
+            while (e < order.size() && order[e].first == size) {
                 ++e;
             }
             if (e - k >= 2) {
-                const auto first = order.begin() + static_cast<std::ptrdiff_t>(k);
-                const auto last = order.begin() + static_cast<std::ptrdiff_t>(e);
-                if (size == 0) {
-                    jobs.push_back(job{job_kind::empty, {first, last}});
-                } else if (size <= small_bytes) {
-                    jobs.push_back(job{job_kind::small, {first, last}});
-                } else {
-                    jobs.push_back(job{job_kind::candidates, {first, last}});
+                job j{size == 0             ? job_kind::empty
+                      : size <= small_bytes ? job_kind::small
+                                            : job_kind::candidates,
+                      {}};
+                j.files.reserve(e - k);
+                for (std::size_t m = k; m < e; ++m) {
+                    j.files.push_back(order[m].second);
                 }
+                jobs.push_back(std::move(j));
             }
             k = e;
         }
