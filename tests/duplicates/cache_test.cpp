@@ -48,6 +48,12 @@ fastread::detail::hash_cache_entry entry(std::uint64_t inode, std::uint64_t low)
             {low, ~low}};
 }
 
+// The cache key of a file as it is now.
+fastread::detail::hash_cache_key key_of(const fs::path& path) {
+    return fastread::detail::cache_key_of(
+        fastread::detail::stat_fd(fastread::detail::open_read_only(path).get()));
+}
+
 // Bytes this process has read through read(2) and its relatives so far (Linux), or -1.
 std::int64_t bytes_read() {
     std::ifstream io("/proc/self/io");
@@ -301,10 +307,7 @@ TEST_CASE("find_duplicates with a cache finds the same groups and a re-run reads
     hash_cache c;
     REQUIRE(load(c, t.cache()) == hash_cache::state::loaded);
     CHECK(c.size() == 5); // the files of the two non-empty sizes with several files
-    const auto kept = [&](const fs::path& p) {
-        return c.find(fastread::detail::cache_key_of(
-            fastread::detail::stat_fd(fastread::detail::open_read_only(p).get())));
-    };
+    const auto kept = [&](const fs::path& p) { return c.find(key_of(p)); };
     for (const fs::path& p :
          {t.dir / "s1", t.dir / "sub" / "s2", t.dir / "b1", t.dir / "sub" / "b2"}) {
         CAPTURE(p);
@@ -455,13 +458,9 @@ TEST_CASE("find_duplicates' cache: groups rest on the hash unless verify confirm
     // found out with it.
     hash_cache c;
     REQUIRE(load(c, t.cache()) == hash_cache::state::loaded);
-    const auto key = [&](const fs::path& p) {
-        return fastread::detail::cache_key_of(
-            fastread::detail::stat_fd(fastread::detail::open_read_only(p).get()));
-    };
-    REQUIRE(c.find(key(t.dir / "b1")) != nullptr);
-    fastread::detail::hash_cache_entry forged = *c.find(key(t.dir / "b1"));
-    forged.key = key(t.dir / "b3");
+    REQUIRE(c.find(key_of(t.dir / "b1")) != nullptr);
+    fastread::detail::hash_cache_entry forged = *c.find(key_of(t.dir / "b1"));
+    forged.key = key_of(t.dir / "b3");
     c.add(forged);
     c.save(t.cache());
     CHECK(scan(t.dir.path(), t.cache()).found ==
@@ -483,8 +482,7 @@ TEST_CASE("find_duplicates' cache: files just changed are hashed but not kept an
     hash_cache c;
     REQUIRE(load(c, t.cache()) == hash_cache::state::loaded);
     CHECK(c.size() == 5);
-    CHECK(c.find(fastread::detail::cache_key_of(fastread::detail::stat_fd(
-              fastread::detail::open_read_only(t.dir / "s3").get()))) == nullptr);
+    CHECK(c.find(key_of(t.dir / "s3")) == nullptr);
 
     // Every hash now from the cache; s2 rewritten after the walk (other bytes, same size):
     // reported as changed and left out, though its old hash is still in the cache.

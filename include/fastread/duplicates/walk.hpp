@@ -19,7 +19,6 @@
 #include <deque>
 #include <filesystem>
 #include <functional>
-#include <iterator>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -153,8 +152,8 @@ class duplicate_walk : protected duplicate_limits {
                 const auto base = static_cast<std::uint32_t>(dirs_.size());
                 for (dup_file& f : out.files) {
                     f.dir += base;
+                    files_.push_back(std::move(f));
                 }
-                std::move(out.files.begin(), out.files.end(), std::back_inserter(files_));
                 for (std::string& d : out.dirs) {
                     dirs_.push_back(std::move(d));
                 }
