@@ -17,9 +17,11 @@
 /// | 24-39 | the hash's name, `XXH3-128`, padded with zero bytes |
 /// | 40-47 | entries, n |
 /// | 48-63 | zero |
-/// | 64 + 80 i | entry i: device, inode, size (bytes), mtime, ctime (ns since the epoch), flags,
-/// probe hash (low, high 64 bits), whole-file hash (low, high) | | 64 + 80 n | XXH3-128 of every
-/// byte before it (low, high) |
+/// | 64 + 80 i | entry i: device, inode, size, mtime ns, ctime ns, flags, probe, whole |
+/// | 64 + 80 n | XXH3-128 of every byte before it (low, high) |
+///
+/// An entry's fields are 8 bytes each (the two hashes 16: low, high 64 bits); size in bytes,
+/// times in nanoseconds since the epoch.
 ///
 /// An entry's flags: bit 0, it holds a probe hash; bit 1, a whole-file hash (the other hash
 /// is then zero); other bits zero. The probe hash is XXH3-128 of the first 4 KiB followed by

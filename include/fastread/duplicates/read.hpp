@@ -151,7 +151,7 @@ class duplicate_reader : protected duplicate_walk {
     }
 
 #if FASTREAD_HAVE_XXHASH
-    using digest = std::pair<std::uint64_t, std::uint64_t>;
+    using digest = hash_128; // cache.hpp
 
     // The probe hash of a file of `size` bytes from its first bytes `head` and its last
     // bytes `tail` (probe_bytes each; when size <= 2 * probe_bytes, `head` holds the whole
