@@ -774,18 +774,9 @@ std::string host_description() {
     if (const std::optional<std::string> sig = cpuid_hypervisor()) {
         s << (sig->empty() ? ", no hypervisor" : ", hypervisor CPUID signature \"" + *sig + "\"");
     }
-    const fastread::io_costs& io = fastread::host_io_costs();
-    s << "; cached bytes cost " << std::fixed << std::setprecision(3);
-    if (io.measured) {
-        s << io.read_ns_per_byte << " ns/B read, " << io.map_ns_per_byte
-          << " ns/B mapped (fastread::host_io_costs)";
-    } else {
-        s << "? (fastread::host_io_costs could not measure)";
-    }
-    s << ", so default paths "
-      << (fastread::choose_io(io) == fastread::io_mode::map ? "map" : "read") << " cached files";
+    s << "; default paths read, maps are the caller's choice (the map rows)";
     if (const char* forced = std::getenv("FASTREAD_IO"); forced != nullptr && *forced != '\0') {
-        s << " (FASTREAD_IO=" << forced << " overrides)";
+        s << " (FASTREAD_IO=" << forced << " sets the default rows' io)";
     }
     return s.str();
 }

@@ -52,8 +52,8 @@ struct cycle_source {
 const cycle_source& cycles();
 
 /// The host every table is labelled with: CPU, CPUs, kernel, the hypervisor's CPUID
-/// signature, and what fastread::host_io_costs() measured with the choice it makes
-/// (reading or mapping cached files), since that choice differs between hosts.
+/// signature, and how the default rows reach files (they read; FASTREAD_IO=map makes them
+/// map).
 std::string host_description();
 /// The host in one line for every table and chart: CPU model and count, kernel, hypervisor
 /// (/sys/hypervisor/type, else the CPUID hypervisor leaf), cycle source and frequency,

@@ -25,9 +25,9 @@ namespace fs = std::filesystem;
 namespace {
 
 const compare_options every_method[] = {
-    {compare_method::automatic, 0},
     {compare_method::automatic, 0, fastread::io_mode::read},
     {compare_method::automatic, 0, fastread::io_mode::map},
+    {compare_method::automatic, 0, fastread::io_mode::read, 1},
     {compare_method::getc, 0},
     {compare_method::getc_unlocked, 0},
     {compare_method::block, 4096},
@@ -70,13 +70,20 @@ TEST_CASE("files_equal automatic: big cached files, differences at and around 2 
           "[compare]") {
     temp_dir dir;
     const std::size_t size =
-        static_cast<std::size_t>(fastread::detail::adaptive_from) + (std::size_t{3} << 20) + 5;
+        static_cast<std::size_t>(fastread::detail::read_ahead_from) + (std::size_t{3} << 20) + 5;
     const std::string a = bytes_of(size, 7);
     write_file(dir / "a", a);
     write_file(dir / "same", a);
     fastread::page_cache::preload(dir / "a");
     fastread::page_cache::preload(dir / "same");
+    // Read ahead on helper threads, on one thread, and through maps.
+    compare_options one_thread;
+    one_thread.threads = 1;
+    compare_options mapped;
+    mapped.io = fastread::io_mode::map;
     CHECK(files_equal(dir / "a", dir / "same"));
+    CHECK(files_equal(dir / "a", dir / "same", one_thread));
+    CHECK(files_equal(dir / "a", dir / "same", mapped));
     const std::size_t window = fastread::detail::window_bytes;
     for (std::size_t at : {std::size_t{0}, window - 1, window, 5 * window + 17, size - 1}) {
         CAPTURE(at);
@@ -86,71 +93,12 @@ TEST_CASE("files_equal automatic: big cached files, differences at and around 2 
         fastread::page_cache::preload(dir / "b");
         CHECK_FALSE(files_equal(dir / "a", dir / "b"));
         CHECK_FALSE(files_equal(dir / "b", dir / "a"));
+        CHECK_FALSE(files_equal(dir / "a", dir / "b", one_thread));
+        CHECK_FALSE(files_equal(dir / "a", dir / "b", mapped));
     }
     // One byte longer: unequal by size, without reading.
     write_file(dir / "longer", a + "x");
     CHECK_FALSE(files_equal(dir / "a", dir / "longer"));
-}
-
-TEST_CASE("files_equal automatic: the probe of the middle window maps the rest where maps pay",
-          "[compare]") {
-    using fastread::detail::compare_if_maps_pay;
-    temp_dir dir;
-    const std::size_t window = fastread::detail::window_bytes;
-    const std::size_t size = 9 * window + 123; // the probe: window 4 (the middle)
-    const std::string a = bytes_of(size, 3);
-    write_file(dir / "a", a);
-    write_file(dir / "same", a);
-    // Injected costs: faults free against a dear copy (maps pay at any count), and faults
-    // dearer than the whole copy (they never do).
-    fastread::io_costs pays;
-    pays.read_ns_per_byte = 1;
-    pays.map_ns_per_byte = 1;
-    pays.fault_ns = 1e-9;
-    pays.measured = true;
-    fastread::io_costs reads = pays;
-    reads.fault_ns = 1e12;
-    const bool countable = fastread::detail::thread_minor_faults() >= 0;
-    auto compare = [&](const fs::path& x, const fs::path& y, const fastread::io_costs& costs,
-                       std::uint64_t as_size) {
-        const auto fx = fastread::detail::open_read_only(x);
-        const auto fy = fastread::detail::open_read_only(y);
-        return compare_if_maps_pay(fx.get(), x, fy.get(), y, as_size, costs);
-    };
-    // Where faults cannot be counted (the POSIX fallbacks) the files are always read.
-    CHECK(compare(dir / "a", dir / "same", pays, size) ==
-          (countable ? std::optional<bool>(true) : std::nullopt));
-    CHECK(compare(dir / "a", dir / "same", reads, size) == std::nullopt);
-    CHECK(compare(dir / "a", dir / "same", fastread::io_costs{}, size) == std::nullopt);
-    for (std::size_t at : {std::size_t{0}, window - 1, 4 * window, 4 * window + window / 2,
-                           5 * window - 1, 5 * window, size - 1}) {
-        CAPTURE(at);
-        std::string b = a;
-        b[at] = static_cast<char>(b[at] ^ 0x10);
-        write_file(dir / "b", b);
-        const bool in_probe = at >= 4 * window && at < 5 * window;
-        // A difference in the probed window is the answer whatever the costs say.
-        CHECK(compare(dir / "a", dir / "b", pays, size) ==
-              (countable || in_probe ? std::optional<bool>(false) : std::nullopt));
-        CHECK(compare(dir / "a", dir / "b", reads, size) ==
-              (in_probe ? std::optional<bool>(false) : std::nullopt));
-        CHECK_FALSE(files_equal(dir / "a", dir / "b"));
-    }
-    // A file that shrank after the caller's fstat: its bytes past the new end read as
-    // zeros through the guard (no SIGBUS) and the answer is false.
-    write_file(dir / "b", a);
-    fs::resize_file(dir / "b", 6 * window);
-    CHECK(compare(dir / "a", dir / "b", pays, size) ==
-          (countable ? std::optional<bool>(false) : std::nullopt));
-    fs::resize_file(dir / "b", 3 * window);
-    // In the probe's window; where no byte past a file's end can be mapped (Windows), no
-    // map is made and the files are read.
-    CHECK(compare(dir / "a", dir / "b", pays, size) ==
-          (fastread_test::residency_known ? std::optional<bool>(false) : std::nullopt));
-    // Grown since: the bytes compared are equal, but the size is not what it was.
-    write_file(dir / "b", a + "more");
-    CHECK(compare(dir / "a", dir / "b", pays, size) ==
-          (countable ? std::optional<bool>(false) : std::nullopt));
 }
 
 TEST_CASE("files_equal: sizes, empty files, the same inode, and errors", "[compare]") {
@@ -186,8 +134,7 @@ TEST_CASE("files_equal: a file truncated during the comparison is unequal, never
           "[compare][error]") {
     temp_dir dir;
     const std::string bytes = bytes_of(std::size_t{24} << 20);
-    for (fastread::io_mode io :
-         {fastread::io_mode::automatic, fastread::io_mode::read, fastread::io_mode::map}) {
+    for (fastread::io_mode io : {fastread::io_mode::read, fastread::io_mode::map}) {
         CAPTURE(fastread::to_string(io));
         int unequal = 0;
         // Rounds until the cut landed inside a call (at least 6, at most 120): how long a

@@ -291,15 +291,16 @@ std::string collect_cutting(line_range<detail::file_source>& range,
     return seen;
 }
 
-// The adaptive pass lines(path) makes over big cached files, with `prior` as the host's
-// costs: (0.1, 0.5) starts reading, with map probes at windows 1, 3, 7...; (0.5, 0.1) maps.
-// Cuts the file to `cut` bytes after the first line unless `cut` is npos.
-std::string read_adaptive(const std::filesystem::path& path, const io_costs& prior,
-                          std::size_t cut = std::string::npos) {
+// A pass over `path` with the file layer's `plan` (stream, ahead or map), cutting the file
+// to `cut` bytes after the first line unless `cut` is npos.
+std::string read_with_plan(const std::filesystem::path& path, detail::reading_plan plan,
+                           std::size_t cut = std::string::npos) {
     line_options o;
     o.keep_delimiter = true;
+    detail::unique_fd fd = detail::open_read_only(path);
+    const detail::file_info info = detail::stat_fd(fd.get(), path);
     line_range<detail::file_source> range(
-        std::make_unique<detail::file_source>(path, detail::window_io(prior)), o);
+        std::make_unique<detail::file_source>(std::move(fd), info, plan, path), o);
     return collect_cutting(range, path, cut);
 }
 
@@ -313,25 +314,18 @@ std::string read_ahead_pass(const std::filesystem::path& path,
     detail::unique_fd fd = detail::open_read_only(path);
     const detail::file_info info = detail::stat_fd(fd.get(), path);
     line_range<detail::file_source> range(
-        std::make_unique<detail::file_source>(std::move(fd), info, detail::reading_plan::adaptive,
-                                              path, true),
+        std::make_unique<detail::file_source>(std::move(fd), info, detail::reading_plan::ahead,
+                                              path),
         o);
     return collect_cutting(range, path, cut);
 }
 
-io_costs prior_costs(double read, double map) {
-    io_costs c;
-    c.read_ns_per_byte = read;
-    c.map_ns_per_byte = map;
-    c.measured = true;
-    return c;
-}
-
 } // namespace
 
-TEST_CASE("lines(path), adaptive: mapped and read windows hand out the file exactly", "[lines]") {
-    // Lines of 1 to 300 bytes, so that lines straddle every kind of boundary: a probe's
-    // mapped window, a 256 KiB read, a 2 MiB window, and the switches between map and buffer.
+TEST_CASE("lines(path): streamed, read ahead and mapped passes hand out the file exactly",
+          "[lines]") {
+    // Lines of 1 to 300 bytes, so that lines straddle every kind of boundary: a 64 KiB read,
+    // a 1 MiB block read ahead, a 2 MiB mapped window.
     std::mt19937 rng(17);
     std::string text;
     while (text.size() < (std::size_t{9} << 20) + 777) {
@@ -342,30 +336,27 @@ TEST_CASE("lines(path), adaptive: mapped and read windows hand out the file exac
     temp_dir dir;
     const auto path = dir / "big.log";
     write_file(path, text);
-    CHECK(read_adaptive(path, prior_costs(0.1, 0.5)) == text);
-    CHECK(read_adaptive(path, prior_costs(0.5, 0.1)) == text);
-    // Unknown costs: read, with probes that cannot switch until 1 MiB has been read.
-    CHECK(read_adaptive(path, io_costs{}) == text);
+    using plan = detail::reading_plan;
+    for (plan p : {plan::stream, plan::ahead, plan::map}) {
+        CAPTURE(static_cast<int>(p));
+        CHECK(read_with_plan(path, p) == text);
+    }
 }
 
 // POSIX only: Windows refuses to shrink a file while it is mapped (ERROR_USER_MAPPED_FILE).
 #if !defined(_WIN32)
-TEST_CASE("lines(path), adaptive: a file that shrinks ends where it now ends, or throws",
+TEST_CASE("lines(path), mapped windows: a file that shrinks ends where it now ends, or throws",
           "[lines][error]") {
     const std::string text = numbered_text(std::size_t{10} << 20);
     temp_dir dir;
     const auto path = dir / "app.log";
-    for (const io_costs& prior : {prior_costs(0.1, 0.5), prior_costs(0.5, 0.1)}) {
-        CAPTURE(prior.read_ns_per_byte);
-        write_file(path, text);
-        const std::size_t cut = (std::size_t{6} << 20) + 12345;
-        CHECK(read_adaptive(path, prior, cut) == text.substr(0, cut));
-        // Below what the first chunk handed out (a 256 KiB read, or a 2 MiB window).
-        write_file(path, text);
-        CHECK_THROWS_WITH(read_adaptive(path, prior, 1000),
-                          Catch::Contains(path.string()) &&
-                              Catch::Contains("shrank to 1000 bytes"));
-    }
+    write_file(path, text);
+    const std::size_t cut = (std::size_t{6} << 20) + 12345;
+    CHECK(read_with_plan(path, detail::reading_plan::map, cut) == text.substr(0, cut));
+    // Below what the first 2 MiB window handed out.
+    write_file(path, text);
+    CHECK_THROWS_WITH(read_with_plan(path, detail::reading_plan::map, 1000),
+                      Catch::Contains(path.string()) && Catch::Contains("shrank to 1000 bytes"));
 }
 
 TEST_CASE("lines(path): a file that shrinks while its lines are read ends where it now ends",
@@ -373,7 +364,7 @@ TEST_CASE("lines(path): a file that shrinks while its lines are read ends where 
     const std::string text = numbered_text(std::size_t{10} << 20);
     temp_dir dir;
     const auto path = dir / "app.log";
-    for (io_mode io : {io_mode::automatic, io_mode::read, io_mode::map}) {
+    for (io_mode io : {io_mode::read, io_mode::map}) {
         CAPTURE(to_string(io));
         // Cut past what a map hands out first (2 MiB windows) and past the first read chunk:
         // the lines up to the new end, then the end, whichever way the file is read.
@@ -404,7 +395,7 @@ TEST_CASE("lines(path) reads sysfs files, which cannot be mapped, whatever the m
     }
     const std::string want = fastread_test::read_file(sysfs);
     REQUIRE_FALSE(want.empty());
-    for (io_mode io : {io_mode::automatic, io_mode::read, io_mode::map}) {
+    for (io_mode io : {io_mode::read, io_mode::map}) {
         CAPTURE(to_string(io));
         line_options o;
         o.keep_delimiter = true;
@@ -557,8 +548,8 @@ TEST_CASE("lines(path), read ahead: the file exactly, and a shrink ends the line
         detail::unique_fd fd = detail::open_read_only(path);
         const detail::file_info info = detail::stat_fd(fd.get(), path);
         line_range<detail::file_source> range(
-            std::make_unique<detail::file_source>(std::move(fd), info,
-                                                  detail::reading_plan::adaptive, path, true),
+            std::make_unique<detail::file_source>(std::move(fd), info, detail::reading_plan::ahead,
+                                                  path),
             line_options{});
         std::size_t n = 0;
         for (std::string_view line : range) {

@@ -136,8 +136,8 @@ TEST_CASE("every format decodes the same from every source and chunk size", "[pn
         const auto path = data_path(f.name);
         const std::string bytes = read_file(path);
         const auto expected = pnm::load<std::uint16_t>(path);
-        CHECK(pnm::load<std::uint16_t>(path, io_mode::read) == expected);
-        CHECK(pnm::load<std::uint16_t>(path, io_mode::map) == expected);
+        CHECK(pnm::load<std::uint16_t>(path, {.io = io_mode::read}) == expected);
+        CHECK(pnm::load<std::uint16_t>(path, {.io = io_mode::map}) == expected);
         mmap_source m(path);
         CHECK(pnm::load<std::uint16_t>(m) == expected);
         CHECK(from_bytes<std::uint16_t>(bytes) == expected);

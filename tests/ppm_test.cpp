@@ -144,8 +144,8 @@ TEST_CASE("every data file decodes the same from every source and chunk size", "
 
         mmap_source m(path);
         CHECK(ppm::load<std::uint16_t>(m) == expected);
-        CHECK(ppm::load<std::uint16_t>(path, io_mode::read) == expected);
-        CHECK(ppm::load<std::uint16_t>(path, io_mode::map) == expected);
+        CHECK(ppm::load<std::uint16_t>(path, {.io = io_mode::read}) == expected);
+        CHECK(ppm::load<std::uint16_t>(path, {.io = io_mode::map}) == expected);
         fread_source f(path);
         CHECK(ppm::load<std::uint16_t>(f) == expected);
         CHECK(from_bytes<std::uint16_t>(bytes) == expected);
@@ -193,8 +193,8 @@ TEST_CASE("load(path) decodes a big raw file the same whether it is in the page 
             CAPTURE(page_cache::resident_fraction(path));
         }
         CHECK(ppm::load<std::uint16_t>(path) == img);
-        CHECK(ppm::load<std::uint16_t>(path, io_mode::read) == img);
-        CHECK(ppm::load<std::uint16_t>(path, io_mode::map) == img);
+        CHECK(ppm::load<std::uint16_t>(path, {.io = io_mode::read}) == img);
+        CHECK(ppm::load<std::uint16_t>(path, {.io = io_mode::map}) == img);
         read_source streamed(path);
         CHECK(ppm::load<std::uint16_t>(streamed) == img);
         mmap_source mapped(path);
@@ -519,7 +519,7 @@ TEST_CASE("load(path): a file that shrinks while it is read gives a parse_error 
         }
         // The public entry point, with another thread cutting the file as the call starts:
         // either the whole image (the cut came after) or an error at the cut, never a signal.
-        for (io_mode io : {io_mode::automatic, io_mode::read, io_mode::map}) {
+        for (io_mode io : {io_mode::read, io_mode::map}) {
             CAPTURE(to_string(io));
             int cut_seen = 0;
             // Rounds until the cut landed inside a call (at least 8, at most 40): how long a
@@ -545,7 +545,7 @@ TEST_CASE("load(path): a file that shrinks while it is read gives a parse_error 
                 }
                 go = true;
                 try {
-                    const auto got = ppm::load(path, io); // outside CHECK, which catches
+                    const auto got = ppm::load(path, {.io = io}); // outside CHECK, which catches
                     CHECK(got == img);
                 } catch (const parse_error& e) {
                     CHECK(e.offset() == cut);
@@ -618,30 +618,15 @@ std::size_t sample_start(const std::string& bytes, std::size_t from) {
     return std::string::npos;
 }
 
-// The costs that make window_io start mapping, or start reading (and probe now and then).
-fastread::io_costs slice_costs(bool maps_win) {
-    fastread::io_costs c;
-    c.read_ns_per_byte = maps_win ? 0.16 : 0.09;
-    c.map_ns_per_byte = maps_win ? 0.08 : 0.48;
-    c.call_ns = 2000;
-    c.measured = true;
-    return c;
-}
-const fastread::io_costs maps_win = slice_costs(true), reads_win = slice_costs(false);
-// How the slices reach the file: pread only, or window by window from each of these costs.
-const fastread::io_costs* const slice_modes[] = {nullptr, &maps_win, &reads_win};
-
-// What load_plain_in_file_slices makes of the file at `path` on `threads` threads, reading
-// (adaptive null) or each slice mapping or reading window by window from `adaptive`.
+// What load_plain_in_file_slices makes of the file at `path` on `threads` threads.
 template <class Sample>
 std::string sliced_outcome(const std::filesystem::path& path, unsigned threads,
-                           ppm::image<Sample>* img = nullptr,
-                           const fastread::io_costs* adaptive = nullptr) {
+                           ppm::image<Sample>* img = nullptr) {
     detail::unique_fd fd = detail::open_read_only(path);
     const std::uint64_t size = std::filesystem::file_size(path);
     try {
-        auto sliced = detail::load_plain_in_file_slices<Sample>(fd.get(), size, threads, adaptive,
-                                                                path, false);
+        auto sliced =
+            detail::load_plain_in_file_slices<Sample>(fd.get(), size, threads, path, false);
         if (!sliced) {
             return "nothing";
         }
@@ -654,17 +639,6 @@ std::string sliced_outcome(const std::filesystem::path& path, unsigned threads,
         CHECK(e.file() == path.string());
         return "error at " + std::to_string(e.offset()) + ": " + e.reason();
     }
-}
-
-// Each cut of the shrink test, with each way the slices reach the file.
-std::vector<std::pair<std::uint64_t, const fastread::io_costs*>> cut_cases(std::uint64_t size) {
-    std::vector<std::pair<std::uint64_t, const fastread::io_costs*>> out;
-    for (std::uint64_t cut : {size / 4, size / 2 + 11, size * 5 / 6, size - 1}) {
-        for (const fastread::io_costs* mode : slice_modes) {
-            out.emplace_back(cut, mode);
-        }
-    }
-    return out;
 }
 
 } // namespace
@@ -680,18 +654,16 @@ TEST_CASE("load(path) of a cached plain file: slices read and parsed on threads 
         write_file(path, bytes);
         const auto expected = from_bytes<std::uint16_t>(bytes);
         for (unsigned threads : {2u, 3u, 7u}) {
-            for (const fastread::io_costs* mode : slice_modes) {
-                CAPTURE(threads, mode == nullptr ? "pread" : mode == &maps_win ? "maps" : "reads");
-                ppm::image<std::uint16_t> img;
-                CHECK(sliced_outcome<std::uint16_t>(path, threads, &img, mode) ==
-                      "image of " + std::to_string(expected.samples.size()) + " samples");
-                CHECK(img == expected);
-            }
+            CAPTURE(threads);
+            ppm::image<std::uint16_t> img;
+            CHECK(sliced_outcome<std::uint16_t>(path, threads, &img) ==
+                  "image of " + std::to_string(expected.samples.size()) + " samples");
+            CHECK(img == expected);
         }
         // The public entry point takes this path on a machine of two CPUs or more.
         page_cache::preload(path);
         CHECK(ppm::load<std::uint16_t>(path) == expected);
-        CHECK(ppm::load<std::uint16_t>(path, io_mode::read) == expected);
+        CHECK(ppm::load<std::uint16_t>(path, {.io = io_mode::read}) == expected);
     }
 }
 
@@ -722,11 +694,9 @@ TEST_CASE("load(path) of a cached plain file in slices: errors at the offset one
         CAPTURE(what);
         write_file(path, bytes);
         for (unsigned threads : {2u, 3u}) {
-            for (const fastread::io_costs* mode : slice_modes) {
-                CAPTURE(threads, mode == nullptr ? "pread" : mode == &maps_win ? "maps" : "reads");
-                CHECK(sliced_outcome<std::uint8_t>(path, threads, nullptr, mode) ==
-                      streamed_outcome<std::uint8_t>(bytes));
-            }
+            CAPTURE(threads);
+            CHECK(sliced_outcome<std::uint8_t>(path, threads) ==
+                  streamed_outcome<std::uint8_t>(bytes));
         }
     }
 }
@@ -770,15 +740,15 @@ TEST_CASE("load(path) of a cached plain file in slices: a file cut short gives a
     // start: no start is found there, nothing is decoded (ppm::load then streams the file,
     // and finds it short at the same byte). Cut after the last sample (the final line end):
     // the image is whole. The cut landing while the slices read is the race test's (above).
-    for (const auto& [cut, mode] : cut_cases(size)) {
-        CAPTURE(cut, mode == nullptr ? "pread" : mode == &maps_win ? "maps" : "reads");
+    for (std::uint64_t cut : {size / 4, size / 2 + 11, size * 5 / 6, size - 1}) {
+        CAPTURE(cut);
         const auto img = save_test_image(path, 600, ppm::format::plain);
         detail::unique_fd fd = detail::open_read_only(path);
         cut_file(path, cut);
         const bool in_last_slice = cut > size * 2 / 3 + 5000;
         try {
-            auto got = detail::load_plain_in_file_slices<std::uint8_t>(fd.get(), size, 3, mode,
-                                                                       path, false);
+            auto got =
+                detail::load_plain_in_file_slices<std::uint8_t>(fd.get(), size, 3, path, false);
             if (cut == size - 1) {
                 REQUIRE(got.has_value());
                 CHECK(detail::to_ppm_image(std::move(*got)) == img);
@@ -811,8 +781,8 @@ TEST_CASE("load: a big plain image is decoded where no thread can be created", "
         if (ppm::load(memory) != img) {
             return 1;
         }
-        auto by_path = detail::load_plain_in_file_slices<std::uint8_t>(fd.get(), size, 2, nullptr,
-                                                                       path, false);
+        auto by_path =
+            detail::load_plain_in_file_slices<std::uint8_t>(fd.get(), size, 2, path, false);
         return by_path && detail::to_ppm_image(std::move(*by_path)) == img ? 0 : 2;
     });
     CHECK(status == 0);

@@ -37,35 +37,6 @@ namespace baseline = fastread::positioned::baseline;
 
 namespace {
 
-#if !defined(_WIN32) // page faults counted through the getrusage hook
-// Page faults as the record windows count them (detail::thread_minor_faults, through the
-// getrusage hook): each call reports `per_call` more than the last, on any thread, so
-// every sample of mapped records looks as if it faulted that often. Restores the hooks.
-class scoped_fault_counts {
-  public:
-    explicit scoped_fault_counts(long per_call) : saved_(fastread::detail::sys::hooks()) {
-        step_ = per_call;
-        total_ = 0;
-        calls_ = 0;
-        fastread::detail::sys::hooks().getrusage = [](int, rusage* usage) {
-            *usage = rusage{};
-            ++calls_;
-            usage->ru_minflt = total_.fetch_add(step_) + step_;
-            return 0;
-        };
-    }
-    scoped_fault_counts(const scoped_fault_counts&) = delete;
-    scoped_fault_counts& operator=(const scoped_fault_counts&) = delete;
-    ~scoped_fault_counts() { fastread::detail::sys::hooks() = saved_; }
-    static long calls() { return calls_; }
-
-  private:
-    fastread::detail::sys::hook_table saved_;
-    static inline std::atomic<long> step_{0}, total_{0}, calls_{0};
-};
-
-#endif
-
 // A 12-byte record: not a divisor of the page size, so some records straddle two pages.
 struct triple {
     std::int32_t a, b, c;
@@ -202,16 +173,11 @@ TEST_CASE("read_at: the automatic method on cached and on evicted pages", "[posi
     }
 }
 
-#if !defined(_WIN32) // page faults counted through the getrusage hook
-TEST_CASE("read_at automatic on a big cached file: window by window, mapped or read, the "
-          "records",
-          "[positioned]") {
-    // 40 MiB: over detail::adaptive_from, so each thread's share goes window by window
-    // (window 0 read, then a probe that maps a window, then whichever measured cheaper).
+TEST_CASE("read_at automatic on a big cached file: the records, whatever the thread count",
+          "[records]") {
     temp_dir dir;
     const fs::path path = dir / "records";
     const std::uint64_t count = std::uint64_t{10} << 20;
-    REQUIRE(count * sizeof(std::int32_t) >= fastread::detail::adaptive_from);
     const std::vector<std::int32_t> records = make_records<std::int32_t>(path, count);
     fastread::page_cache::preload(path);
     for (unsigned seed : {1u, 2u}) {
@@ -220,24 +186,16 @@ TEST_CASE("read_at automatic on a big cached file: window by window, mapped or r
         for (std::size_t i = 0; i < indices.size(); ++i) {
             want[i] = records[indices[i]];
         }
-        std::vector<std::int32_t> got(indices.size());
-        fastread::read_at<std::int32_t>(path, indices, std::span<std::int32_t>(got));
-        CHECK(got == want);
-        // Mapped windows whose first detail::map_sample_records records fault for each
-        // (small folios: the rest of each such window is read) or never (all copied).
-        for (long faults : {0L, 1000L}) {
-            CAPTURE(faults);
-            scoped_fault_counts counts(faults);
-            std::vector<std::int32_t> again(indices.size());
-            fastread::read_at<std::int32_t>(path, indices, std::span<std::int32_t>(again));
-            // Windows were mapped and their faults counted; with only the POSIX fallbacks no
-            // thread's faults can be counted (thread_minor_faults is -1) and none is asked.
-            CHECK((scoped_fault_counts::calls() > 0) == (FASTREAD_LINUX_CALLS == 1));
-            CHECK(again == want);
+        for (unsigned threads : {0u, 1u, 2u, 5u}) {
+            CAPTURE(seed, threads);
+            access_options o;
+            o.threads = threads;
+            std::vector<std::int32_t> got(indices.size());
+            fastread::read_at<std::int32_t>(path, indices, std::span<std::int32_t>(got), o);
+            CHECK(got == want);
         }
     }
 }
-#endif
 
 TEMPLATE_TEST_CASE("update_at: every method leaves the file as updates applied one by one",
                    "[positioned]", std::int32_t, triple) {
@@ -264,44 +222,28 @@ TEMPLATE_TEST_CASE("update_at: every method leaves the file as updates applied o
     }
 }
 
-#if !defined(_WIN32) // page faults counted through the getrusage hook; FIEMAP
-TEST_CASE("update_at automatic on a big cached file in written blocks: as applied one by one",
-          "[positioned]") {
-    // 40 MiB, synced: its blocks are allocated and written, so each 16 MiB window's changes
-    // may be stored through the guarded map (window 1 is a probe that does) or written with
-    // pwrite (window 0), as the batch measures.
-    // With fault counts (scoped_fault_counts) that make every sample of stores look like
-    // small folios (the rest of each such window written with pwrite) or never.
+TEST_CASE("update_at automatic on a big cached file: as applied one by one, whatever the "
+          "thread count",
+          "[records]") {
     temp_dir dir;
     const fs::path path = dir / "records";
     const std::uint64_t count = std::uint64_t{10} << 20;
-    for (long faults : {-1L, 0L, 1000L}) {
-        CAPTURE(faults);
+    for (unsigned threads : {0u, 1u, 3u}) {
+        CAPTURE(threads);
         std::vector<std::int32_t> want = make_records<std::int32_t>(path, count);
-        fastread_test::sync_file(path);
         fastread::page_cache::preload(path);
         const std::vector<std::uint64_t> indices = random_indices(count, 200000, 6);
         for (std::uint64_t i : indices) {
             want[i] = step(want[i]);
         }
-        // Stores go through a map only where they overwrite blocks in place (ext4, XFS).
-        const bool in_place = [&] {
-            const fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
-            return fastread::detail::overwrites_in_place(fd.get(), fs::file_size(path));
-        }();
-        std::optional<scoped_fault_counts> counts;
-        if (faults >= 0) {
-            counts.emplace(faults);
-        }
-        fastread::update_at<std::int32_t>(path, indices, [](std::int32_t v) { return step(v); });
-        if (counts && in_place) {
-            CHECK(scoped_fault_counts::calls() > 0); // a window was stored through the map
-        }
+        access_options o;
+        o.threads = threads;
+        fastread::update_at<std::int32_t>(
+            path, indices, [](std::int32_t v) { return step(v); }, o);
         CHECK(read_file(path) == std::string(reinterpret_cast<const char*>(want.data()),
                                              want.size() * sizeof(std::int32_t)));
     }
 }
-#endif
 
 TEST_CASE("update_at: records left unchanged are not written", "[positioned]") {
     // The file's modification time is set a day back: any write would move it to now.
@@ -690,8 +632,7 @@ TEST_CASE("read_at: a file truncated during a batch gives an error naming it, ne
     const fs::path path = dir / "records";
     const std::uint64_t count = std::uint64_t{8} << 18; // 8 MiB
     const std::vector<std::uint64_t> indices = spread_indices(200000, count);
-    for (fastread::io_mode io :
-         {fastread::io_mode::automatic, fastread::io_mode::read, fastread::io_mode::map}) {
+    for (fastread::io_mode io : {fastread::io_mode::read, fastread::io_mode::map}) {
         CAPTURE(fastread::to_string(io));
         access_options o;
         o.io = io;
@@ -711,7 +652,7 @@ TEST_CASE("read_at: a file truncated during a batch gives an error naming it, ne
 
 TEST_CASE("read_at automatic, big cached file: truncated during a batch, an error naming it",
           "[positioned][error]") {
-    // Window by window from a guarded map or with pread (40 MiB, over adaptive_from).
+    // Joined preads on several threads (40 MiB, cached).
     temp_dir dir;
     const fs::path path = dir / "records";
     const std::uint64_t count = std::uint64_t{10} << 20;
@@ -730,8 +671,8 @@ TEST_CASE("read_at automatic, big cached file: truncated during a batch, an erro
 TEST_CASE("update_at automatic, big cached file: truncated during a batch, an error naming "
           "it",
           "[positioned][error]") {
-    // Written blocks (synced), so stores may go through the guarded writable map: a page
-    // lost to the cut takes them without SIGBUS, and the batch says so.
+    // Joined preads and runs written back with pwrite on several threads: a cut during the
+    // batch gives an error, never SIGBUS.
     temp_dir dir;
     const fs::path path = dir / "records";
     const std::uint64_t count = std::uint64_t{10} << 20;

@@ -51,6 +51,7 @@ find_duplicates(std::span<const std::filesystem::path> roots, duplicate_options 
 
 inline std::vector<std::vector<std::filesystem::path>>
 find_duplicates(std::span<const std::filesystem::path> roots, duplicate_options options) {
+    const detail::thread_scope threads(options.threads);
     return detail::duplicate_finder(options).run(roots);
 }
 

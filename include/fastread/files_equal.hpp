@@ -7,6 +7,7 @@
 
 #include "detail/policy.hpp"
 #include "detail/posix.hpp"
+#include "detail/thread_limit.hpp"
 #include "io.hpp"
 #include "page_cache.hpp"
 #include "source/file_source.hpp"
@@ -28,18 +29,13 @@ namespace fastread {
 /// How files_equal reads the two files. The first five are the programs of the article
 /// this job comes from, kept so that fastread-bench can compare them.
 enum class compare_method {
-    /// The default: `block` with 1 MiB blocks, except where `compare_options::io` says to
-    /// map both files (fastread/io.hpp). With io_mode::automatic, two files of 1 MiB or more
-    /// in the page cache are compared through the file layer of lines(path). From 32 MiB a
-    /// probe first compares the middle 2 MiB window of both through guarded maps, counting
-    /// the page faults it took: where map_pays() says maps pay at that count (the page cache
-    /// holds the files in large folios), the rest is compared through the maps; else each
-    /// file is read by its own helper thread a few 1 MiB blocks ahead of the comparison
-    /// (two CPUs or more), or window by window (2 MiB), each window mapped where the pass
-    /// measures the map cheaper and read elsewhere (one CPU, or no thread to be had).
-    /// Below 32 MiB, guarded maps when this host measures maps cheaper.
-    /// A file that changes size during the call gives `false` (or, if it cannot be read
-    /// any more, std::system_error), never SIGBUS. (find_duplicates never maps.)
+    /// The default: `block` with 1 MiB blocks, except for two regular files of 32 MiB or
+    /// more that are (95 %) in the page cache, which are each read by a helper thread a few
+    /// 1 MiB blocks ahead of the comparison where the call may use two threads or more
+    /// (`compare_options::threads`), and except where `compare_options::io` asks to map:
+    /// then both files are compared through guarded maps. A file that changes size during
+    /// the call gives `false` (or, if it cannot be read any more, std::system_error), never
+    /// SIGBUS. (find_duplicates never maps.)
     automatic,
     /// `getc` on two `FILE*`, one byte from each in turn (the article's simple-compare).
     getc,
@@ -63,8 +59,12 @@ struct compare_options {
     /// Bytes per read for `block` and `preload_then_block`; 0 reads each file whole (one
     /// buffer of the file's size per file). `automatic` ignores it.
     std::size_t block_size = detail::block_bytes;
-    /// `automatic` only: read or map (fastread/io.hpp); automatic decides for this host.
-    io_mode io = io_mode::automatic;
+    /// `automatic` only: read (the default, unless `FASTREAD_IO=map`) or map the files
+    /// (fastread/io.hpp).
+    io_mode io = default_io_mode();
+    /// `automatic` only: the most threads the call uses, the calling thread included (1: no
+    /// helper thread); 0: the process setting (fastread/threads.hpp).
+    unsigned threads = 0;
 };
 
 /// True iff the two files hold the same bytes.
@@ -141,8 +141,8 @@ inline bool compare_file_sources(unique_fd fa, const file_info& ia, reading_plan
                                  const std::filesystem::path& a, unique_fd fb, const file_info& ib,
                                  reading_plan plan_b, const std::filesystem::path& b) {
     const int raw_a = fa.get(), raw_b = fb.get(); // open as long as the sources live
-    file_source sa(std::move(fa), ia, plan_a, a, true);
-    file_source sb(std::move(fb), ib, plan_b, b, true);
+    file_source sa(std::move(fa), ia, plan_a, a);
+    file_source sb(std::move(fb), ib, plan_b, b);
     auto changed = [&] {
         return stat_fd(raw_a, a).size != ia.size || stat_fd(raw_b, b).size != ib.size;
     };
@@ -173,50 +173,6 @@ inline bool compare_file_sources(unique_fd fa, const file_info& ia, reading_plan
     }
 }
 
-/// The probe of files_equal's automatic method for two cached files of `size` bytes each,
-/// open on `fa` and `fb`: maps both (guarded), compares their middle window (window_bytes)
-/// counting the thread's minor page faults, and, if map_pays() says the maps pay at that
-/// count under `costs`, compares the rest through the maps. Returns the answer (false if the
-/// files differ or either changed size or lost bytes during the pass), or std::nullopt
-/// when the files are to be read instead (the maps cost too much, the faults cannot be
-/// counted, or no guarded map could be made). Never faults: the maps are guarded.
-inline std::optional<bool> compare_if_maps_pay(int fa, const std::filesystem::path& a, int fb,
-                                               const std::filesystem::path& b, std::uint64_t size,
-                                               const io_costs& costs) {
-    const file_map ma = guarded_map(fa, size);
-    const file_map mb = guarded_map(fb, size);
-    if (!ma || !mb || size != ma.size() || size != mb.size()) {
-        return std::nullopt;
-    }
-    const std::size_t n = ma.size(), window = window_bytes;
-    const std::size_t probe = n / 2 / window * window, probe_end = std::min(n, probe + window);
-    const char* const x = ma.data();
-    const char* const y = mb.data();
-    const std::int64_t before = thread_minor_faults();
-    const bool same = std::memcmp(x + probe, y + probe, probe_end - probe) == 0;
-    const std::int64_t after = thread_minor_faults();
-    auto changed = [&] {
-        return ma.lost() >= 0 || mb.lost() >= 0 || stat_fd(fa, a).size != size ||
-               stat_fd(fb, b).size != size;
-    };
-    if (!same) {
-        return false;
-    }
-    if (!map_pays(2 * (probe_end - probe), before >= 0 && after >= 0 ? after - before : -1,
-                  costs)) {
-        return std::nullopt;
-    }
-    for (std::size_t at = 0; at < n; at += window) {
-        const std::size_t end = std::min(n, at + window);
-        // A file that shrinks reads zeros past its new end (the guard): lost() says so.
-        if (at != probe &&
-            (std::memcmp(x + at, y + at, end - at) != 0 || ma.lost() >= 0 || mb.lost() >= 0)) {
-            return false;
-        }
-    }
-    return !changed();
-}
-
 inline bool compare_maps(int fa, int fb) {
     mmap_source ma(fa);
     mmap_source mb(fb);
@@ -245,27 +201,17 @@ inline bool files_equal(const std::filesystem::path& a, const std::filesystem::p
     compare_method method = options.method;
     std::size_t block = options.block_size;
     if (method == compare_method::automatic) {
-        // Cached files go through the file layer of lines(path): big ones window by window,
-        // each window mapped or read as the pass measures (a file maps at the speed of the
-        // folios the page cache holds it in, which the host-wide figure cannot know), the
-        // others mapped when the host's maps are cheaper. Anything else is read in 1 MiB
-        // blocks in turn, which matches reading the files one after the other on a disk.
+        // Maps where asked; big cached files read ahead on helper threads; anything else is
+        // read in 1 MiB blocks in turn, which matches reading the files one after the other
+        // on a disk.
         if (sized) {
-            const detail::reading_plan plan_a = detail::plan_reading(
-                options.io, fa.get(), ia.size, detail::map_threshold, detail::adaptive_from);
+            const detail::thread_scope threads(options.threads);
+            const detail::reading_plan plan_a =
+                detail::plan_reading(options.io, fa.get(), ia.size, true);
             const detail::reading_plan plan_b =
                 plan_a == detail::reading_plan::stream
                     ? plan_a
-                    : detail::plan_reading(options.io, fb.get(), ib.size, detail::map_threshold,
-                                           detail::adaptive_from);
-            if (plan_a == detail::reading_plan::adaptive &&
-                plan_b == detail::reading_plan::adaptive) {
-                const std::optional<bool> answer =
-                    detail::compare_if_maps_pay(fa.get(), a, fb.get(), b, ia.size, host_io_costs());
-                if (answer) {
-                    return *answer;
-                }
-            }
+                    : detail::plan_reading(options.io, fb.get(), ib.size, true);
             if (plan_b != detail::reading_plan::stream) {
                 return detail::compare_file_sources(std::move(fa), ia, plan_a, a, std::move(fb), ib,
                                                     plan_b, b);

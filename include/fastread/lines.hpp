@@ -12,7 +12,6 @@
 /// ```
 
 #include <algorithm>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -27,8 +26,6 @@
 #include <utility>
 
 #include "detail/chunk_cursor.hpp"
-#include "detail/file_map.hpp"
-#include "detail/policy.hpp"
 #include "detail/posix.hpp"
 #include "error.hpp"
 #include "io.hpp"
@@ -55,9 +52,12 @@ struct line_options {
     /// as handed out without its delimiter (a CR that strip_cr drops does not count); a
     /// longer one throws parse_error instead of being split.
     std::size_t max_line_length = 0;
-    /// lines(path) only: read or map the file (fastread/io.hpp); automatic decides for this
-    /// host.
-    io_mode io = io_mode::automatic;
+    /// lines(path) only: read (the default, unless `FASTREAD_IO=map`) or map the file
+    /// (fastread/io.hpp).
+    io_mode io = default_io_mode();
+    /// lines(path) only: the most threads the call uses, the calling thread included (1: no
+    /// helper thread); 0: the process setting (fastread/threads.hpp).
+    unsigned threads = 0;
 };
 
 /// A single-pass range of the lines of a byte source: `begin()` reads the first line, each
@@ -287,33 +287,27 @@ class line_range {
 
 /// The lines of the file at `path`.
 ///
-/// How the file is read follows `options.io` (fastread/io.hpp). With the default
-/// `io_mode::automatic`, for a regular file that is (95 %) in the page cache:
-/// - 32 MiB or more, on a machine of two CPUs or more: read with `pread(2)` by a helper
-///   thread in 1 MiB blocks, at most 4 ahead of the lines handed out (detail::read_ahead),
-///   so that the copy out of the page cache overlaps the scan instead of preceding it;
-///   faster than mapping the file on the hosts measured, whichever folios the page cache
-///   holds it in (docs/performance.md, "Lines"); if no thread can be started, as on one CPU:
-/// - 32 MiB or more, one CPU: window by window (2 MiB), mapped where this pass measures the
-///   map cheaper than reading and read (`pread(2)`, 256 KiB) elsewhere (detail::window_io:
-///   a file maps at the speed of the folios the page cache holds it in, which one host-wide
-///   figure cannot know);
-/// - 1 to 32 MiB: mapped when the host measures maps faster than reading (io_costs);
-/// and everything else (smaller or cold files, pipes, FIFOs, `/proc` and sysfs files, any
-/// file that cannot be mapped, and `FASTREAD_IO=read`) is streamed with `read(2)` through a
-/// 64 KiB buffer. Time O(file size); memory O(longest line) beyond the 64 or 256 KiB buffer.
+/// The file is read (`read(2)` through a 64 KiB buffer) unless `options.io` asks for a map
+/// (fastread/io.hpp: a guarded map handed out in 2 MiB windows). A regular file of 32 MiB
+/// or more that is (95 %) in the page cache is read instead with `pread(2)` by a helper
+/// thread in 1 MiB blocks, at most 4 ahead of the lines handed out (detail::read_ahead),
+/// so that the copy out of the page cache overlaps the scan; not where the call may use
+/// only one thread (`options.threads`, fastread/threads.hpp). Pipes, FIFOs, `/proc` and
+/// sysfs files are always streamed. Time O(file size); memory O(longest line) beyond the
+/// buffer (4 MiB when reading ahead).
 ///
 /// If the file shrinks while its lines are read (a log truncated by `logrotate`'s
 /// copytruncate), it never dies of SIGBUS: the range gives the lines up to where the file
 /// now ends, then ends; but if the file now ends before bytes the range already handed out
 /// (those lines may have read as zeros), an increment throws std::system_error (EIO)
 /// naming the file instead of ending (at the end of input when streaming or reading ahead,
-/// at the next 2 MiB window otherwise). Bytes appended while reading are read when streamed
-/// or read ahead (until the helper's first short read); mapped or windowed passes stop at
-/// the size the file had when it was opened.
+/// at the next 2 MiB window when mapped). Bytes appended while reading are read when streamed
+/// or read ahead (until the helper's first short read); a mapped pass stops at the size the
+/// file had when it was opened.
 /// @throws std::system_error naming the path if it cannot be opened or read.
 inline line_range<detail::file_source> lines(const std::filesystem::path& path,
                                              line_options options = {}) {
+    const detail::thread_scope threads(options.threads);
     return line_range<detail::file_source>(
         std::make_unique<detail::file_source>(path, options.io, true), options);
 }

@@ -37,9 +37,12 @@
 
 #include "detail/atomic_file.hpp"
 #include "detail/chunk_cursor.hpp"
+#include "detail/file_map.hpp"
+#include "detail/file_shrank.hpp"
 #include "detail/posix.hpp"
 #include "error.hpp"
 #include "pnm/detail/header.hpp"
+#include "pnm/options.hpp"
 #include "source/byte_source.hpp"
 #include "source/read_source.hpp"
 
@@ -64,13 +67,13 @@ struct image {
     friend bool operator==(const image&, const image&) = default;
 };
 
-/// Decodes the PFM file at `path`, streamed with read(2) (never mapped, so a file that
-/// shrinks meanwhile gives a parse_error where its data now ends, never SIGBUS). Time
-/// O(file size); memory O(image size).
+/// Decodes the PFM file at `path`, streamed with read(2), or through a guarded map where
+/// `options.io` asks (fastread/io.hpp); a file that shrinks meanwhile gives a parse_error
+/// where its data now ends, never SIGBUS. Time O(file size); memory O(image size).
 /// @throws fastread::parse_error (naming the file and the byte offset) if it is not a valid
 ///         PFM image (a Netpbm file is named as such).
 /// @throws std::system_error if the file cannot be opened or read.
-image load(const std::filesystem::path& path);
+image load(const std::filesystem::path& path, load_options options = {});
 
 /// Decodes the PFM image at the start of `source`, any `byte_source`; reads up to its end.
 /// @throws fastread::parse_error with the input offset; what the source throws.
@@ -325,27 +328,52 @@ pfm::image read_pfm(chunk_cursor<Source>& cur, const std::string& name) {
 
 namespace fastread::pfm {
 
-inline image load(const std::filesystem::path& path) {
-    fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
+inline image load(const std::filesystem::path& path, load_options options) {
+    namespace d = fastread::detail;
+    d::unique_fd fd = d::open_read_only(path);
     const int raw = fd.get();
-    const fastread::detail::file_info info = fastread::detail::stat_fd(raw, path);
-    read_source source =
-        info.regular ? read_source(std::move(fd), path, read_source::default_chunk_size, info.size)
-                     : read_source(std::move(fd), path, read_source::default_chunk_size);
-    fastread::detail::chunk_cursor<read_source> cursor(source);
-    image img = fastread::detail::read_pfm(cursor, path.string());
-    if (info.regular) {
-        // read(2) racing a truncation may return zeros for the bytes lost: a file now
-        // shorter than what was read shrank during the call (as ppm::load checks).
-        const std::uint64_t now = fastread::detail::size_now(raw, path);
-        if (now < source.consumed()) {
-            throw parse_error(now,
-                              "the file ends here: it shrank from " + std::to_string(info.size) +
-                                  " to " + std::to_string(now) + " bytes while it was read",
-                              path.string());
+    const d::file_info info = d::stat_fd(raw, path);
+    std::optional<parse_error> failure;
+    std::optional<image> img;
+    auto decode = [&](auto& source) {
+        try {
+            d::chunk_cursor<std::remove_cvref_t<decltype(source)>> cursor(source);
+            img = d::read_pfm(cursor, path.string());
+        } catch (const parse_error& e) {
+            failure = e;
+        }
+    };
+    std::uint64_t reached = 0;
+    if (options.io == io_mode::map && info.regular && info.size > 0) {
+        if (const d::file_map map = d::guarded_map(raw, info.size)) {
+            memory_source source(map.bytes());
+            decode(source);
+            reached = map.lost() >= 0 ? UINT64_MAX : map.size();
         }
     }
-    return img;
+    if (!img && !failure) {
+        read_source source =
+            info.regular
+                ? read_source(std::move(fd), path, read_source::default_chunk_size, info.size)
+                : read_source(std::move(fd), path, read_source::default_chunk_size);
+        decode(source);
+        reached = source.consumed();
+        if (info.regular) {
+            // read(2) racing a truncation may return zeros for the bytes lost: a file now
+            // shorter than what was read shrank during the call (as pnm::load checks).
+            if (std::optional<parse_error> shrank =
+                    d::shrink_error(raw, info.size, reached, failure, path)) {
+                throw *shrank;
+            }
+        }
+    } else if (std::optional<parse_error> shrank =
+                   d::shrink_error(raw, info.size, reached, failure, path)) {
+        throw *shrank;
+    }
+    if (failure) {
+        throw *failure;
+    }
+    return std::move(*img);
 }
 
 template <class Source>

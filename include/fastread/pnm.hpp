@@ -38,10 +38,10 @@
 #include "detail/atomic_file.hpp"
 #include "detail/chunk_cursor.hpp"
 #include "error.hpp"
-#include "io.hpp"
 #include "pnm/detail/file.hpp"
 #include "pnm/detail/parse.hpp"
 #include "pnm/detail/write.hpp"
+#include "pnm/options.hpp"
 #include "sample_vector.hpp"
 #include "source/byte_source.hpp"
 #include "source/read_source.hpp"
@@ -84,19 +84,18 @@ struct image {
 
 /// Decodes the first image of the Netpbm file at `path` (P1 to P7).
 ///
-/// Read as ppm::load reads a file (fastread/ppm.hpp: streamed with read(2), mapped when the
-/// host measures maps cheaper, a big cached plain raster (P2, P3) parsed, or raw one (P5,
-/// P6, P7) read and decoded, in slices on every CPU), following `io`; a file that shrinks meanwhile
-/// gives a parse_error where its data now ends, never SIGBUS. Time O(file size); memory O(image
-/// size) beyond fixed buffers.
+/// Read as ppm::load reads a file (fastread/ppm.hpp: streamed with read(2), a big cached
+/// plain raster (P2, P3) parsed, or raw one (P4 to P7) read and decoded, in slices on each
+/// thread the call may use, mapped only when `options.io` asks); a file that shrinks
+/// meanwhile gives a parse_error where its data now ends, never SIGBUS. Time O(file size); memory
+/// O(image size) beyond fixed buffers.
 /// @tparam Sample `std::uint8_t` (default) or `std::uint16_t` for maxval above 255.
 /// @throws fastread::parse_error (naming the file and the byte offset) if the file is not a
 ///         valid Netpbm image (a PFM file is named as such), or if `Sample` is
 ///         `std::uint8_t` and maxval exceeds 255.
 /// @throws std::system_error if the file cannot be opened or read.
-/// @throws std::invalid_argument if FASTREAD_IO holds something else than read, map or auto.
 template <class Sample = std::uint8_t>
-image<Sample> load(const std::filesystem::path& path, io_mode io = io_mode::automatic);
+image<Sample> load(const std::filesystem::path& path, load_options options = {});
 
 /// Decodes the first image from `source`, any `byte_source` (e.g. `read_source`,
 /// `stdio_source` over stdin, `memory_source`). Reads up to the end of that image only.
@@ -180,10 +179,11 @@ void to_pnm_image(decoded_pnm<Sample>&& decoded, pnm::image<Sample>& img) {
 namespace fastread::pnm {
 
 template <class Sample>
-image<Sample> load(const std::filesystem::path& path, io_mode io) {
+image<Sample> load(const std::filesystem::path& path, load_options options) {
+    const fastread::detail::thread_scope threads(options.threads);
     image<Sample> img;
     fastread::detail::to_pnm_image(
-        fastread::detail::load_pnm_file<Sample>(path, io, /*any_format=*/true), img);
+        fastread::detail::load_pnm_file<Sample>(path, options.io, /*any_format=*/true), img);
     return img;
 }
 

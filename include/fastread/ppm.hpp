@@ -28,7 +28,6 @@
 ///   rejected without allocating the image when the input size is known (memory, mmap); a
 ///   stream's buffer grows only as data arrives.
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -43,10 +42,10 @@
 #include "detail/atomic_file.hpp"
 #include "detail/chunk_cursor.hpp"
 #include "error.hpp"
-#include "io.hpp"
 #include "pnm/detail/file.hpp"
 #include "pnm/detail/parse.hpp"
 #include "pnm/detail/write.hpp"
+#include "pnm/options.hpp"
 #include "sample_vector.hpp"
 #include "source/byte_source.hpp"
 #include "source/read_source.hpp"
@@ -77,25 +76,18 @@ struct image {
 
 /// Decodes the first image of the PPM file at `path`.
 ///
-/// How the file is read follows `io` (fastread/io.hpp). With `io_mode::automatic` (the
-/// default), a regular file in the page cache that holds at least 1 MiB (P3) or 8 MiB (P6)
-/// is mapped when this host measures maps faster than reading (FASTREAD_IO overrides):
-/// a plain raster is then parsed in place, on one thread per CPU from 8 MiB, and a raw one
-/// copied with streaming stores. A cached plain file of 4 MiB or more that is not mapped
-/// (`io_mode::read`, or a host where reading is cheaper) is cut into slices of at least
-/// 2 MiB, one per CPU (at most 8), each read with `pread(2)` through its own 256 KiB buffer
-/// and parsed on its own thread; from 32 MiB, in automatic mode, each slice also maps the
-/// 2 MiB windows of the file that it measures cheaper mapped (as lines(path) does:
-/// detail::window_io). A cached raw file of 8 MiB or more that is not mapped is cut the
-/// same way into slices of at least 4 MiB of raster, each read with `pread(2)` on its own
-/// thread, straight into the samples (8-bit, maxval 255) or through its own 256 KiB buffer
-/// that it decodes from (16-bit samples swapped, samples checked against a lower maxval):
-/// the copy out of the page cache, most of a raw load, then runs on every CPU. In both
-/// cases the header must lie in the first 64 KiB, else the file is streamed. Everything else (cold
-/// or small files, pipes, FIFOs, `/proc` files, and any file that cannot be mapped) is streamed
-/// with `read(2)`: a plain raster chunk by chunk through a 64 KiB buffer, a raw one straight into
-/// the samples. The plain raster goes through the SIMD kernel of scan::active_level(). Time O(file
-/// size); memory O(image size) beyond those buffers.
+/// The file is read (`options.io`: unless the caller asks for a guarded map, fastread/io.hpp).
+/// A regular file in the page cache whose raster is big enough (a plain one of 4 MiB or more,
+/// a raw one of 8 MiB) is cut into slices of at least 2 MiB (plain) or 4 MiB (raw), one per
+/// thread the call may use (`options.threads`, fastread/threads.hpp; at most 8), each read
+/// with `pread(2)` on its own thread: a plain slice through its own 256 KiB buffer and parsed
+/// there, a raw one straight into the samples (8-bit, maxval 255) or through a 256 KiB buffer
+/// it decodes from (16-bit samples swapped, samples checked against a lower maxval). The
+/// header must lie in the first 64 KiB, else the file is streamed. Everything else (cold or
+/// small files, pipes, FIFOs, `/proc` files) is streamed with `read(2)`: a plain raster chunk
+/// by chunk through a 64 KiB buffer, a raw one straight into the samples. The plain raster
+/// goes through the SIMD kernel of scan::active_level(). Time O(file size); memory O(image
+/// size) beyond those buffers.
 ///
 /// A file that shrinks while it is read gives a parse_error at the byte where its data now
 /// ends (read: the input ended there, or the size checked after the parse is below the bytes
@@ -105,9 +97,8 @@ struct image {
 /// @throws fastread::parse_error (naming the file and the byte offset) if the file is not a
 ///         valid P3 or P6 image, or if `Sample` is `std::uint8_t` and maxval exceeds 255.
 /// @throws std::system_error if the file cannot be opened or read.
-/// @throws std::invalid_argument if FASTREAD_IO holds something else than read, map or auto.
 template <class Sample = std::uint8_t>
-image<Sample> load(const std::filesystem::path& path, io_mode io = io_mode::automatic);
+image<Sample> load(const std::filesystem::path& path, load_options options = {});
 
 /// Decodes the first image from `source`, any `byte_source` (e.g. `read_source`,
 /// `stdio_source` over stdin, `memory_source`). Reads up to the end of that image only.
@@ -192,9 +183,10 @@ ppm::image<Sample> to_ppm_image(decoded_pnm<Sample>&& decoded) {
 namespace fastread::ppm {
 
 template <class Sample>
-image<Sample> load(const std::filesystem::path& path, io_mode io) {
+image<Sample> load(const std::filesystem::path& path, load_options options) {
+    const fastread::detail::thread_scope threads(options.threads);
     return fastread::detail::to_ppm_image(
-        fastread::detail::load_pnm_file<Sample>(path, io, /*any_format=*/false));
+        fastread::detail::load_pnm_file<Sample>(path, options.io, /*any_format=*/false));
 }
 template <class Sample, class Source>
 requires byte_source<std::remove_cvref_t<Source>> image<Sample> load(Source&& source) {

@@ -12,24 +12,14 @@
 /// page are read with one request. Then one of the methods below runs it; `automatic`
 /// picks one from whether the records' pages are in the page cache (`cachestat`, else
 /// `mincore`, of a sample of up to 64 of them): cached, the records are copied with `pread`
-/// on one thread per CPU, or from a guarded map when the batch wants most pages of its
-/// span and this host maps faster than it reads (fastread/io.hpp; `access_options::io`
-/// and FASTREAD_IO override), and in a sorted batch over a file of 32 MiB or more, window
-/// by window (2 MiB of the file) from a guarded map or with `pread`, whichever the batch
-/// measures cheaper (detail::window_io: a map of a file the page cache holds in 2 MiB
-/// folios costs a fault per folio, one of small folios a fault per page, so a mapped
-/// window whose first 8 records took a fault for every other one reads the rest, and such
-/// windows space the next probes out, counted with getrusage); cold, many reads
-/// are kept in flight with io_uring (when fastread was built with liburing and the kernel
-/// allows a ring: probed once at run time) or else read one request at a time with `pread`
-/// and `POSIX_FADV_RANDOM`. `automatic` updates write with `pwrite`, except that a sorted
-/// batch of 64 records or more per 2 MiB over a cached file of 32 MiB or more (a sparser
-/// one gains too little from a map to pay its probes) whose bytes all lie in blocks the
-/// file owns, written and unshared, on ext4 or XFS (FIEMAP: no holes, no fallocated,
-/// delayed or reflinked ranges) stores window by window (16 MiB) through a guarded writable map
-/// where the batch measures that cheaper: no store there can need a new block, so a full
-/// disk still gives an update_error, and a file that shrinks during a call gives a
-/// std::system_error naming it, never SIGBUS.
+/// (requests joined across gaps of up to 8 KiB) on one thread per CPU, and updates write
+/// back runs of changed records with `pwrite`; cold, many reads are kept in flight with
+/// io_uring (when fastread was built with liburing and the kernel allows a ring: probed
+/// once at run time) or else read one request at a time with `pread` and
+/// `POSIX_FADV_RANDOM`. Reads come from a guarded map only where the caller asks
+/// (`access_options::io`, `FASTREAD_IO=map`): a file that shrinks during such a call gives a
+/// std::system_error naming it, never SIGBUS. Updates never store through a map unless the
+/// method is `mmap`. The threads a batch uses follow `access_options::threads`.
 ///
 /// The random-records article's (docs/articles.md) `fseek` programs are kept as methods and in
 /// fastread/records/baseline.hpp.
@@ -38,8 +28,8 @@
 /// `liburing-dev`); the CMake target `fastread::fastread` does both when CMake finds
 /// liburing.
 
-#include "detail/extents.hpp"
 #include "detail/file_map.hpp"
+#include "detail/file_shrank.hpp"
 #include "detail/parallel.hpp"
 #include "detail/posix.hpp"
 #include "detail/record_io.hpp"
@@ -51,7 +41,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -115,10 +104,13 @@ struct access_options {
     /// or `msync(MS_SYNC)` for `mmap`). Updates are made in place, record by record: a
     /// crash during the call can leave some of the batch applied.
     bool durable = false;
-    /// `automatic` only: whether reads may come from a map (fastread/io.hpp); automatic
-    /// decides for this host and batch. Updates write through a map only with `mmap`, or
-    /// with `automatic` where no store can need a new block (see the file doc).
-    io_mode io = io_mode::automatic;
+    /// `automatic` only: whether reads come from a guarded map (fastread/io.hpp); read (the
+    /// default, unless `FASTREAD_IO=map`) or map. Updates write through a map only with
+    /// `mmap`.
+    io_mode io = default_io_mode();
+    /// The most threads a batch uses, the calling thread included (1: none started);
+    /// 0: the process setting (fastread/threads.hpp).
+    unsigned threads = 0;
 };
 
 /// A file of fixed-size records kept open across batches of read_at / update_at.
@@ -170,6 +162,7 @@ class positioned_file {
                                                 fseek_options_of(options, writable_), path_);
             return;
         }
+        const detail::thread_scope threads(options.threads);
         const std::vector<detail::record_ref> refs = detail::visit_order(indices, options.sort);
         const plan p = make_plan(refs, sizeof(T), size, options, false);
         auto copy_out = [&](const char* bytes, std::size_t k) {
@@ -190,10 +183,6 @@ class positioned_file {
             read_uring<T>(refs, out, size, p.rules);
             return;
         default: {
-            if (p.map) { // cached, big, automatic: window by window
-                read_in_windows<T>(refs, out, size, p);
-                return;
-            }
             std::optional<random_advice> advice;
             if (p.cold) {
                 advice.emplace(fd_.get());
@@ -234,6 +223,7 @@ class positioned_file {
             sync(options, indices.size());
             return;
         }
+        const detail::thread_scope threads(options.threads);
         const std::vector<detail::record_ref> refs = detail::visit_order(indices, options.sort);
         const plan p = make_plan(refs, sizeof(T), size, options, true);
         if (p.method == access_method::io_uring && options.sort) {
@@ -241,12 +231,7 @@ class positioned_file {
         } else if (options.sort && p.cached_runs) {
             // Cached pages in file order: joined reads, then one pwrite per run of changed
             // records, each phase of a window on every CPU.
-            std::optional<detail::window_io> windows;
-            if (p.map) {
-                windows.emplace(io_costs{}, 0, record_window_own_from);
-            }
-            detail::update_in_windows<T>(fd_.get(), path_, refs, fn, size, p.rules, p.threads,
-                                         p.map ? &p.map : nullptr, windows ? &*windows : nullptr);
+            detail::update_in_windows<T>(fd_.get(), path_, refs, fn, size, p.rules, p.threads);
         } else if (!options.sort || p.cached_runs) {
             // In the caller's order a repeated index is not next to its earlier visit:
             // one request at a time, each written back before the next is read (joined
@@ -271,9 +256,7 @@ class positioned_file {
         detail::block_rules rules = detail::pread_rules();
         bool cold = false;
         bool cached_runs = false; // automatic on cached pages: joined requests, runs written
-        // The map when the method is mmap; with pread, a guarded map of a big cached file
-        // that reads in automatic mode copy from where they measure it cheaper.
-        detail::file_map map;
+        detail::file_map map;     // when the method is mmap
     };
 
     plan make_plan(const std::vector<detail::record_ref>& refs, std::size_t record_size,
@@ -285,52 +268,23 @@ class positioned_file {
             p.rules = detail::cold_rules();
         }
         if (p.method == access_method::automatic) {
-            const io_mode io = detail::effective_io_mode(options.io);
             const bool cached =
                 detail::resident_share(fd_.get(), size,
                                        detail::residency_sample(refs, record_size)) >= 0.9;
-            // Reads come from a guarded map only where mapping is asked for (io_mode::map),
-            // or, cached, where this host maps faster than it reads (io_costs) and the batch
-            // wants most pages of its span: a fault maps a page for good, a pread copies
-            // only what it asks for. Updates store through a shared map only where every
-            // store overwrites an owned block (below): a store into a hole on a full file
+            // Reads come from a guarded map only where mapping is asked for (io_mode::map);
+            // updates never go through a map here: a store into a hole on a full file
             // system raises SIGBUS, where pwrite reports ENOSPC.
-            const bool map = !updating && (io == io_mode::map ||
-                                           (io == io_mode::automatic && cached &&
-                                            choose_io(host_io_costs()) == io_mode::map &&
-                                            detail::touches_most_pages(refs, record_size)));
-            if (map) {
+            if (!updating && options.io == io_mode::map) {
                 p.method = access_method::mmap;
                 guarded = true;
             } else if (cached) {
                 // A system call costs more than copying a few pages here and there: requests
-                // are joined across gaps that cost less to copy than a call (io_costs), and
-                // updates write back runs of changed records (cached_runs).
+                // are joined across small gaps, and updates write back runs of changed
+                // records (cached_runs).
                 p.method = access_method::pread;
-                p.rules = detail::block_rules{detail::page_size(),
-                                              detail::cached_merge_gap(host_io_costs()),
+                p.rules = detail::block_rules{detail::page_size(), detail::cached_merge_gap,
                                               std::size_t{256} << 10};
-                const bool dense = refs.size() * std::uint64_t{detail::window_bytes} >=
-                                   size * (updating ? detail::min_updates_per_window
-                                                    : detail::min_records_per_window);
                 p.cached_runs = true;
-                if (!updating && options.sort && io == io_mode::automatic &&
-                    size >= detail::adaptive_from && dense) {
-                    // A big file: window by window, copied from a map or read as the batch
-                    // measures (read_in_windows); a map of a file the page cache holds in
-                    // 2 MiB folios costs a fault per folio, not per page.
-                    p.map = detail::guarded_map(fd_.get(), size);
-                    p.map.advise(detail::map_advice::random);
-                } else if (updating && options.sort && io == io_mode::automatic &&
-                           size >= detail::adaptive_from && dense &&
-                           detail::overwrites_in_place(fd_.get(), size)) {
-                    // Changes may be stored through a guarded map, window by window as the
-                    // batch measures (update_in_windows): only where every store overwrites
-                    // a block the file owns, so that no store can fail for a full disk.
-                    p.map =
-                        detail::guarded_map(fd_.get(), size, detail::file_map::access::read_write);
-                    p.map.advise(detail::map_advice::random);
-                }
             } else if (detail::uring_usable() && (options.sort || !updating)) {
                 p.method = access_method::io_uring;
                 p.rules = detail::cold_rules();
@@ -358,7 +312,7 @@ class positioned_file {
         // Cached work splits over the CPUs; cold pread waits on the device, so more threads
         // keep more reads in flight.
         p.threads = p.cold ? detail::threads_for(refs.size(), 256, 16) * 4
-                           : detail::threads_for(refs.size(), 4096, detail::max_threads);
+                           : detail::threads_for(refs.size(), 4096, detail::most_cpu_threads);
         p.threads = std::max(1u, std::min<unsigned>(p.threads, static_cast<unsigned>(refs.size())));
         return p;
     }
@@ -407,93 +361,6 @@ class positioned_file {
                               }
                           });
     }
-
-    // Cached reads of a big file (automatic, p.map guarded): each thread takes its share of
-    // the requests window by window (window_bytes of the file) and copies a window's records
-    // from the map or reads them with pread, as detail::window_io measures: each window is
-    // timed end to end, per record (a map of small folios faults per page and loses to
-    // pread; one of 2 MiB folios faults once per folio and wins by 10x; docs/performance.md).
-    // A mapped window checks the thread's page faults after its first map_sample_records
-    // records and reads the rest when they faulted per record (small folios); the fault
-    // counts also space out the probes (window_io::done).
-    template <class T>
-    void read_in_windows(const std::vector<detail::record_ref>& refs, std::span<T> out,
-                         std::uint64_t size, const plan& p) const {
-        const char* const base = p.map.data();
-        auto window_of = [&](std::size_t k) {
-            return refs[k].index * sizeof(T) / detail::window_bytes;
-        };
-        detail::in_slices(refs.size(), p.threads, [&](unsigned, std::size_t b, std::size_t e) {
-            std::vector<char> buffer;
-            detail::window_io windows(io_costs{}, window_of(b), record_window_own_from);
-            for (std::size_t k = b; k < e;) {
-                const std::uint64_t index = window_of(k);
-                std::size_t ke = k + 1;
-                while (ke < e && window_of(ke) == index) {
-                    ++ke;
-                }
-                // Records [from, to) of the window, read with pread.
-                auto read_records = [&](std::size_t from, std::size_t to) {
-                    for (const detail::block_request& r :
-                         detail::plan_blocks(refs, sizeof(T), size, p.rules, from, to)) {
-                        buffer.resize(std::max(buffer.size(), r.length));
-                        if (detail::pread_full(fd_.get(), buffer.data(), r.length, r.offset,
-                                               path_) != r.length) {
-                            detail::throw_file_shrank(path_);
-                        }
-                        for (std::size_t j = r.first; j < r.last; ++j) {
-                            std::memcpy(&out[refs[j].pos],
-                                        buffer.data() + (refs[j].index * sizeof(T) - r.offset),
-                                        sizeof(T));
-                        }
-                    }
-                };
-                auto copy_mapped = [&](std::size_t from, std::size_t to) {
-                    for (std::size_t j = from; j < to; ++j) {
-                        std::memcpy(&out[refs[j].pos], base + refs[j].index * sizeof(T), sizeof(T));
-                    }
-                };
-                using use_t = detail::window_io::use;
-                const use_t use = windows.next(index);
-                const std::int64_t faults_before =
-                    use == use_t::read ? 0 : detail::thread_minor_faults();
-                const auto t0 = std::chrono::steady_clock::now();
-                std::size_t mapped = 0; // records copied from the map
-                std::int64_t faults = -1;
-                if (use == use_t::read) {
-                    read_records(k, ke);
-                } else {
-                    // The first map_sample_records show whether this window's pages are in
-                    // small folios (a fault each): then the rest is read.
-                    mapped = std::min(ke - k, detail::map_sample_records);
-                    copy_mapped(k, k + mapped);
-                    const std::int64_t now = detail::thread_minor_faults();
-                    const bool small = faults_before >= 0 && now >= 0 &&
-                                       detail::window_io::small_folios(mapped, now - faults_before);
-                    if (!small) {
-                        copy_mapped(k + mapped, ke);
-                        mapped = ke - k;
-                    }
-                    const std::int64_t after = small ? now : detail::thread_minor_faults();
-                    faults = faults_before < 0 || after < 0 ? -1 : after - faults_before;
-                }
-                const double ns =
-                    std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0)
-                        .count();
-                windows.done(use, index, use == use_t::read ? ke - k : mapped, ns, faults);
-                if (use != use_t::read && k + mapped < ke) {
-                    read_records(k + mapped, ke); // after small folios (untimed)
-                }
-                k = ke;
-            }
-        });
-        if (p.map.lost() >= 0) {
-            detail::throw_file_shrank(path_); // zeros stood in for lost pages
-        }
-    }
-
-    // Records a window_io of read_in_windows reads before its own cost per record counts.
-    static constexpr double record_window_own_from = 16;
 
     // Sorted updates in three phases: the records are read (on several threads, from the
     // map or with pread), fn runs on this thread in visiting order (a repeated index, next

@@ -63,8 +63,6 @@ TEST_CASE("platform: on Windows what cannot be asked is reported unknown, never 
     CHECK(errno == ENOSYS);
     CHECK(fastread::detail::thread_minor_faults() == -1);
     CHECK_FALSE(fastread::detail::uring_usable());
-    // The costs of reading and mapping are still measured: they choose read or map.
-    CHECK(fastread::measure_io_costs().measured);
 }
 #else
 TEST_CASE("platform: Linux calls only where FASTREAD_LINUX_CALLS says, else the POSIX fallbacks",
@@ -75,13 +73,12 @@ TEST_CASE("platform: Linux calls only where FASTREAD_LINUX_CALLS says, else the 
     const std::filesystem::path& path = file.path;
     const fastread::detail::unique_fd& fd = file.fd;
 
-    // Either way: the residency of a file just read is known and whole, the costs of
-    // reading and mapping are measured, and mincore sees every page of a map.
+    // Either way: the residency of a file just read is known and whole, and mincore sees
+    // every page of a map.
     CHECK(fastread::page_cache::resident_fraction(path) == 1.0);
     CHECK(fastread::detail::file_resident(fd.get(), bytes));
     const std::vector<std::uint64_t> offsets{0, bytes / 2, bytes - 1};
     CHECK(fastread::detail::resident_share(fd.get(), bytes, offsets) == 1.0);
-    CHECK(fastread::measure_io_costs().measured);
     const fastread::detail::file_map map(fd.get(), bytes,
                                          fastread::detail::file_map::access::read_only,
                                          fastread::detail::file_map::sharing::shared, path);

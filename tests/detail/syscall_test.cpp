@@ -515,9 +515,9 @@ TEST_CASE("entry points: interrupted and short reads change nothing, a read erro
         arm();
         CHECK(lines_of(f.text, io_mode::read) == want_lines);
         arm();
-        CHECK(fastread::ppm::load(f.raw, io_mode::read) == f.image);
+        CHECK(fastread::ppm::load(f.raw, {.io = io_mode::read}) == f.image);
         arm();
-        CHECK(fastread::ppm::load(f.plain, io_mode::read) == f.image);
+        CHECK(fastread::ppm::load(f.plain, {.io = io_mode::read}) == f.image);
         arm();
         CHECK(fastread::files_equal(f.raw, f.copy, by_reading));
         arm();
@@ -536,8 +536,9 @@ TEST_CASE("entry points: interrupted and short reads change nothing, a read erro
         std::function<void()> call;
     } readers[] = {
         {"lines", f.text, [&] { (void)lines_of(f.text, io_mode::read); }},
-        {"ppm::load P6", f.raw, [&] { (void)fastread::ppm::load(f.raw, io_mode::read); }},
-        {"ppm::load P3", f.plain, [&] { (void)fastread::ppm::load(f.plain, io_mode::read); }},
+        {"ppm::load P6", f.raw, [&] { (void)fastread::ppm::load(f.raw, {.io = io_mode::read}); }},
+        {"ppm::load P3", f.plain,
+         [&] { (void)fastread::ppm::load(f.plain, {.io = io_mode::read}); }},
         {"files_equal", f.raw, [&] { (void)fastread::files_equal(f.raw, f.copy, by_reading); }},
         {"read_at pread", f.records,
          [&] { (void)records_of(f.records, f.record_count, by_pread); }},
@@ -584,7 +585,7 @@ TEST_CASE("a map that cannot be made: default paths read instead, mapping APIs n
             return result;
         };
         CHECK(tried(lines_of(f.text, io_mode::map)) == want_lines);
-        CHECK(tried(fastread::ppm::load(f.plain, io_mode::map)) == f.image);
+        CHECK(tried(fastread::ppm::load(f.plain, {.io = io_mode::map})) == f.image);
         CHECK(tried(fastread::files_equal(f.raw, f.copy, by_map)));
         CHECK_FALSE(tried(fastread::files_equal(f.raw, f.other, by_map)));
         CHECK(tried(records_of(f.records, f.record_count, automatic_map)) == want_records);

@@ -1,7 +1,7 @@
 #ifndef FASTREAD_DETAIL_FILE_MAP_HPP
 #define FASTREAD_DETAIL_FILE_MAP_HPP
 
-// The file layer's one memory map type, and the page size every module takes from here.
+// The file layer's one memory map type.
 
 #include <cerrno>
 #include <cstddef>
@@ -16,23 +16,9 @@
 #endif
 
 #include "bus_guard.hpp"
-#include "parallel.hpp"
 #include "posix.hpp"
 
 namespace fastread::detail {
-
-/// The size of a memory page in bytes (sysconf(_SC_PAGESIZE), asked once).
-inline std::size_t page_size() noexcept {
-    static const std::size_t page = [] {
-#if defined(_WIN32)
-        return win::page_size();
-#else
-        const long p = ::sysconf(_SC_PAGESIZE);
-        return p > 0 ? static_cast<std::size_t>(p) : std::size_t{4096};
-#endif
-    }();
-    return page;
-}
 
 /// A map of bytes [0, size) of an open file: read-only or writable, shared (stores reach
 /// the file) or private (copy on write). Move-only; unmapped on destruction. A size of 0
@@ -64,11 +50,11 @@ inline void advise_range(const void* at, std::size_t n, map_advice advice) noexc
     (void)advice; // no madvise: Windows reads ahead on its own
 #else
     const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(at) / page_size() * page_size();
-    const int a = advice == map_advice::random ? MADV_RANDOM
+    const int a = advice == map_advice::random       ? MADV_RANDOM
                   : advice == map_advice::sequential ? MADV_SEQUENTIAL
-                  : advice == map_advice::will_need ? MADV_WILLNEED
-                  : advice == map_advice::dont_need ? MADV_DONTNEED
-                                                    : MADV_NORMAL;
+                  : advice == map_advice::will_need  ? MADV_WILLNEED
+                  : advice == map_advice::dont_need  ? MADV_DONTNEED
+                                                     : MADV_NORMAL;
     (void)::madvise(reinterpret_cast<void*>(first),
                     n + (reinterpret_cast<std::uintptr_t>(at) - first), a);
 #endif
@@ -134,27 +120,6 @@ class file_map {
     /// file had shrunk when it was touched, or -1.
     std::int64_t lost() const noexcept { return guard_.lost(); }
 
-    /// Removes the page-table entries of a read-only map about to be unmapped, on
-    /// `threads` threads (madvise MADV_DONTNEED; the file and its page cache are
-    /// untouched), so that munmap, which runs on one thread, has nothing left to tear down.
-    void drop_entries(unsigned threads) const noexcept {
-        if (data_ == nullptr || threads < 2) {
-            return;
-        }
-        const std::size_t page = page_size();
-        const std::size_t pages = (size_ + page - 1) / page;
-        try {
-            in_slices(pages, threads, [&](unsigned, std::size_t first, std::size_t last) {
-                if (last > first) {
-                    advise_range(data_ + first * page, (last - first) * page,
-                                 map_advice::dont_need);
-                }
-            });
-        } catch (...) {
-            // No thread could be started: munmap does it all.
-        }
-    }
-
   private:
     int map(int fd, std::uint64_t size, access a, sharing s) noexcept {
         if (size == 0) {
@@ -187,6 +152,20 @@ class file_map {
     bool writable_ = false;
     bus_guard guard_;
 };
+
+/// A guarded shared map (read-only unless `access` says otherwise) of the first `size`
+/// bytes of `fd`, or an empty map when it cannot be made or guarded (the caller then reads
+/// or writes with system calls): the fallback every default path takes where mmap fails
+/// (ENODEV, ENOMEM under an address-space limit, EACCES...).
+inline file_map guarded_map(int fd, std::uint64_t size,
+                            file_map::access access = file_map::access::read_only) noexcept {
+    int err = 0;
+    file_map map = file_map::try_map(fd, size, access, file_map::sharing::shared, err);
+    if (err != 0 || !map.guard()) {
+        return {};
+    }
+    return map;
+}
 
 } // namespace fastread::detail
 

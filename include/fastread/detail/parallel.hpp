@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <system_error>
 #include <thread>
 #include <utility>
@@ -20,6 +21,7 @@
 #include <sched.h>
 
 #include "platform.hpp"
+#include "thread_limit.hpp"
 
 namespace fastread::detail {
 
@@ -149,6 +151,9 @@ class spread_thread {
 /// slice after every slice has finished.
 template <class Body>
 void in_slices(std::size_t n, unsigned threads, Body body) {
+    if (const std::optional<unsigned> limit = explicit_thread_limit()) {
+        threads = std::min(threads, *limit); // the thread knob (thread_limit.hpp)
+    }
     if (threads <= 1) {
         body(0u, std::size_t{0}, n);
         return;
@@ -194,9 +199,10 @@ void in_slices(std::size_t n, unsigned threads, Body body) {
 template <class Body>
 class growing_team {
   public:
+    /// `start` and `most` are capped by the thread knob's limit (thread_limit.hpp).
     growing_team(unsigned start, unsigned most, Body body)
-        : start_(std::max(1u, start)), most_(std::max(start_, most)), body_(std::move(body)),
-          errors_(most_) {
+        : start_(std::max(1u, capped(start))), most_(std::max(start_, capped(most))),
+          body_(std::move(body)), errors_(most_) {
         extra_.reserve(most_ - start_); // never reallocated: run() joins while others add
     }
 
@@ -258,6 +264,10 @@ class growing_team {
     bool grown() const noexcept { return threads_.load(std::memory_order_relaxed) == most_; }
 
   private:
+    static unsigned capped(unsigned n) {
+        const std::optional<unsigned> limit = explicit_thread_limit();
+        return limit ? std::min(n, *limit) : n;
+    }
     void call(unsigned t) noexcept {
         try {
             body_(t);
@@ -283,15 +293,21 @@ inline unsigned cpu_count() noexcept {
     return cpus;
 }
 
-/// Threads for a batch of `n` independent items: one per CPU (at most `most`), or one for
-/// a batch too small to repay starting threads.
+/// The threads a call may use for work on the CPU: the thread knob's limit where one is
+/// set (thread_limit.hpp), else one per CPU.
+inline unsigned usable_threads() {
+    return explicit_thread_limit().value_or(cpu_count());
+}
+
+/// Threads for a batch of `n` independent items: one per usable thread (at most `most`),
+/// or one for a batch too small to repay starting threads.
 inline unsigned threads_for(std::size_t n, std::size_t min_per_thread, unsigned most) {
     const std::size_t by_size = n / (min_per_thread == 0 ? 1 : min_per_thread);
     if (by_size <= 1) {
         return 1;
     }
     return static_cast<unsigned>(
-        std::max<std::size_t>(1, std::min<std::size_t>({cpu_count(), most, by_size})));
+        std::max<std::size_t>(1, std::min<std::size_t>({usable_threads(), most, by_size})));
 }
 
 } // namespace fastread::detail

@@ -13,59 +13,26 @@
 namespace fastread::detail {
 
 // ---------------------------------------------------------------------------------------
-// Reading or mapping ("Reading or mapping (two hosts)")
+// The page cache and the file layer ("Reading or mapping (two hosts)")
 
-/// A default path treats a file as cached when at least this share of the pages sampled
-/// by file_resident (mincore) is resident: a few evicted pages cost less than the read
-/// path's copy would have saved.
+/// A file counts as cached when at least this share of the pages sampled by file_resident
+/// is resident: the threads of a cached load would only wait for the few others.
 inline constexpr unsigned resident_percent = 95;
 
-/// Files smaller than this are read even where maps are faster: mapping costs a system
-/// call, page-table set-up and teardown that a small copy does not repay, and the host
-/// measurement (io_costs) is not worth making for them. Also the size from which
-/// ppm::load(path) looks at a file's magic to pick its plan ("PPM").
-inline constexpr std::uint64_t map_threshold = std::uint64_t{1} << 20;
+/// Cached files of at least this many bytes are read on a helper thread a few blocks
+/// ahead of the caller (read_ahead) by lines(path) and files_equal, where the call may use
+/// two threads: the copy out of the page cache then overlaps the caller's work ("Lines").
+inline constexpr std::uint64_t read_ahead_from = std::uint64_t{32} << 20;
 
-/// Cached files of at least this many bytes are read adaptively (window_io) in automatic
-/// mode: by lines(path) and files_equal (source/file_source.hpp), P3 slices and read_at
-/// batches: a probe that finds maps dearer costs one window_bytes window mapped at the slow
-/// rate, a small share of such a file.
-inline constexpr std::uint64_t adaptive_from = std::uint64_t{32} << 20;
-
-/// Bytes per window of window_io (a mapped window or 256 KiB reads) and of the file
-/// layer's maps: the file's size is checked once per window.
+/// Bytes per window of the file layer's maps: the file's size is checked once per window.
 inline constexpr std::size_t window_bytes = std::size_t{2} << 20;
 
-/// A sorted read_at batch over a big cached file goes window by window (read_in_windows)
-/// only when it holds this many records per window of the file on average; a sparser one
-/// is read with pread. A probe maps a whole window for the records in it: 1,000 records
-/// of a 1 GiB file (2 a window) took 758 µs that way against 482 with pread sorted, where
-/// 10,000 (20 a window) took 1.80 ms against 4.85 (fastread-bench random, index count
-/// sweep, KVM host, 2026-11-25).
-inline constexpr std::uint64_t min_records_per_window = 8;
+/// Cached read_at / update_at requests less than this many bytes apart are read as one:
+/// copying the gap out of the page cache costs less than another system call.
+inline constexpr std::size_t cached_merge_gap = std::size_t{8} << 10;
 
-/// A sorted update_at batch over a big cached file may store through a map, window by
-/// window (update_in_windows), only when it holds this many records per 2 MiB of the file
-/// on average; a sparser one reads and writes back with system calls only. Index count
-/// sweep, 1 GiB file, KVM host, 2026-11-26, means of 8-10 against the pread method: 10,000
-/// records (20 a window) 20.4 ms with the map's probes against 17.4, and 12.1 against 11.3
-/// without them; 1,000 records 1.08 against 1.04. In a page cache of 2 MiB folios the map
-/// stored 10,000 records in 46.9 ms against 57.3 (given up here), and 100,000 (195 a
-/// window) in 87 against 354 (kept).
-inline constexpr std::uint64_t min_updates_per_window = 64;
-
-/// Records a mapped window of read_at (read_in_windows) copies, or changes a window of
-/// update_at (update_in_windows) stores, through the map before it counts the thread's
-/// page faults: when these took a fault for every other record or more
-/// (window_io::small_folios), the page cache holds the pages in small folios and the rest
-/// of the window is read or written with system calls. A fault there cost 4.6 us where a
-/// pread of the page cost 1.4 (1 GiB file, KVM host, 2026-11-26): probes that mapped all
-/// of a window of 195 records made read_at 1.3x pread's time (docs/performance.md
-/// "Random records").
-inline constexpr std::size_t map_sample_records = 8;
-
-/// Bytes per read(2) where a pass reads big blocks it then scans (the file layer's adaptive
-/// pass, P3 slices read from a file): one system call per 256 KiB, and the block is still in
+/// Bytes per read(2) where a pass reads big blocks it then scans (P3 slices read from a
+/// file): one system call per 256 KiB, and the block is still in
 /// the L2 cache when it is scanned.
 inline constexpr std::size_t scan_read_block = std::size_t{256} << 10;
 
@@ -92,7 +59,7 @@ inline constexpr std::size_t block_bytes = std::size_t{1} << 20;
 
 /// Most threads one call starts for a CPU-bound job (P3 slices, cached record requests):
 /// past this the memory bus, not the cores, sets the pace.
-inline constexpr unsigned max_threads = 8;
+inline constexpr unsigned most_cpu_threads = 8;
 
 /// Raw (P5, P6, P7) rasters of a cached file that is read, not mapped, are read (and
 /// decoded) in slices on several threads when each slice would get at least this many
@@ -108,7 +75,7 @@ inline constexpr std::uint64_t bits_samples_per_thread = std::uint64_t{2} << 20;
 /// From this file size ppm::load(path) and pnm::load(path) read a file's magic number to
 /// plan the load: a P4 file expands 8 samples a byte, so 128 KiB of it can be worth the
 /// slices above; smaller files are streamed without that extra system call.
-inline constexpr std::uint64_t raw_bits_from = map_threshold / 8;
+inline constexpr std::uint64_t raw_bits_from = std::uint64_t{128} << 10;
 
 /// P3 rasters held whole in memory are cut into slices parsed on several threads when
 /// each slice would get at least this many bytes.
@@ -117,11 +84,6 @@ inline constexpr std::uint64_t plain_bytes_per_thread = std::uint64_t{4} << 20;
 /// P3 rasters read from a cached file in slices (load_plain_in_file_slices): at least this
 /// many bytes per slice; smaller slices do not repay starting a thread.
 inline constexpr std::uint64_t plain_file_bytes_per_thread = std::uint64_t{2} << 20;
-
-/// P6 files are mapped (where maps measure cheaper) only from this size, where the copy
-/// out of the map uses non-temporal stores; smaller ones cost less to read ("PPM": at
-/// 2 MB the map costs more than the copy).
-inline constexpr std::uint64_t raw_map_threshold = std::uint64_t{8} << 20;
 
 /// P6 rasters at least this big (bytes written) are stored with non-temporal stores: they
 /// no longer fit in the caches, and the stores would evict what the copy reads next.

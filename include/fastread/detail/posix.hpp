@@ -33,6 +33,19 @@
 
 namespace fastread::detail {
 
+/// The size of a memory page in bytes (sysconf(_SC_PAGESIZE), asked once).
+inline std::size_t page_size() noexcept {
+    static const std::size_t page = [] {
+#if defined(_WIN32)
+        return win::page_size();
+#else
+        const long p = ::sysconf(_SC_PAGESIZE);
+        return p > 0 ? static_cast<std::size_t>(p) : std::size_t{4096};
+#endif
+    }();
+    return page;
+}
+
 /// O_CLOEXEC where the system has it (Windows descriptors are opened not inheritable).
 #if defined(O_CLOEXEC)
 inline constexpr int o_cloexec = O_CLOEXEC;
@@ -227,27 +240,6 @@ inline unique_fd open_unnamed_file(const std::filesystem::path& dir, std::string
 #endif
     }
     return unique_fd(fd);
-}
-
-/// A read-write file in the page cache that no path names, removed when closed: Linux's
-/// memfd_create (named `name` in /proc), else ISO C's tmpfile. An empty unique_fd if
-/// neither can be made.
-inline unique_fd open_anonymous_file(const char* name) noexcept {
-#if FASTREAD_LINUX_CALLS
-    return unique_fd(::memfd_create(name, MFD_CLOEXEC));
-#elif defined(_WIN32)
-    (void)name;
-    return unique_fd(win::open_anonymous());
-#else
-    (void)name;
-    std::FILE* file = std::tmpfile();
-    if (file == nullptr) {
-        return unique_fd();
-    }
-    unique_fd copy(::dup(::fileno(file)));
-    std::fclose(file);
-    return copy;
-#endif
 }
 
 /// True where advise_drop_cached can ask (posix_fadvise with POSIX_FADV_DONTNEED).
@@ -715,12 +707,12 @@ inline unique_fd open_regular(const std::filesystem::path& path, std::string_vie
 #else
 /// "a directory", "a FIFO", ... for an error message about a non-regular file.
 inline const char* kind_of(mode_t mode) noexcept {
-    return S_ISDIR(mode)    ? "a directory"
+    return S_ISDIR(mode) ? "a directory"
            : S_ISFIFO(mode) ? "a FIFO"
            : S_ISSOCK(mode) ? "a socket"
-           : S_ISCHR(mode)  ? "a character device"
-           : S_ISBLK(mode)  ? "a block device"
-                            : "not a regular file";
+           : S_ISCHR(mode) ? "a character device"
+           : S_ISBLK(mode) ? "a block device"
+                           : "not a regular file";
 }
 
 /// Opens `path` (O_CLOEXEC | `flags`, retrying EINTR) for an `operation` that only makes

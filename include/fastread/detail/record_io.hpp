@@ -78,25 +78,6 @@ inline std::vector<std::uint64_t> residency_sample(const std::vector<record_ref>
     return offsets;
 }
 
-/// True when the batch wants at least half of the pages between its first and its last
-/// record (then mapping them costs less than copying them with pread). O(n).
-inline bool touches_most_pages(const std::vector<record_ref>& refs, std::size_t record_size) {
-    const std::uint64_t page = page_size();
-    std::uint64_t lo = UINT64_MAX, hi = 0, pages = 0, next = 0; // next: first page not counted
-    for (const record_ref& r : refs) { // sorted: distinct pages are counted exactly
-        const std::uint64_t first = r.index * record_size / page;
-        const std::uint64_t last = (r.index * record_size + record_size - 1) / page;
-        lo = std::min(lo, first);
-        hi = std::max(hi, last);
-        const std::uint64_t from = std::max(first, next);
-        if (last >= from) {
-            pages += last - from + 1;
-            next = last + 1;
-        }
-    }
-    return !refs.empty() && pages * 2 >= hi - lo + 1;
-}
-
 /// Applies `fn` to the records of `request` held in `buffer` (the request's bytes), in
 /// visiting order; returns the changed byte range [lo, hi) of the buffer (lo == hi: none).
 template <class T, class F>
@@ -116,12 +97,6 @@ std::pair<std::size_t, std::size_t> apply_in_buffer(char* buffer, const block_re
     }
     return lo == SIZE_MAX ? std::pair<std::size_t, std::size_t>{0, 0}
                           : std::pair<std::size_t, std::size_t>{lo, hi};
-}
-
-[[noreturn]] inline void throw_file_shrank(const std::filesystem::path& path) {
-    throw std::system_error(std::make_error_code(std::errc::io_error),
-                            path.string() + ": the file ended before a requested record "
-                                            "(truncated during the call?)");
 }
 
 #if FASTREAD_HAVE_LIBURING

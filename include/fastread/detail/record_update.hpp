@@ -11,7 +11,6 @@
 /// has the rows this was chosen from.
 
 #include "../error.hpp"
-#include "file_map.hpp"
 #include "parallel.hpp"
 #include "policy.hpp"
 #include "posix.hpp"
@@ -20,7 +19,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -52,24 +50,11 @@ namespace fastread::detail {
 ///         lower bound); if fn throws, the window's requests before the one it threw in
 ///         are written first, then update_error (`operation_canceled`) with fn's exception
 ///         nested and `applied()` = the visits before that request.
-///
-/// With `map` (a guarded shared writable map of the file, made only where stores overwrite
-/// blocks in place: overwrites_in_place), a window's changes may instead be stored through
-/// it, as `windows` decides (io.hpp's window_io: mapping(), probe_due(window),
-/// read_done / probe_done / map_done with the window's changes timed end to end; pwrite
-/// counts as reading): a page the page cache holds in a 2 MiB folio costs a pwrite ~3 us
-/// on some hosts and a store ~0.5 (docs/performance.md). A stored window stores its first
-/// map_sample_records changes on the calling thread and counts its page faults
-/// (thread_minor_faults): a fault for every other change or more (small folios,
-/// window_io::small_folios) and the rest of the window is written with pwrite, the sample
-/// alone reported to `windows`. If the guard saw a page lost (the
-/// file shrank during the call), update_error (EIO) with `applied()` a lower bound: the
-/// visits before the first change stored at or past the lost page.
-template <class T, class F, class Windows>
+
+template <class T, class F>
 void update_in_windows(int fd, const std::filesystem::path& path,
                        const std::vector<record_ref>& refs, F& fn, std::uint64_t size,
-                       const block_rules& rules, unsigned threads, const file_map* map,
-                       Windows* windows) {
+                       const block_rules& rules, unsigned threads) {
     const std::vector<block_request> requests = plan_blocks(refs, sizeof(T), size, rules);
     if (requests.empty()) {
         return;
@@ -109,7 +94,7 @@ void update_in_windows(int fd, const std::filesystem::path& path,
     std::vector<run> runs;
     std::vector<outcome> outcomes;
 
-    for (std::size_t qa = 0, window = 0; qa < requests.size(); ++window) {
+    for (std::size_t qa = 0; qa < requests.size();) {
         // The window: requests [qa, qb).
         std::size_t qb = qa, bytes = 0;
         slot.clear();
@@ -170,71 +155,11 @@ void update_in_windows(int fd, const std::filesystem::path& path,
             changes.pop_back();
         }
 
-        // 3 and 4 through the map: each change stored in place, on every CPU, after the
-        // first map_sample_records on this thread: if these faulted for every other change
-        // or more (small folios: Windows::small_folios), the rest is written with pwrite.
-        using use = typename Windows::use;
-        const use how = map != nullptr ? windows->next(window) : use::read;
-        bool stored = how != use::read; // through the map
-        std::size_t first_written = 0;  // changes before it were stored through the map
-        std::size_t measured = changes.size();
-        double sample_ns = -1;
-        std::int64_t faults = -1;
-        const auto t0 = std::chrono::steady_clock::now();
-        auto timed = [&]() {
-            return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0)
-                .count();
-        };
-        if (stored) {
-            char* const base = map->data();
-            auto store = [&](std::size_t i) {
-                if (i + 1 < changes.size() && changes[i + 1].at == changes[i].at) {
-                    return; // changed again: its last change stores it, once
-                }
-                std::memcpy(base + refs[changes[i].visit].index * sizeof(T),
-                            buffer.get() + changes[i].at, sizeof(T));
-            };
-            const std::int64_t before = thread_minor_faults();
-            const std::size_t sample = std::min(changes.size(), map_sample_records);
-            for (std::size_t i = 0; i < sample; ++i) {
-                store(i);
-            }
-            const std::int64_t now = thread_minor_faults();
-            if (sample < changes.size() && before >= 0 && now >= 0 &&
-                Windows::small_folios(sample, now - before)) {
-                stored = false;
-                first_written = measured = sample;
-                faults = now - before;
-                sample_ns = timed();
-            } else {
-                in_slices(changes.size() - sample, threads_for_calls(changes.size() - sample),
-                          [&](unsigned, std::size_t b, std::size_t e) {
-                              for (std::size_t i = sample + b; i < sample + e; ++i) {
-                                  store(i);
-                              }
-                          });
-            }
-            if (const std::int64_t lost = map->lost(); lost >= 0) {
-                std::size_t applied = thrown ? requests[stop].first : requests[qb - 1].last;
-                for (const change& c : changes) {
-                    if (refs[c.visit].index * sizeof(T) + sizeof(T) >
-                        static_cast<std::uint64_t>(lost)) {
-                        applied = c.visit;
-                        break;
-                    }
-                }
-                throw_update_error(EIO,
-                                   "store (the file shrank while it was updated; records "
-                                   "from there on may not be in it)",
-                                   path, applied);
-            }
-        }
-
         // 3. The runs: changed records of one request, ascending, less than a page apart;
         // the bytes between them go back as they were read, so no page without a change is
         // dirtied.
         runs.clear();
-        for (std::size_t i = first_written; i < changes.size() && !stored;) {
+        for (std::size_t i = 0; i < changes.size();) {
             std::size_t lo = changes[i].at, hi = lo + sizeof(T), j = i + 1;
             for (; j < changes.size() && changes[j].request == changes[i].request; ++j) {
                 const std::size_t a = changes[j].at;
@@ -300,9 +225,6 @@ void update_in_windows(int fd, const std::filesystem::path& path,
                                                "failed write failed too: later records may "
                                                "hold their new values)",
                                path, changes[lost].visit);
-        }
-        if (map != nullptr && !changes.empty()) {
-            windows->done(how, window, measured, sample_ns < 0 ? timed() : sample_ns, faults);
         }
         if (thrown) {
             const std::size_t applied = requests[stop].first;

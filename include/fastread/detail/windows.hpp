@@ -325,19 +325,6 @@ inline int facts_of_path(const std::filesystem::path& path, bool follow, file_fa
     return err;
 }
 
-/// A read-write file in the temporary directory (GetTempPathW) that no one else opens,
-/// deleted when its last descriptor closes (_O_TEMPORARY): -1 with errno set on failure.
-inline int open_anonymous() noexcept {
-    wchar_t dir[MAX_PATH + 1];
-    wchar_t name[MAX_PATH + 1];
-    if (GetTempPathW(MAX_PATH + 1, dir) == 0 || GetTempFileNameW(dir, L"fr", 0, name) == 0) {
-        errno = from_win32(GetLastError());
-        return -1;
-    }
-    return ::_wopen(name, _O_RDWR | _O_BINARY | _O_NOINHERIT | _O_TEMPORARY | _O_SHORT_LIVED,
-                    _S_IREAD | _S_IWRITE);
-}
-
 } // namespace fastread::detail::win
 
 #endif // _WIN32

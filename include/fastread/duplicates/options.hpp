@@ -51,8 +51,10 @@ struct duplicate_options {
     bool include_hidden = true;          ///< look at names starting with '.' (off: -A)
     std::uint64_t min_size = 0;          ///< ignore files smaller than this many bytes (-G)
     std::uint64_t max_size = UINT64_MAX; ///< ignore files larger than this (-L)
-    /// Threads that walk wide directory levels and compare sets of candidates at once.
-    /// 0: 8 per CPU (`std::thread::hardware_concurrency`, at most 64) for walking; for
+    /// Threads that walk wide directory levels and compare sets of candidates at once,
+    /// the calling thread included; 1 starts no thread. 0: the process setting
+    /// (fastread/threads.hpp: set_max_threads, `FASTREAD_THREADS`) as a limit, else
+    /// 8 per CPU (`std::thread::hardware_concurrency`, at most 64) for walking; for
     /// comparing, one per CPU, joined by the rest as soon as a read has to wait for the
     /// device (`preadv2` with `RWF_NOWAIT` tells), since from the page cache more threads
     /// than CPUs only add switching. Threads waiting on the device help on SSDs and

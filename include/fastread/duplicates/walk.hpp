@@ -123,7 +123,9 @@ class duplicate_walk : protected duplicate_limits {
     unsigned thread_count() const {
         // Default: 8 per CPU. The threads mostly wait for the device (docs/performance.md,
         // "Compare and duplicates").
-        const unsigned n = opt_.threads != 0 ? opt_.threads : 8 * detail::cpu_count();
+        // A count set by the call, set_max_threads or FASTREAD_THREADS is a limit.
+        const std::optional<unsigned> limit = detail::explicit_thread_limit();
+        const unsigned n = limit ? *limit : 8 * detail::cpu_count();
         return std::min(n, 64u);
     }
 

@@ -1,12 +1,11 @@
 #ifndef FASTREAD_PNM_DETAIL_FILE_HPP
 #define FASTREAD_PNM_DETAIL_FILE_HPP
 
-// How ppm::load and pnm::load read a file: streamed with read(2), mapped (guarded), or a
-// plain raster read and parsed in slices on several threads; and what a file that shrinks
-// during the call gives (a parse_error where its data now ends, never SIGBUS). The choice is
-// documented on fastread::ppm::load.
+// How ppm::load and pnm::load read a file: streamed with read(2), read and decoded in
+// slices on several threads (big cached files), or mapped (guarded) when the caller asks;
+// and what a file that shrinks during the call gives (a parse_error where its data now
+// ends, never SIGBUS). The choice is documented on fastread::pnm::load.
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -19,6 +18,7 @@
 
 #include "../../detail/chunk_cursor.hpp"
 #include "../../detail/file_map.hpp"
+#include "../../detail/file_shrank.hpp"
 #include "../../detail/policy.hpp"
 #include "../../detail/posix.hpp"
 #include "../../detail/residency.hpp"
@@ -56,25 +56,6 @@ decoded_pnm<Sample> load_first_pnm(Source& source, const std::string& name, bool
         throw parse_error(err.offset, ppm_error_message(err), name);
     }
     return img;
-}
-
-/// The error to report instead of `failure` (or instead of success) when the regular file
-/// open on `fd`, which had `size_at_open` bytes, now ends before `reached`, the bytes the
-/// parse read from it: it shrank during the call, so what was read may hold zeros where its
-/// data was (a map's guard, or a read(2) racing the truncation) and the error is where the
-/// data now ends. A parse that failed before that byte keeps its own error.
-inline std::optional<parse_error> shrink_error(int fd, std::uint64_t size_at_open,
-                                               std::uint64_t reached,
-                                               const std::optional<parse_error>& failure,
-                                               const std::filesystem::path& path) {
-    const std::uint64_t now = size_now(fd, path);
-    if (now >= reached || (failure && failure->offset() < now)) {
-        return std::nullopt;
-    }
-    return parse_error(now,
-                       "the file ends here: it shrank from " + std::to_string(size_at_open) +
-                           " to " + std::to_string(now) + " bytes while it was read",
-                       path.string());
 }
 
 /// Decodes the first image of `source`, read from the regular file open on `fd`
@@ -119,8 +100,6 @@ decoded_pnm<Sample> load_mapped_pnm(int fd, const file_map& map, const std::file
     decoded_pnm<Sample> img = load_watching_size<Sample>(
         source, fd, map.size(), path, any_format,
         [&]() -> std::uint64_t { return map.lost() >= 0 ? UINT64_MAX : map.size(); });
-    // Tearing down a big map is a serial cost munmap would add; share it.
-    map.drop_entries(threads_for(map.size(), plain_bytes_per_thread, max_threads));
     return img;
 }
 
@@ -195,12 +174,7 @@ inline std::optional<std::uint64_t> plain_file_cut(int fd, std::uint64_t previou
 /// as parse_plain_in_slices cuts a map, and each thread reads its slice with pread(2) in
 /// scan_read_block chunks into its own buffer and scans them (scan_plain_slices).
 /// So reading costs a copy into a buffer the cache holds, not a map's page-table set-up,
-/// and the parse runs on every thread. With `adaptive` (automatic mode, files of
-/// adaptive_from bytes or more: the host's io_costs, or a test's), each slice decides
-/// window by window (window_io, starting from those costs) whether to read or to scan one
-/// guarded map of the file shared by the slices, timing each chunk's read or map and its
-/// scan together, as lines(path) does: a file held in large folios maps cheaper than it
-/// reads on some hosts. Returns nothing, having decoded nothing, when the
+/// and the parse runs on every thread. Returns nothing, having decoded nothing, when the
 /// header is not within the first 64 KiB, the image is not plain, the raster cannot hold
 /// the samples declared, or no cut is found: the caller then streams the file.
 ///
@@ -209,7 +183,7 @@ inline std::optional<std::uint64_t> plain_file_cut(int fd, std::uint64_t previou
 /// below the furthest byte read, or any early end but in the last slice, is a shrink_error.
 template <class Sample>
 std::optional<decoded_pnm<Sample>>
-load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads, const io_costs* adaptive,
+load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads,
                           const std::filesystem::path& path, bool any_format) {
     ppm_header h;
     if (!header_in_head(fd, size, sizeof(Sample), any_format, path, h) ||
@@ -234,7 +208,6 @@ load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads, const io
 
     const scan::decimal_list_fn<Sample> kernel =
         scan::decimal_list_for<Sample>(scan::active_level());
-    const file_map map = adaptive != nullptr ? guarded_map(fd, size) : file_map();
     std::vector<std::uint64_t> reached(threads, 0);
     std::vector<unsigned char> ended_early(threads, 0);
     decoded_pnm<Sample> img;
@@ -245,61 +218,14 @@ load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads, const io
             const bool last = t + 1 == threads;
             const std::uint64_t to = last ? size : cuts[t + 1] + 1;
             std::unique_ptr<char[]> buffer(new char[scan_read_block]);
-            std::optional<window_io> windows;
-            if (map) {
-                windows.emplace(*adaptive, cuts[t] / window_bytes);
-            }
             std::uint64_t pos = cuts[t];
-            std::uint64_t mapped_from = to, mapped_to = 0; // what this slice scanned mapped
             p3_scanner::status st = p3_scanner::status::need_input;
             while (pos < to && st == p3_scanner::status::need_input) {
-                if (windows) {
-                    const std::uint64_t index = pos / window_bytes;
-                    const std::uint64_t window_end = std::min(to, (index + 1) * window_bytes);
-                    const window_io::use use = windows->next(index, pos % window_bytes == 0);
-                    if (use != window_io::use::read) {
-                        // Where the file ends now: a mapped page past it would read as
-                        // zeros (the guard), so a shrink ends the slice here, as a short
-                        // read does.
-                        const std::uint64_t now = stat_fd(fd, path).size;
-                        const std::uint64_t end = std::min(window_end, std::max(pos, now));
-                        if (end == pos) {
-                            ended_early[t] = 1;
-                            break;
-                        }
-                        // Timed end to end, the scan included (window_io).
-                        const auto t0 = std::chrono::steady_clock::now();
-                        const char* p = map.data() + pos;
-                        st = scanner.scan(p, map.data() + end, end, o, o_end, kernel, e);
-                        const double ns = std::chrono::duration<double, std::nano>(
-                                              std::chrono::steady_clock::now() - t0)
-                                              .count();
-                        windows->done(use, index, static_cast<std::size_t>(end - pos), ns);
-                        mapped_from = std::min(mapped_from, pos);
-                        mapped_to = end;
-                        pos = end;
-                        if (end < window_end) {
-                            ended_early[t] = 1; // the file ends here now
-                            break;
-                        }
-                        continue;
-                    }
-                }
-                std::uint64_t until = to;
-                if (windows) {
-                    until = std::min(to, (pos / window_bytes + 1) * window_bytes);
-                }
                 const auto want =
-                    static_cast<std::size_t>(std::min<std::uint64_t>(scan_read_block, until - pos));
-                const auto t0 = std::chrono::steady_clock::now();
+                    static_cast<std::size_t>(std::min<std::uint64_t>(scan_read_block, to - pos));
                 const std::size_t got = pread_full(fd, buffer.get(), want, pos, path);
                 const char* p = buffer.get();
                 st = scanner.scan(p, p + got, pos + got, o, o_end, kernel, e);
-                if (windows) {
-                    windows->read_done(got, std::chrono::duration<double, std::nano>(
-                                                std::chrono::steady_clock::now() - t0)
-                                                .count());
-                }
                 pos += got;
                 if (got < want) {
                     ended_early[t] = 1; // the file ends here now
@@ -307,13 +233,6 @@ load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads, const io
                 }
             }
             reached[t] = pos;
-            if (mapped_to > mapped_from) {
-                // The page-table entries this slice made, removed on this thread: munmap
-                // then has little left to tear down on one (see load_mapped_pnm).
-                const std::uint64_t from = mapped_from / page_size() * page_size();
-                advise_range(map.data() + from, static_cast<std::size_t>(mapped_to - from),
-                             map_advice::dont_need);
-            }
             if (st == p3_scanner::status::need_input && last) {
                 st = scanner.finish(pos, o, o_end, e);
             }
@@ -326,9 +245,6 @@ load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads, const io
         if (ended_early[t] && t + 1 < threads) {
             furthest = UINT64_MAX; // a gap in the raster: the file shrank
         }
-    }
-    if (map && map.lost() >= 0) {
-        furthest = UINT64_MAX; // a mapped page past the file's new end read as zeros
     }
     std::optional<parse_error> failure;
     if (err) {
@@ -480,57 +396,51 @@ load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
 }
 
 /// The first image of the file at `path` (P3 or P6, or with `any_format` P1 to P7), read
-/// as ppm::load documents.
+/// as pnm::load documents: mapped (guarded) when `io` asks; else, for a big cached file
+/// when the call may use several threads, read and decoded in slices on each; else
+/// streamed with read(2).
 template <class Sample>
 decoded_pnm<Sample> load_pnm_file(const std::filesystem::path& path, io_mode io, bool any_format) {
     // Open once, then pick the source: a FIFO must not be opened twice, and a /proc file
-    // (size 0 to fstat) must be streamed. A cold file is streamed with read(2), which
-    // overlaps parsing with the kernel's read-ahead where a map waits on page faults; a
-    // small one costs less to copy than to map (docs/performance.md, "ppm::load").
+    // (size 0 to fstat) must be streamed.
     unique_fd fd = open_read_only(path);
     const file_info info = stat_fd(fd.get(), path);
     std::size_t chunk = read_source::default_chunk_size;
     if (info.regular && info.size > 0) {
+        if (io == io_mode::map) {
+            if (file_map map = guarded_map(fd.get(), info.size)) {
+                map.advise(map_advice::sequential);
+                return load_mapped_pnm<Sample>(fd.get(), map, path, any_format);
+            }
+        }
         // Below raw_bits_from neither the plan nor the chunk size depends on the format: no
         // pread of the magic (a system call can cost a sixth of a small P3's load).
-        if (info.size >= raw_bits_from || effective_io_mode(io) == io_mode::map) {
+        if (info.size >= raw_bits_from) {
             char magic[2] = {0, 0};
             const bool read_magic = sys::pread(fd.get(), magic, 2, 0) == 2 && magic[0] == 'P';
             const bool plain = read_magic && (magic[1] == '3' ||
                                               (any_format && (magic[1] == '1' || magic[1] == '2')));
             const bool plain_decimal = plain && magic[1] != '1';
-            const std::uint64_t map_from = plain ? map_threshold : raw_map_threshold;
-            if (map_wanted(io, fd.get(), info.size, map_from)) {
-                file_map map = guarded_map(fd.get(), info.size);
-                if (map) {
-                    return load_mapped_pnm<Sample>(fd.get(), map, path, any_format);
-                }
-            }
             if (plain_decimal) {
-                // Cached and not mapped: each thread reads and parses a slice of the raster.
+                // Cached: each thread reads and parses a slice of the raster.
                 const unsigned threads = threads_for(static_cast<std::size_t>(info.size),
-                                                     plain_file_bytes_per_thread, max_threads);
+                                                     plain_file_bytes_per_thread, most_cpu_threads);
                 if (threads > 1 && file_resident(fd.get(), info.size, resident_percent)) {
                     if (std::optional<decoded_pnm<Sample>> img = load_plain_in_file_slices<Sample>(
-                            fd.get(), info.size, threads,
-                            effective_io_mode(io) == io_mode::automatic &&
-                                    info.size >= adaptive_from
-                                ? &host_io_costs()
-                                : nullptr,
-                            path, any_format)) {
+                            fd.get(), info.size, threads, path, any_format)) {
                         return std::move(*img);
                     }
                 }
             }
             if (read_magic && magic[1] >= (any_format ? '4' : '6') && magic[1] <= '7') {
-                // Cached and not mapped: the threads read slices of the raster (and decode
-                // them), so the copy out of the page cache runs on every CPU. A P4 byte
-                // becomes 8 samples: its work is counted in samples.
-                const unsigned threads = magic[1] == '4'
-                                             ? threads_for(static_cast<std::size_t>(info.size * 8),
-                                                           bits_samples_per_thread, max_threads)
-                                             : threads_for(static_cast<std::size_t>(info.size),
-                                                           raw_bytes_per_thread, max_threads);
+                // Cached: the threads read slices of the raster (and decode them), so the
+                // copy out of the page cache runs on every CPU. A P4 byte becomes 8
+                // samples: its work is counted in samples.
+                const unsigned threads =
+                    magic[1] == '4' ? threads_for(static_cast<std::size_t>(info.size * 8),
+                                                  bits_samples_per_thread, most_cpu_threads)
+                                    : threads_for(static_cast<std::size_t>(info.size),
+                                                  raw_bytes_per_thread, most_cpu_threads);
                 if (threads > 1 && file_resident(fd.get(), info.size, resident_percent)) {
                     if (std::optional<decoded_pnm<Sample>> img = load_raw_in_file_slices<Sample>(
                             fd.get(), info.size, threads, path, any_format)) {

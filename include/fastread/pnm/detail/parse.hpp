@@ -149,7 +149,7 @@ ppm_error read_plain_raster(chunk_cursor<Source>& cur, const ppm_header& h,
     const scan::decimal_list_fn<Sample> kernel =
         scan::decimal_list_for<Sample>(scan::active_level());
     if constexpr (contiguous_source<Source>) {
-        const unsigned threads = threads_for(*remaining, plain_bytes_per_thread, max_threads);
+        const unsigned threads = threads_for(*remaining, plain_bytes_per_thread, most_cpu_threads);
         if (last_image && !discard && threads > 1 && cur.fill()) {
             const char* begin = cur.pos;
             const char* end = cur.end; // the whole rest of the input

@@ -1,0 +1,60 @@
+#ifndef FASTREAD_DETAIL_FILE_SHRANK_HPP
+#define FASTREAD_DETAIL_FILE_SHRANK_HPP
+
+// What every job says when a file shrinks during a call: a std::system_error (EIO) where
+// the job hands out bytes or records, a parse_error where a decoder was reading the file.
+
+#include <cerrno>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "../error.hpp"
+#include "posix.hpp"
+
+namespace fastread::detail {
+
+/// The one report of a file that shrank during a call that had already read (or handed
+/// out) `reached` bytes of it: std::system_error (EIO) naming the file, its size `now` and
+/// what was reached, where known (UINT64_MAX: not known).
+[[noreturn]] inline void throw_file_shrank(const std::filesystem::path& path,
+                                           std::uint64_t now = UINT64_MAX,
+                                           std::uint64_t reached = UINT64_MAX) {
+    std::string what = "read (the file shrank";
+    if (now != UINT64_MAX) {
+        what += " to " + std::to_string(now) + " bytes";
+    }
+    what += " while it was read";
+    if (reached != UINT64_MAX) {
+        what += "; " + std::to_string(reached) + " bytes were already read";
+    }
+    what += ')';
+    throw_system_error(EIO, what, path);
+}
+
+/// "the file ends here: it shrank from A to B bytes while it was read".
+inline std::string shrank_message(std::uint64_t size_at_open, std::uint64_t now) {
+    return "the file ends here: it shrank from " + std::to_string(size_at_open) + " to " +
+           std::to_string(now) + " bytes while it was read";
+}
+
+/// The error to report instead of `failure` (or instead of success) when the regular file
+/// open on `fd`, which had `size_at_open` bytes, now ends before `reached`, the bytes the
+/// parse read from it: it shrank during the call, so what was read may hold zeros where its
+/// data was (a map's guard, or a read(2) racing the truncation) and the error is where the
+/// data now ends. A parse that failed before that byte keeps its own error.
+inline std::optional<parse_error> shrink_error(int fd, std::uint64_t size_at_open,
+                                               std::uint64_t reached,
+                                               const std::optional<parse_error>& failure,
+                                               const std::filesystem::path& path) {
+    const std::uint64_t now = size_now(fd, path);
+    if (now >= reached || (failure && failure->offset() < now)) {
+        return std::nullopt;
+    }
+    return parse_error(now, shrank_message(size_at_open, now), path.string());
+}
+
+} // namespace fastread::detail
+
+#endif // FASTREAD_DETAIL_FILE_SHRANK_HPP
