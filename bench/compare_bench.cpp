@@ -3,6 +3,7 @@
 // methods, plus mmap and automatic (and the page-cache check automatic starts with), on two
 // identical files.
 
+#include <fastread/detail/rw.hpp>
 #include <fastread/files_equal.hpp>
 #include <fastread/page_cache.hpp>
 #include <fastread/source/mmap_source.hpp>

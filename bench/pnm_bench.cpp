@@ -6,7 +6,6 @@
 
 #include <fastread/pfm.hpp>
 #include <fastread/pnm.hpp>
-#include <fastread/ppm/baseline.hpp>
 #include <fastread/source.hpp>
 
 #include <cmath>
@@ -18,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "baselines/ppm_stages.hpp"
 #include "bench_util.hpp"
 #include "families.hpp"
 #include "image_peers.hpp"

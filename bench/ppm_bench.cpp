@@ -3,7 +3,6 @@
 // article's three sizes, a 16-bit image, the committed data/ images and the user's --ppm files.
 
 #include <fastread/ppm.hpp>
-#include <fastread/ppm/baseline.hpp>
 #include <fastread/scan/simd_level.hpp>
 #include <fastread/source.hpp>
 
@@ -15,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "baselines/ppm_stages.hpp"
 #include "bench_util.hpp"
 #include "families.hpp"
 #include "image_peers.hpp"

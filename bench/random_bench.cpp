@@ -5,6 +5,7 @@
 // MiB, 100,000 indices) is dense: most pages hold a record. A sweep over 1,000 to 1,000,000 indices
 // shows where the plan changes.
 
+#include <fastread/detail/rw.hpp>
 #include <fastread/records.hpp>
 
 #include <algorithm>
@@ -19,13 +20,14 @@
 #include <string>
 #include <vector>
 
+#include "baselines/fseek_records.hpp"
 #include "families.hpp"
 
 namespace fastread_bench {
 namespace {
 
 namespace fs = std::filesystem;
-namespace baseline = fastread::positioned::baseline;
+namespace baseline = fastread::records::baseline;
 using fastread::access_method;
 using fastread::access_options;
 

@@ -6,7 +6,6 @@
 // Writes: the article's two writers and string_table's two.
 
 #include <fastread/string_table.hpp>
-#include <fastread/string_table/baseline.hpp>
 
 #include <cstdint>
 #include <filesystem>
@@ -17,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "baselines/string_table_formats.hpp"
 #include "families.hpp"
 
 namespace fastread_bench {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include <fastread/detail/dir.hpp>
 #include <fastread/detail/posix.hpp>
 
 #if defined(_WIN32)

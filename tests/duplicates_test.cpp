@@ -1,3 +1,4 @@
+#include <fastread/detail/dir.hpp>
 #include <fastread/duplicates.hpp>
 #include <fastread/page_cache.hpp>
 

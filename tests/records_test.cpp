@@ -25,6 +25,7 @@
 #include <unistd.h>
 #endif
 
+#include "baselines/fseek_records.hpp"
 #include "test_util.hpp"
 
 using fastread::access_method;
@@ -33,7 +34,7 @@ using fastread_test::read_file;
 using fastread_test::temp_dir;
 using fastread_test::write_file;
 namespace fs = std::filesystem;
-namespace baseline = fastread::positioned::baseline;
+namespace baseline = fastread::records::baseline;
 
 namespace {
 
@@ -82,28 +83,22 @@ std::vector<std::uint64_t> random_indices(std::uint64_t count, std::size_t n, un
 
 std::vector<access_options> every_method() {
     std::vector<access_options> out;
-    for (access_method m :
-         {access_method::automatic, access_method::fseek_set, access_method::fseek_cur,
-          access_method::pread, access_method::mmap, access_method::io_uring}) {
+    for (access_method m : {access_method::automatic, access_method::pread, access_method::mmap,
+                            access_method::io_uring}) {
         if (m == access_method::io_uring && !fastread::detail::uring_usable()) {
             continue; // tested separately below
         }
         for (bool sort : {true, false}) {
-            for (bool buffered : {true, false}) {
-                if (!buffered && m != access_method::fseek_set && m != access_method::fseek_cur) {
-                    continue;
-                }
-                access_options o;
-                o.method = m;
-                o.sort = sort;
-                o.buffered = buffered;
+            access_options o;
+            o.method = m;
+            o.sort = sort;
+            out.push_back(o);
+            if (m == access_method::automatic) {
+                o.io = fastread::io_mode::map;
                 out.push_back(o);
-                if (m == access_method::automatic) {
-                    for (fastread::io_mode io : {fastread::io_mode::read, fastread::io_mode::map}) {
-                        o.io = io;
-                        out.push_back(o);
-                    }
-                }
+                o.io = fastread::io_mode::read;
+                o.threads = 1;
+                out.push_back(o);
             }
         }
     }
@@ -112,7 +107,8 @@ std::vector<access_options> every_method() {
 
 std::string describe(const access_options& o) {
     return std::string(fastread::to_string(o.method)) + (o.sort ? " sorted" : " unsorted") +
-           (o.buffered ? "" : " unbuffered") + " io " + std::string(fastread::to_string(o.io));
+           " io " + std::string(fastread::to_string(o.io)) + " threads " +
+           std::to_string(o.threads);
 }
 
 template <class T>
@@ -128,7 +124,7 @@ T step(T v) {
 
 TEMPLATE_TEST_CASE("read_at: every method returns the records at the indices, in the caller's "
                    "order",
-                   "[positioned]", std::int32_t, triple) {
+                   "[records]", std::int32_t, triple) {
     temp_dir dir;
     const fs::path path = dir / "records";
     const std::uint64_t count = 50000; // 200 or 600 KB: many pages
@@ -148,7 +144,7 @@ TEMPLATE_TEST_CASE("read_at: every method returns the records at the indices, in
     }
 }
 
-TEST_CASE("read_at: the automatic method on cached and on evicted pages", "[positioned]") {
+TEST_CASE("read_at: the automatic method on cached and on evicted pages", "[records]") {
     temp_dir dir;
     const fs::path path = dir / "records";
     const std::vector<std::int32_t> records = make_records<std::int32_t>(path, 300000);
@@ -198,7 +194,7 @@ TEST_CASE("read_at automatic on a big cached file: the records, whatever the thr
 }
 
 TEMPLATE_TEST_CASE("update_at: every method leaves the file as updates applied one by one",
-                   "[positioned]", std::int32_t, triple) {
+                   "[records]", std::int32_t, triple) {
     temp_dir dir;
     const fs::path path = dir / "records";
     const std::uint64_t count = 40000;
@@ -245,7 +241,7 @@ TEST_CASE("update_at automatic on a big cached file: as applied one by one, what
     }
 }
 
-TEST_CASE("update_at: records left unchanged are not written", "[positioned]") {
+TEST_CASE("update_at: records left unchanged are not written", "[records]") {
     // The file's modification time is set a day back: any write would move it to now.
     temp_dir dir;
     const fs::path path = dir / "records";
@@ -273,7 +269,7 @@ TEST_CASE("update_at: records left unchanged are not written", "[positioned]") {
 }
 
 TEST_CASE("read_at and update_at: indices out of range, a partial last record, wrong lengths",
-          "[positioned]") {
+          "[records]") {
     temp_dir dir;
     const fs::path path = dir / "records";
     make_records<std::int32_t>(path, 100, 3); // 403 bytes: 100 whole records
@@ -283,8 +279,7 @@ TEST_CASE("read_at and update_at: indices out of range, a partial last record, w
     fastread::read_at<std::int32_t>(path, last_whole, std::span<std::int32_t>(out));
     CHECK(out ==
           std::vector<std::int32_t>{record_for<std::int32_t>(0), record_for<std::int32_t>(99)});
-    for (access_method m : {access_method::automatic, access_method::fseek_set,
-                            access_method::fseek_cur, access_method::pread, access_method::mmap}) {
+    for (access_method m : {access_method::automatic, access_method::pread, access_method::mmap}) {
         CAPTURE(fastread::to_string(m));
         access_options o;
         o.method = m;
@@ -327,7 +322,7 @@ TEST_CASE("read_at and update_at: indices out of range, a partial last record, w
 
 #if !defined(_WIN32) // as_unprivileged forks
 TEST_CASE("update_at: a file that cannot be written throws update_error with 0 applied",
-          "[positioned]") {
+          "[records]") {
     temp_dir dir;
     fs::permissions(dir.path(), fs::perms::all); // the unprivileged child must get in
     const fs::path path = dir / "records";
@@ -337,8 +332,8 @@ TEST_CASE("update_at: a file that cannot be written throws update_error with 0 a
     const int status = fastread_test::as_unprivileged([&] {
         const std::vector<std::uint64_t> indices{1, 2, 3};
         int failures = 0;
-        for (access_method m : {access_method::automatic, access_method::fseek_set,
-                                access_method::pread, access_method::mmap}) {
+        for (access_method m :
+             {access_method::automatic, access_method::pread, access_method::mmap}) {
             access_options o;
             o.method = m;
             try {
@@ -361,7 +356,7 @@ TEST_CASE("update_at: a file that cannot be written throws update_error with 0 a
 }
 #endif
 
-TEST_CASE("positioned_file: batches see the updates of earlier batches", "[positioned]") {
+TEST_CASE("positioned_file: batches see the updates of earlier batches", "[records]") {
     temp_dir dir;
     const fs::path path = dir / "records";
     std::vector<std::int32_t> want = make_records<std::int32_t>(path, 5000, 2);
@@ -388,7 +383,7 @@ TEST_CASE("positioned_file: batches see the updates of earlier batches", "[posit
     }
 }
 
-TEST_CASE("io_uring: the same records when available, else ENOSYS", "[positioned]") {
+TEST_CASE("io_uring: the same records when available, else ENOSYS", "[records]") {
     temp_dir dir;
     const fs::path path = dir / "records";
     const std::vector<std::int32_t> records = make_records<std::int32_t>(path, 100000);
@@ -412,7 +407,7 @@ TEST_CASE("io_uring: the same records when available, else ENOSYS", "[positioned
     }
 }
 
-TEST_CASE("baseline: the article's fseek programs, every dial", "[positioned]") {
+TEST_CASE("baseline: the article's fseek programs, every dial", "[records]") {
     temp_dir dir;
     const fs::path path = dir / "records";
     const std::uint64_t count = 20000;
@@ -508,7 +503,7 @@ std::uint64_t count_nonzero(const fs::path& path) {
 } // namespace
 
 TEST_CASE("update_at automatic: a full file system gives update_error with what was applied",
-          "[positioned][error]") {
+          "[records][error]") {
     // A sparse file far bigger than the file system, one record per page to update: the
     // blocks run out part way. Automatic never stores through a map (a store into a hole of
     // a full file system raises SIGBUS there): it throws update_error (ENOSPC).
@@ -627,7 +622,7 @@ std::vector<std::uint64_t> spread_indices(std::uint64_t n, std::uint64_t count) 
 } // namespace
 
 TEST_CASE("read_at: a file truncated during a batch gives an error naming it, never SIGBUS",
-          "[positioned][error]") {
+          "[records][error]") {
     temp_dir dir;
     const fs::path path = dir / "records";
     const std::uint64_t count = std::uint64_t{8} << 18; // 8 MiB
@@ -651,7 +646,7 @@ TEST_CASE("read_at: a file truncated during a batch gives an error naming it, ne
 }
 
 TEST_CASE("read_at automatic, big cached file: truncated during a batch, an error naming it",
-          "[positioned][error]") {
+          "[records][error]") {
     // Joined preads on several threads (40 MiB, cached).
     temp_dir dir;
     const fs::path path = dir / "records";
@@ -670,7 +665,7 @@ TEST_CASE("read_at automatic, big cached file: truncated during a batch, an erro
 
 TEST_CASE("update_at automatic, big cached file: truncated during a batch, an error naming "
           "it",
-          "[positioned][error]") {
+          "[records][error]") {
     // Joined preads and runs written back with pwrite on several threads: a cut during the
     // batch gives an error, never SIGBUS.
     temp_dir dir;
@@ -693,8 +688,7 @@ TEST_CASE("update_at automatic, big cached file: truncated during a batch, an er
 
 #endif
 
-TEST_CASE("update_error says the operation, the file and the errno text once",
-          "[positioned][error]") {
+TEST_CASE("update_error says the operation, the file and the errno text once", "[records][error]") {
     const std::string enoent = std::generic_category().message(ENOENT);
     // A cause as every fastread call reports it, wrapped.
     const std::system_error cause(ENOSPC, std::generic_category(), "pwrite \"/x/y.bin\"");
@@ -707,8 +701,8 @@ TEST_CASE("update_error says the operation, the file and the errno text once",
     temp_dir dir;
     const std::vector<std::uint64_t> indices = {0};
     try {
-        fastread::positioned::baseline::fseek_update<std::int32_t>(
-            dir / "missing.bin", indices, [](std::int32_t v) { return v; });
+        fastread::records::baseline::fseek_update<std::int32_t>(dir / "missing.bin", indices,
+                                                                [](std::int32_t v) { return v; });
         FAIL("updated a missing file");
     } catch (const fastread::update_error& e) {
         const std::string what = e.what();
@@ -721,7 +715,7 @@ TEST_CASE("update_error says the operation, the file and the errno text once",
 
 #if !defined(_WIN32) // FIFOs
 TEST_CASE("read_at and update_at refuse what is not a regular file, and never wait on a FIFO",
-          "[positioned][error]") {
+          "[records][error]") {
     temp_dir dir;
     REQUIRE(::mkfifo((dir / "fifo").c_str(), 0600) == 0); // no writer: a blocking open hangs
     fs::create_directory(dir / "directory");
@@ -750,7 +744,7 @@ TEST_CASE("read_at and update_at refuse what is not a regular file, and never wa
 #endif
 
 TEST_CASE("update_at: fn that throws leaves the file untouched or says what was applied",
-          "[positioned][error]") {
+          "[records][error]") {
     temp_dir dir;
     const fs::path path = dir / "records.bin";
     // Records 1 MiB apart: one request each, whatever the gaps requests are joined across.
@@ -873,8 +867,7 @@ TEST_CASE("update_at: fn that throws leaves the file untouched or says what was 
 }
 
 #if !defined(_WIN32) // without_threads forks
-TEST_CASE("read_at and update_at where no thread can be created: the same records",
-          "[positioned]") {
+TEST_CASE("read_at and update_at where no thread can be created: the same records", "[records]") {
     // 300 000 records and 40 000 indices: cached batches this big run on several threads;
     // without threads their slices run on the calling thread.
     temp_dir dir;

@@ -1,5 +1,4 @@
 #include <fastread/string_table.hpp>
-#include <fastread/string_table/baseline.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -20,6 +19,7 @@
 #include <unistd.h>
 #endif
 
+#include "baselines/string_table_formats.hpp"
 #include "test_util.hpp"
 
 namespace st = fastread::string_table;

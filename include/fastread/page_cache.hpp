@@ -19,6 +19,7 @@
 #include "detail/policy.hpp"
 #include "detail/posix.hpp"
 #include "detail/residency.hpp"
+#include "detail/rw.hpp"
 
 namespace fastread::page_cache {
 

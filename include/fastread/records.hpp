@@ -21,8 +21,8 @@
 /// std::system_error naming it, never SIGBUS. Updates never store through a map unless the
 /// method is `mmap`. The threads a batch uses follow `access_options::threads`.
 ///
-/// The random-records article's (docs/articles.md) `fseek` programs are kept as methods and in
-/// fastread/records/baseline.hpp.
+/// The random-records article's (docs/articles.md) `fseek` programs are the bench's
+/// baselines (bench/baselines/fseek_records.hpp), not part of the library.
 ///
 /// io_uring support: define `FASTREAD_HAVE_LIBURING=1` and link liburing (Debian
 /// `liburing-dev`); the CMake target `fastread::fastread` does both when CMake finds
@@ -36,8 +36,8 @@
 #include "detail/record_plan.hpp"
 #include "detail/record_update.hpp"
 #include "detail/residency.hpp"
+#include "detail/rw.hpp"
 #include "io.hpp"
-#include "records/baseline.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -62,8 +62,6 @@ namespace fastread {
 enum class access_method {
     automatic, ///< cached: pread, or a guarded map where it measures faster; cold: io_uring
                ///< (or pread) — see the file doc
-    fseek_set, ///< the article's stdio program, fseek(SEEK_SET) before each fread/fwrite
-    fseek_cur, ///< the same with relative seeks (SEEK_CUR)
     pread,     ///< one pread (and for updates one pwrite of the changed bytes) per request
     mmap,      ///< copy from (update in) a shared map of the file, not guarded: a file that
                ///< shrinks meanwhile, or a store into a hole on a full disk, raises SIGBUS
@@ -76,10 +74,6 @@ constexpr std::string_view to_string(access_method m) noexcept {
     switch (m) {
     case access_method::automatic:
         return "automatic";
-    case access_method::fseek_set:
-        return "fseek_set";
-    case access_method::fseek_cur:
-        return "fseek_cur";
     case access_method::pread:
         return "pread";
     case access_method::mmap:
@@ -98,8 +92,6 @@ struct access_options {
     /// back in the caller's order, and a repeated index is updated in the caller's order).
     /// Off: visited in the caller's order.
     bool sort = true;
-    /// fseek methods: stdio's buffer (off: `setvbuf(_IONBF)`). The other methods ignore it.
-    bool buffered = true;
     /// update_at: the changed records are on the device before it returns (`fdatasync`,
     /// or `msync(MS_SYNC)` for `mmap`). Updates are made in place, record by record: a
     /// crash during the call can leave some of the batch applied.
@@ -157,11 +149,6 @@ class positioned_file {
         if (indices.empty()) {
             return;
         }
-        if (is_fseek(options.method)) {
-            positioned::baseline::fseek_read<T>(stream_of(options.buffered).get(), indices, out,
-                                                fseek_options_of(options, writable_), path_);
-            return;
-        }
         const detail::thread_scope threads(options.threads);
         const std::vector<detail::record_ref> refs = detail::visit_order(indices, options.sort);
         const plan p = make_plan(refs, sizeof(T), size, options, false);
@@ -211,16 +198,6 @@ class positioned_file {
         }
         const std::uint64_t size = checked_size(indices, sizeof(T));
         if (indices.empty()) {
-            return;
-        }
-        if (is_fseek(options.method)) {
-            detail::unique_file stream = stream_of(options.buffered);
-            positioned::baseline::fseek_update<T>(stream.get(), indices, fn,
-                                                  fseek_options_of(options, true), path_);
-            if (std::fclose(stream.release()) != 0) {
-                detail::throw_update_error(errno, "fclose", path_, 0);
-            }
-            sync(options, indices.size());
             return;
         }
         const detail::thread_scope threads(options.threads);
@@ -324,21 +301,6 @@ class positioned_file {
         const std::uint64_t size = detail::stat_fd(fd_.get(), path_).size;
         detail::check_indices(indices, size / record_size, path_);
         return size;
-    }
-
-    static bool is_fseek(access_method m) noexcept {
-        return m == access_method::fseek_set || m == access_method::fseek_cur;
-    }
-
-    static positioned::baseline::fseek_options fseek_options_of(const access_options& o,
-                                                                bool read_write) {
-        positioned::baseline::fseek_options f;
-        f.sorted = o.sort;
-        f.buffered = o.buffered;
-        f.seek = o.method == access_method::fseek_set ? positioned::baseline::whence::set
-                                                      : positioned::baseline::whence::cur;
-        f.read_write_mode = read_write;
-        return f;
     }
 
     // Reads every request (on `threads` threads, each a contiguous share) and calls
@@ -450,23 +412,6 @@ class positioned_file {
             ++c;
         }
         return c;
-    }
-
-    // A stdio stream on a duplicate of the descriptor ("rb" or "rb+"), at offset 0.
-    detail::unique_file stream_of(bool buffered) const {
-        detail::unique_fd copy = detail::duplicate_fd(fd_.get());
-        if (!copy) {
-            detail::throw_system_error(errno, "dup", path_);
-        }
-        detail::unique_file f = detail::stream_over(copy, writable_ ? "rb+" : "rb");
-        if (!f) {
-            detail::throw_system_error(errno, "fdopen", path_);
-        }
-        if (!buffered) {
-            std::setvbuf(f.get(), nullptr, _IONBF, 0);
-        }
-        std::rewind(f.get());
-        return f;
     }
 
     // Sparse cold batches: no readahead around each request (restored afterwards).
@@ -653,11 +598,11 @@ class positioned_file {
 ///         ENOSYS for `io_uring` where it is not available.
 ///
 /// Cost: a sort of the indices (O(n), radix), then one request per run of records in
-/// adjacent pages (pread, io_uring), none (mmap on cached pages), or one fseek + fread per
-/// record (fseek methods). `automatic` (the default) chooses as the file doc says.
+/// adjacent pages (pread, io_uring), or none (mmap). `automatic` (the default) chooses as
+/// the file doc says.
 /// If another process truncates the file during the call: `automatic`, `pread` and
-/// `io_uring` throw std::system_error (EIO) naming the file (`automatic` also when it
-/// mapped: its map is guarded), or std::out_of_range when the cut came before the indices
+/// `io_uring` throw std::system_error (EIO) naming the file (`automatic` also when asked to
+/// map: its map is guarded), or std::out_of_range when the cut came before the indices
 /// were checked; `mmap` is not guarded, and reading a page past the new end raises SIGBUS.
 template <class T>
 void read_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices,
@@ -687,10 +632,7 @@ void read_at(const std::filesystem::path& path, std::span<const std::uint64_t> i
 ///           complete in any order) need not be the first ones.
 /// @throws std::out_of_range if an index is past the last whole record (file untouched);
 ///         update_error (a std::system_error) if opening for writing, a read, a write or
-///         the final sync fails, with `applied()` = updates already in the file; with
-///         `automatic` storing through its guarded map, a file truncated during the call
-///         gives update_error (EIO) whose `applied()` is a lower bound (stores after the
-///         lost page went nowhere; some before it in time may have reached the file).
+///         the final sync fails, with `applied()` = updates already in the file.
 template <class T, class F>
 void update_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices, F&& fn,
                const access_options& options = {}) {

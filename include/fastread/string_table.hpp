@@ -17,6 +17,7 @@
 #include "detail/file_map.hpp"
 #include "detail/policy.hpp"
 #include "detail/posix.hpp"
+#include "detail/rw.hpp"
 #include "error.hpp"
 
 #include <array>

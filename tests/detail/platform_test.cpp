@@ -5,6 +5,7 @@
 #include <fastread/detail/file_map.hpp>
 #include <fastread/detail/platform.hpp>
 #include <fastread/detail/posix.hpp>
+#include <fastread/detail/process.hpp>
 #include <fastread/detail/record_io.hpp>
 #include <fastread/detail/residency.hpp>
 #include <fastread/io.hpp>

@@ -13,7 +13,7 @@ using fastread::detail::plan_blocks;
 using fastread::detail::record_ref;
 using fastread::detail::visit_order;
 
-TEST_CASE("visit_order: a stable sort by index, for short and long batches", "[positioned]") {
+TEST_CASE("visit_order: a stable sort by index, for short and long batches", "[records]") {
     for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{100}, std::size_t{5000}}) {
         for (std::uint64_t range : {std::uint64_t{50}, std::uint64_t{1} << 40, UINT64_MAX}) {
             CAPTURE(n, range);
@@ -56,8 +56,7 @@ std::vector<record_ref> refs_of(std::vector<std::uint64_t> indices) {
 }
 } // namespace
 
-TEST_CASE("plan_blocks: pages, adjacent pages joined, limits, the end of the file",
-          "[positioned]") {
+TEST_CASE("plan_blocks: pages, adjacent pages joined, limits, the end of the file", "[records]") {
     const block_rules rules{4096, 0, 16384};
     // 4-byte records: 0 and 1000 share page 0; 1024 is page 1 (adjacent: joined); 5000 is
     // page 4 (a gap: new request); 5001 joins it.

@@ -4,6 +4,7 @@
 
 #include <fastread/detail/atomic_file.hpp>
 #include <fastread/detail/posix.hpp>
+#include <fastread/detail/rw.hpp>
 #include <fastread/detail/syscall.hpp>
 #include <fastread/files_equal.hpp>
 #include <fastread/lines.hpp>
@@ -615,7 +616,7 @@ TEST_CASE("a map that cannot be made: default paths read instead, mapping APIs n
 
 TEST_CASE("update_at automatic, cached: a write that fails while another thread writes leaves "
           "exactly the first applied() updates",
-          "[syscall][positioned]") {
+          "[syscall][records]") {
     // Records 8 KiB apart (a run each), enough for a window's writes to run on two threads.
     // The write of visit 1000 (the first half of the first window, however requests are
     // joined) fails with ENOSPC; the other thread may have written later records by then,

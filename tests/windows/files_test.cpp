@@ -288,7 +288,7 @@ TEST_CASE("files: records read and updated at positions with each method", "[fil
                                  records.size() * sizeof(std::int32_t)));
     const std::vector<std::uint64_t> indices{99999, 0, 4096, 4095, 77, 77, 50000};
     for (auto m : {fastread::access_method::automatic, fastread::access_method::pread,
-                   fastread::access_method::mmap, fastread::access_method::fseek_set}) {
+                   fastread::access_method::mmap}) {
         CAPTURE(fastread::to_string(m));
         fastread::access_options o;
         o.method = m;

@@ -20,9 +20,9 @@
 
 #include <atomic>
 #include <cerrno>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <ctime>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -37,6 +37,7 @@
 #endif
 
 #include "posix.hpp"
+#include "rw.hpp"
 
 namespace fastread::detail {
 
@@ -210,8 +211,7 @@ class atomic_file {
         const std::filesystem::path dir = target_.parent_path();
         const std::string base = target_.filename().string();
         for (int attempt = 0;; ++attempt) {
-            const auto stamp = static_cast<std::uint64_t>(
-                std::chrono::steady_clock::now().time_since_epoch().count());
+            const auto stamp = static_cast<std::uint64_t>(std::time(nullptr));
             // Appends, not "." + string: GCC 12 -O2 warns falsely on that (-Wrestrict).
             std::string name(1, '.');
             name.append(base, 0, 32);

@@ -46,8 +46,8 @@ class bus_guard {
 #include <csignal>
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
 
+#include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -126,8 +126,13 @@ inline void on_bus_error(int sig, siginfo_t* info, void* context) noexcept {
 /// guard then chains to. One sigaction call to look; false if installing failed (then
 /// nothing is guarded).
 inline bool install_bus_guard() noexcept {
-    static std::mutex installing;
-    const std::lock_guard<std::mutex> lock(installing);
+    static pthread_mutex_t installing = PTHREAD_MUTEX_INITIALIZER;
+    struct unlock {
+        pthread_mutex_t* m;
+        ~unlock() { ::pthread_mutex_unlock(m); }
+    };
+    ::pthread_mutex_lock(&installing);
+    const unlock locked{&installing};
     struct sigaction current {};
     if (::sigaction(SIGBUS, nullptr, &current) != 0) {
         return false;

@@ -8,17 +8,19 @@
 #include <cerrno>
 #include <cstddef>
 #include <exception>
-#include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <system_error>
-#include <thread>
 #include <utility>
 #include <vector>
 
 #include <pthread.h>
 #include <sched.h>
+#if defined(_WIN32)
+#include <thread>
+#else
+#include <unistd.h>
+#endif
 
 #include "platform.hpp"
 #include "thread_limit.hpp"
@@ -73,9 +75,9 @@ class cpu_spread {
 class spread_thread {
   public:
     /// @throws std::system_error if no thread can be created.
-    spread_thread(std::function<void()> fn, const cpu_spread& spread, unsigned k) {
-        auto start = std::make_unique<state>();
-        start->fn = std::move(fn);
+    template <class Fn>
+    spread_thread(Fn fn, const cpu_spread& spread, unsigned k) {
+        std::unique_ptr<state> start = std::make_unique<task<Fn>>(std::move(fn));
         pthread_attr_t attr;
         if (int err = ::pthread_attr_init(&attr); err != 0) {
             throw std::system_error(err, std::generic_category(), "pthread_attr_init");
@@ -122,11 +124,18 @@ class spread_thread {
 
   private:
     struct state {
-        std::function<void()> fn;
+        virtual ~state() = default;
+        virtual void run() noexcept = 0;
 #if FASTREAD_LINUX_CALLS
         cpu_set_t widen{};
         bool has_widen = false;
 #endif
+    };
+    template <class Fn>
+    struct task final : state {
+        explicit task(Fn f) : fn(std::move(f)) {}
+        void run() noexcept override { fn(); }
+        Fn fn;
     };
 
     static void* run(void* arg) noexcept {
@@ -136,7 +145,7 @@ class spread_thread {
             (void)::pthread_setaffinity_np(::pthread_self(), sizeof start->widen, &start->widen);
         }
 #endif
-        start->fn(); // noexcept: an exception here terminates, as with std::thread
+        start->run(); // noexcept: an exception here terminates, as with std::thread
         return nullptr;
     }
 
@@ -191,105 +200,18 @@ void in_slices(std::size_t n, unsigned threads, Body body) {
     }
 }
 
-/// Runs body(t) on `start` threads (t = 0 on this thread) that may be joined by more, up
-/// to `most` in all, when one of them calls grow_to() or grow() (e.g. on learning that its
-/// reads wait for the device); waits for all. If bodies throw, rethrows the exception of
-/// the lowest-numbered thread after every thread has finished. A thread that cannot be
-/// started is left out.
-template <class Body>
-class growing_team {
-  public:
-    /// `start` and `most` are capped by the thread knob's limit (thread_limit.hpp).
-    growing_team(unsigned start, unsigned most, Body body)
-        : start_(std::max(1u, capped(start))), most_(std::max(start_, capped(most))),
-          body_(std::move(body)), errors_(most_) {
-        extra_.reserve(most_ - start_); // never reallocated: run() joins while others add
-    }
-
-    void run() {
-        std::vector<spread_thread> first;
-        first.reserve(start_ - 1);
-        for (unsigned t = 1; t < start_; ++t) {
-            try {
-                first.emplace_back([this, t] { call(t); }, spread_, t - 1);
-            } catch (const std::system_error&) {
-                break;
-            }
-        }
-        call(0);
-        for (spread_thread& th : first) {
-            th.join();
-        }
-        // Added threads, in the order added; a thread adds only while it runs, and what it
-        // adds comes after it, so the loop ends when every thread has been joined.
-        for (std::size_t k = 0;; ++k) {
-            spread_thread* th = nullptr;
-            {
-                const std::lock_guard<std::mutex> lock(m_);
-                if (k == extra_.size()) {
-                    break;
-                }
-                th = &extra_[k];
-            }
-            th->join();
-        }
-        for (const std::exception_ptr& e : errors_) {
-            if (e) {
-                std::rethrow_exception(e);
-            }
-        }
-    }
-
-    /// Adds threads until there are `n` (at most `most`); thread-safe.
-    void grow_to(unsigned n) noexcept {
-        n = std::min(n, most_);
-        if (threads_.load(std::memory_order_relaxed) >= n) {
-            return;
-        }
-        const std::lock_guard<std::mutex> lock(m_);
-        try {
-            while (threads_ < n) {
-                const unsigned t = threads_;
-                extra_.emplace_back([this, t] { call(t); }, spread_, t - 1);
-                ++threads_;
-            }
-        } catch (...) { // std::system_error: run with the threads there are
-            threads_ = most_;
-        }
-    }
-
-    /// Adds the remaining threads.
-    void grow() noexcept { grow_to(most_); }
-
-    bool grown() const noexcept { return threads_.load(std::memory_order_relaxed) == most_; }
-
-  private:
-    static unsigned capped(unsigned n) {
-        const std::optional<unsigned> limit = explicit_thread_limit();
-        return limit ? std::min(n, *limit) : n;
-    }
-    void call(unsigned t) noexcept {
-        try {
-            body_(t);
-        } catch (...) {
-            errors_[t] = std::current_exception();
-        }
-    }
-
-    unsigned start_, most_;
-    Body body_;
-    std::vector<std::exception_ptr> errors_;
-    cpu_spread spread_; // from the thread that made the team, which runs it
-    std::mutex m_;
-    std::vector<spread_thread> extra_;
-    std::atomic<unsigned> threads_{start_};
-};
-
-/// CPUs online (std::thread::hardware_concurrency, at least 1), asked once per process:
-/// glibc answers by reading /sys/devices/system/cpu/online (open, read, close), which cost
-/// a tenth of ppm::load's time for a 2 MB P6 when asked on every call (KVM host).
+/// CPUs online (at least 1), asked once per process: glibc answers by reading
+/// /sys/devices/system/cpu/online (open, read, close), which cost a tenth of ppm::load's
+/// time for a 2 MB P6 when asked on every call.
 inline unsigned cpu_count() noexcept {
-    static const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+    static const unsigned cpus = [] {
+#if defined(_WIN32)
+        return std::max(1u, std::thread::hardware_concurrency());
+#else
+        const long n = ::sysconf(_SC_NPROCESSORS_ONLN);
+        return n > 0 ? static_cast<unsigned>(n) : 1u;
+#endif
+    }();
     return cpus;
 }
 

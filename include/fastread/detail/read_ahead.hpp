@@ -20,6 +20,7 @@
 #include "parallel.hpp"
 #include "policy.hpp"
 #include "posix.hpp"
+#include "rw.hpp"
 
 namespace fastread::detail {
 

@@ -10,7 +10,10 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace fastread::detail {
@@ -116,6 +119,20 @@ inline std::vector<block_request> plan_blocks(const std::vector<record_ref>& ref
         out.push_back(block_request{begin, static_cast<std::size_t>(end - begin), k, k + 1});
     }
     return out;
+}
+
+/// Throws std::out_of_range naming the first index at or past `count` (records in the
+/// file), before anything is read or written.
+inline void check_indices(std::span<const std::uint64_t> indices, std::uint64_t count,
+                          const std::filesystem::path& path) {
+    for (std::size_t i = 0; i < indices.size(); ++i) {
+        if (indices[i] >= count) {
+            throw std::out_of_range(path.string() + ": record index " + std::to_string(indices[i]) +
+                                    " (at position " + std::to_string(i) +
+                                    " of the batch) is out of range: the file holds " +
+                                    std::to_string(count) + " whole records");
+        }
+    }
 }
 
 } // namespace fastread::detail

@@ -15,6 +15,7 @@
 #include "policy.hpp"
 #include "posix.hpp"
 #include "record_plan.hpp"
+#include "rw.hpp"
 
 #include <algorithm>
 #include <atomic>

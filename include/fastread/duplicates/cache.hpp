@@ -35,6 +35,7 @@
 
 #include "../detail/atomic_file.hpp"
 #include "../detail/posix.hpp"
+#include "../detail/rw.hpp"
 #include "files.hpp"
 
 #include <algorithm>

@@ -6,6 +6,7 @@
 /// whether they had to wait for the device (`preadv2` with `RWF_NOWAIT`).
 
 #include "../detail/posix.hpp"
+#include "../detail/rw.hpp"
 #include "../detail/syscall.hpp"
 
 #include <algorithm>

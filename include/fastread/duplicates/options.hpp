@@ -33,13 +33,6 @@ struct duplicate_progress {
     std::uint64_t total = 0; ///< files or sets this stage looks at
 };
 
-/// The name duplicate_error had before fastread::scan (the SIMD kernels) made it
-/// ambiguous; kept for one release.
-using scan_error [[deprecated("renamed fastread::duplicate_error")]] = duplicate_error;
-/// The name duplicate_progress had before fastread::scan made it ambiguous; kept for one
-/// release.
-using scan_progress [[deprecated("renamed fastread::duplicate_progress")]] = duplicate_progress;
-
 /// Options of find_duplicates. Names and defaults follow FDUPES.
 struct duplicate_options {
     bool recursive = false;       ///< descend into subdirectories (fdupes -r)

@@ -5,7 +5,10 @@
 /// The duplicate finder's schedule: candidates grouped by size into jobs, run on a team of
 /// threads sized from the CPUs and the descriptors left, the groups gathered in order.
 
+#include "../detail/dir.hpp"
 #include "../detail/parallel.hpp"
+#include "../detail/process.hpp"
+#include "../detail/thread_team.hpp"
 #include "compare.hpp"
 
 #include <algorithm>

@@ -5,8 +5,11 @@
 /// The duplicate finder's walk: roots and directories read level by level (wide levels on
 /// several threads), the candidate files kept with what `stat` said of them.
 
+#include "../detail/dir.hpp"
 #include "../detail/parallel.hpp"
 #include "../detail/posix.hpp"
+#include "../detail/process.hpp"
+#include "../detail/thread_team.hpp"
 #include "files.hpp"
 #include "options.hpp"
 

@@ -13,6 +13,7 @@
 
 #include "../detail/file_map.hpp"
 #include "../detail/posix.hpp"
+#include "../detail/rw.hpp"
 #include "byte_source.hpp"
 
 namespace fastread {

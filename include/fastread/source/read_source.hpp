@@ -15,6 +15,7 @@
 
 #include "../detail/policy.hpp"
 #include "../detail/posix.hpp"
+#include "../detail/rw.hpp"
 #include "byte_source.hpp"
 
 namespace fastread {

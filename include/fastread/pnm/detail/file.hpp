@@ -22,6 +22,7 @@
 #include "../../detail/policy.hpp"
 #include "../../detail/posix.hpp"
 #include "../../detail/residency.hpp"
+#include "../../detail/rw.hpp"
 #include "../../error.hpp"
 #include "../../io.hpp"
 #include "../../source/byte_source.hpp"

@@ -1,11 +1,11 @@
 #include <fastread/ppm.hpp>
-#include <fastread/ppm/baseline.hpp>
 
 #include <catch2/catch.hpp>
 
 #include <string>
 #include <system_error>
 
+#include "baselines/ppm_stages.hpp"
 #include "test_util.hpp"
 
 using namespace fastread;

@@ -1,5 +1,5 @@
-#ifndef FASTREAD_STRING_TABLE_BASELINE_HPP
-#define FASTREAD_STRING_TABLE_BASELINE_HPP
+#ifndef FASTREAD_BENCH_BASELINES_STRING_TABLE_FORMATS_HPP
+#define FASTREAD_BENCH_BASELINES_STRING_TABLE_FORMATS_HPP
 
 /// @file
 /// The zero-copy article's (docs/articles.md) programs, kept as baselines for the `table` bench
@@ -13,9 +13,9 @@
 /// check every length against the file so that a bad file throws parse_error instead of
 /// reading out of bounds; otherwise they are the article's programs.
 
-#include "../detail/file_map.hpp"
-#include "../detail/posix.hpp"
-#include "../error.hpp"
+#include <fastread/detail/file_map.hpp>
+#include <fastread/detail/posix.hpp>
+#include <fastread/error.hpp>
 
 #include <cerrno>
 #include <cstdint>
@@ -243,4 +243,4 @@ inline mapped_strings zero_copy_read(const std::filesystem::path& path) {
 
 } // namespace fastread::string_table::baseline
 
-#endif // FASTREAD_STRING_TABLE_BASELINE_HPP
+#endif // FASTREAD_BENCH_BASELINES_STRING_TABLE_FORMATS_HPP

@@ -1,5 +1,5 @@
-#ifndef FASTREAD_PPM_BASELINE_HPP
-#define FASTREAD_PPM_BASELINE_HPP
+#ifndef FASTREAD_BENCH_BASELINES_PPM_STAGES_HPP
+#define FASTREAD_BENCH_BASELINES_PPM_STAGES_HPP
 
 /// @file
 /// `fastread::ppm::baseline`: the five ways the PPM article (docs/articles.md) that started
@@ -36,11 +36,11 @@
 #include <string>
 #include <vector>
 
-#include "../detail/posix.hpp"
-#include "../error.hpp"
-#include "../ppm.hpp"
-#include "../source/byte_source.hpp"
-#include "../source/mmap_source.hpp"
+#include <fastread/detail/posix.hpp>
+#include <fastread/error.hpp>
+#include <fastread/ppm.hpp>
+#include <fastread/source/byte_source.hpp>
+#include <fastread/source/mmap_source.hpp>
 
 namespace fastread::ppm::baseline {
 
@@ -338,4 +338,4 @@ inline image<std::uint8_t> stage5_mmap(const std::filesystem::path& path) {
 
 } // namespace fastread::ppm::baseline
 
-#endif // FASTREAD_PPM_BASELINE_HPP
+#endif // FASTREAD_BENCH_BASELINES_PPM_STAGES_HPP

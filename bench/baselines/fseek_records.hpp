@@ -1,17 +1,17 @@
-#ifndef FASTREAD_RECORDS_BASELINE_HPP
-#define FASTREAD_RECORDS_BASELINE_HPP
+#ifndef FASTREAD_BENCH_BASELINES_FSEEK_RECORDS_HPP
+#define FASTREAD_BENCH_BASELINES_FSEEK_RECORDS_HPP
 
 /// @file
 /// The random-records article's (docs/articles.md) programs, kept as baselines: records read, or
 /// read, incremented and written back, with `fseek` + `fread`/`fwrite` at each position, turning
 /// its four dials (positions sorted or not, stdio buffer or `setvbuf(_IONBF)`, `SEEK_SET`
-/// or `SEEK_CUR`, mode "rb" or "rb+"). `read_at`/`update_at` with `access_method::fseek_set`
-/// and `fseek_cur` run these. The records go back to the caller in the caller's order
-/// either way, so the sorted rows pay for remembering that order, as fastread's own do.
+/// or `SEEK_CUR`, mode "rb" or "rb+"), for fastread-bench's random family. The records go
+/// back to the caller in the caller's order either way, so the sorted rows pay for
+/// remembering that order, as fastread's own do.
 
-#include "../detail/posix.hpp"
-#include "../detail/record_plan.hpp"
-#include "../error.hpp"
+#include <fastread/detail/posix.hpp>
+#include <fastread/detail/record_plan.hpp>
+#include <fastread/error.hpp>
 
 #include <cerrno>
 #include <cstdint>
@@ -27,25 +27,8 @@
 
 namespace fastread {
 
-namespace detail {
 
-/// Throws std::out_of_range naming the first index at or past `count` (records in the
-/// file), before anything is read or written.
-inline void check_indices(std::span<const std::uint64_t> indices, std::uint64_t count,
-                          const std::filesystem::path& path) {
-    for (std::size_t i = 0; i < indices.size(); ++i) {
-        if (indices[i] >= count) {
-            throw std::out_of_range(path.string() + ": record index " + std::to_string(indices[i]) +
-                                    " (at position " + std::to_string(i) +
-                                    " of the batch) is out of range: the file holds " +
-                                    std::to_string(count) + " whole records");
-        }
-    }
-}
-
-} // namespace detail
-
-namespace positioned::baseline {
+namespace records::baseline {
 
 /// How the article's program seeks before each record.
 enum class whence {
@@ -179,7 +162,7 @@ void fseek_update(const std::filesystem::path& path, std::span<const std::uint64
     }
 }
 
-} // namespace positioned::baseline
+} // namespace records::baseline
 } // namespace fastread
 
-#endif // FASTREAD_RECORDS_BASELINE_HPP
+#endif // FASTREAD_BENCH_BASELINES_FSEEK_RECORDS_HPP

@@ -1,0 +1,96 @@
+# Fails when a public header, included alone, preprocesses to more lines than its budget
+# below: what a user's translation unit pays to include it (the standard headers it pulls
+# count too). A budget is the size measured when it was last set, plus about 5 %; raise one
+# only with a reason in the commit (a new job needs a new standard header), lower it when a
+# header gets lighter. Run by CTest:
+#   cmake -DCXX=<compiler> -DINCLUDE_DIR=<include directory> -DWORK_DIR=<dir> -P this file
+cmake_minimum_required(VERSION 3.20)
+foreach(var CXX INCLUDE_DIR WORK_DIR)
+  if(NOT ${var})
+    message(FATAL_ERROR "check_header_budget: pass -D${var}=...")
+  endif()
+endforeach()
+
+# Lines after `g++ -std=c++20 -E -P` (GCC 12, libstdc++ 12), header by header.
+set(budgets
+    "duplicates.hpp=85000"
+    "duplicates/cache.hpp=76000"
+    "duplicates/cache_miss_probe.hpp=70000"
+    "duplicates/compare.hpp=83000"
+    "duplicates/files.hpp=69000"
+    "duplicates/options.hpp=58000"
+    "duplicates/read.hpp=83000"
+    "duplicates/schedule.hpp=85000"
+    "duplicates/walk.hpp=78000"
+    "error.hpp=44000"
+    "fastread.hpp=139000"
+    "files_equal.hpp=70000"
+    "io.hpp=22000"
+    "line_readers.hpp=66000"
+    "lines.hpp=111000"
+    "page_cache.hpp=66000"
+    "pfm.hpp=114000"
+    "pnm.hpp=111000"
+    "pnm/options.hpp=22000"
+    "ppm.hpp=111000"
+    "records.hpp=67000"
+    "sample_vector.hpp=41000"
+    "scan/byte_mask.hpp=67000"
+    "scan/decimal_list.hpp=78000"
+    "scan/simd_level.hpp=67000"
+    "source.hpp=66000"
+    "source/byte_source.hpp=46000"
+    "source/file_source.hpp=69000"
+    "source/fread_source.hpp=64000"
+    "source/istream_source.hpp=50000"
+    "source/mmap_source.hpp=63000"
+    "source/read_source.hpp=61000"
+    "source/stdio_source.hpp=61000"
+    "string_table.hpp=70000"
+    "threads.hpp=28000"
+    "version.hpp=100")
+
+file(MAKE_DIRECTORY "${WORK_DIR}")
+set(over "")
+set(report "")
+foreach(entry IN LISTS budgets)
+  string(REPLACE "=" ";" pair "${entry}")
+  list(GET pair 0 header)
+  list(GET pair 1 budget)
+  if(NOT EXISTS "${INCLUDE_DIR}/fastread/${header}")
+    string(APPEND over "\n  ${header}: no such header (update the budget list)")
+    continue()
+  endif()
+  string(MAKE_C_IDENTIFIER "${header}" unit)
+  set(tu "${WORK_DIR}/${unit}.cpp")
+  file(WRITE "${tu}" "#include <fastread/${header}>\n")
+  execute_process(COMMAND "${CXX}" -std=c++20 -E -P "-I${INCLUDE_DIR}" "${tu}"
+                  OUTPUT_FILE "${WORK_DIR}/${unit}.ii" RESULT_VARIABLE failed
+                  ERROR_VARIABLE errors)
+  if(failed)
+    string(APPEND over "\n  ${header}: does not preprocess alone: ${errors}")
+    continue()
+  endif()
+  file(STRINGS "${WORK_DIR}/${unit}.ii" lines)
+  list(LENGTH lines count)
+  string(APPEND report "\n  ${header}: ${count} of ${budget}")
+  if(count GREATER budget)
+    string(APPEND over "\n  ${header}: ${count} lines, over its budget of ${budget}")
+  endif()
+endforeach()
+
+# Every public header has a budget.
+file(GLOB_RECURSE public RELATIVE "${INCLUDE_DIR}/fastread" "${INCLUDE_DIR}/fastread/*.hpp")
+foreach(header IN LISTS public)
+  if(header MATCHES "(^|/)detail/")
+    continue()
+  endif()
+  if(NOT "${budgets}" MATCHES "(^|;)${header}=")
+    string(APPEND over "\n  ${header}: a public header without a budget")
+  endif()
+endforeach()
+
+if(over)
+  message(FATAL_ERROR "header budgets:${over}\nmeasured:${report}")
+endif()
+message(STATUS "header budgets (preprocessed lines):${report}")

@@ -1,0 +1,148 @@
+#ifndef FASTREAD_DETAIL_RW_HPP
+#define FASTREAD_DETAIL_RW_HPP
+
+// Reading and writing through descriptors: whole counts, at offsets, retrying EINTR and
+// short transfers; every failure a std::system_error naming the operation and the file.
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+
+#include "posix.hpp"
+
+namespace fastread::detail {
+
+/// One read(2), retried on EINTR. Returns the byte count (0 = end of file); throws on error.
+inline std::size_t read_some(int fd, char* dst, std::size_t n,
+                             const std::filesystem::path& path = {}) {
+    for (;;) {
+        ssize_t got = sys::read(fd, dst, n);
+        if (got >= 0) {
+            return static_cast<std::size_t>(got);
+        }
+        if (errno != EINTR) {
+            throw_system_error(errno, "read", path);
+        }
+    }
+}
+
+/// Reads until `n` bytes arrived or the file ended; returns the count (< n only at end).
+inline std::size_t read_full(int fd, char* dst, std::size_t n,
+                             const std::filesystem::path& path = {}) {
+    std::size_t done = 0;
+    while (done < n) {
+        // Linux transfers at most 0x7ffff000 bytes per call; ask for no more than that.
+        std::size_t want = n - done < 0x40000000 ? n - done : 0x40000000;
+        std::size_t got = read_some(fd, dst + done, want, path);
+        if (got == 0) {
+            break;
+        }
+        done += got;
+    }
+    return done;
+}
+
+/// Calls `read_at(dst, want, offset)`, a pread(2)-like call (bytes read, 0 at the end of the
+/// file, -1 with errno set), until `n` bytes arrived from `offset` or the file ended, at most
+/// 1 GiB per call; retries EINTR. Returns the count. @throws std::system_error ("pread",
+/// `path`) on any other error.
+template <class ReadAt>
+std::size_t read_full_at(ReadAt read_at, char* dst, std::size_t n, std::uint64_t offset,
+                         const std::filesystem::path& path) {
+    std::size_t done = 0;
+    while (done < n) {
+        const std::size_t want = n - done < 0x40000000 ? n - done : 0x40000000;
+        const ssize_t got = read_at(dst + done, want, offset + done);
+        if (got < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            throw_system_error(errno, "pread", path);
+        }
+        if (got == 0) {
+            break;
+        }
+        done += static_cast<std::size_t>(got);
+    }
+    return done;
+}
+
+/// pread(2) until `n` bytes arrived from `offset` or the file ended; returns the count.
+/// @throws std::system_error naming `path` on a read error.
+inline std::size_t pread_full(int fd, char* dst, std::size_t n, std::uint64_t offset,
+                              const std::filesystem::path& path = {}) {
+    return read_full_at(
+        [fd](char* to, std::size_t want, std::uint64_t at) {
+            return sys::pread(fd, to, want, static_cast<sys::offset_t>(at));
+        },
+        dst, n, offset, path);
+}
+
+/// pwrite(2) of all `n` bytes at `offset`, looping on short writes and EINTR; throws on error.
+inline void pwrite_all(int fd, const char* src, std::size_t n, std::uint64_t offset,
+                       const std::filesystem::path& path = {}) {
+    while (n > 0) {
+        const std::size_t want = n < 0x40000000 ? n : 0x40000000;
+        const ssize_t put = sys::pwrite(fd, src, want, static_cast<sys::offset_t>(offset));
+        if (put < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            throw_system_error(errno, "pwrite", path);
+        }
+        if (put == 0) { // no progress and no error: do not loop forever
+            throw_system_error(EIO, "pwrite (wrote nothing)", path);
+        }
+        src += put;
+        offset += static_cast<std::uint64_t>(put);
+        n -= static_cast<std::size_t>(put);
+    }
+}
+
+/// pwrite(2) of all `n` bytes at `offset`, looping on short writes and EINTR, without
+/// throwing: returns 0, or the errno of the call that failed; `done` = bytes written.
+inline int pwrite_counted(int fd, const char* src, std::size_t n, std::uint64_t offset,
+                          std::size_t& done) noexcept {
+    done = 0;
+    while (done < n) {
+        const std::size_t want = n - done < 0x40000000 ? n - done : 0x40000000;
+        const ssize_t put =
+            sys::pwrite(fd, src + done, want, static_cast<sys::offset_t>(offset + done));
+        if (put < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return errno;
+        }
+        if (put == 0) {
+            return EIO;
+        }
+        done += static_cast<std::size_t>(put);
+    }
+    return 0;
+}
+
+/// Writes all `n` bytes, looping on short writes and EINTR; throws on error.
+inline void write_all(int fd, const char* src, std::size_t n,
+                      const std::filesystem::path& path = {}) {
+    while (n > 0) {
+        std::size_t want = n < 0x40000000 ? n : 0x40000000;
+        ssize_t put = sys::write(fd, src, want);
+        if (put < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            throw_system_error(errno, "write", path);
+        }
+        if (put == 0) { // no progress and no error: do not loop forever
+            throw_system_error(EIO, "write (wrote nothing)", path);
+        }
+        src += put;
+        n -= static_cast<std::size_t>(put);
+    }
+}
+
+} // namespace fastread::detail
+
+#endif // FASTREAD_DETAIL_RW_HPP
