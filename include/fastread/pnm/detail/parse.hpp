@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "../../detail/chunk_cursor.hpp"
+#include "../../error.hpp"
 #include "../../sample_vector.hpp"
 #include "../../source/byte_source.hpp"
 #include "bits.hpp"
@@ -222,6 +223,34 @@ bool next_image_follows(chunk_cursor<Source>& cur, bool& started) {
     }
     started = true;
     return true;
+}
+
+/// An image as the family's decoder returns it: its header and samples. ppm::load and
+/// pnm::load move them into their own image types.
+template <class Sample>
+struct decoded_pnm {
+    ppm_header header;
+    sample_vector<Sample> samples;
+};
+
+/// Decodes the first image of `source` (P3 or P6, or with `any_format` P1 to P7); `name`
+/// labels errors. `plain`, when given, is set to whether the header said P1, P2 or P3.
+template <class Sample, class Source>
+decoded_pnm<Sample> load_first_pnm(Source& source, const std::string& name, bool any_format,
+                                   bool* plain = nullptr) {
+    chunk_cursor<Source> cursor(source);
+    decoded_pnm<Sample> img;
+    if (plain != nullptr) {
+        *plain = false;
+    }
+    ppm_error err = read_ppm(cursor, img.header, img.samples, true, any_format);
+    if (plain != nullptr) {
+        *plain = img.header.plain;
+    }
+    if (err) {
+        throw parse_error(err.offset, ppm_error_message(err), name);
+    }
+    return img;
 }
 
 } // namespace fastread::detail

@@ -1,0 +1,23 @@
+#ifndef FASTREAD_DETAIL_CONFIG_HPP
+#define FASTREAD_DETAIL_CONFIG_HPP
+
+// The separately compiled mode. A project that includes fastread in many translation units
+// links the CMake target fastread::compiled (src/fastread.cpp, built once), which defines
+// FASTREAD_SEPARATE_COMPILATION=1 for it: pnm.hpp, ppm.hpp and pfm.hpp then declare the
+// loads and saves from a path (for std::uint8_t and std::uint16_t samples) without their
+// definitions or the decoder's headers, and the byte-source forms (load(source), reader)
+// come with <fastread/pnm/reader.hpp>, <fastread/ppm/reader.hpp>, <fastread/pfm/reader.hpp>.
+// Everything else stays header-only.
+
+#ifndef FASTREAD_SEPARATE_COMPILATION
+#define FASTREAD_SEPARATE_COMPILATION 0
+#endif
+
+// What the compiled library defines out of line, and header-only code inline.
+#if defined(FASTREAD_BUILDING_LIBRARY) && FASTREAD_BUILDING_LIBRARY
+#define FASTREAD_COMPILED_INLINE
+#else
+#define FASTREAD_COMPILED_INLINE inline
+#endif
+
+#endif // FASTREAD_DETAIL_CONFIG_HPP

@@ -1,0 +1,52 @@
+#ifndef FASTREAD_PFM_IMAGE_HPP
+#define FASTREAD_PFM_IMAGE_HPP
+
+/// @file
+/// fastread::pfm's types and the declarations of its loads and saves from a path (the
+/// rules are on fastread/pfm.hpp), which fastread/pfm.hpp defines, or the compiled library
+/// (FASTREAD_SEPARATE_COMPILATION).
+
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+#include "../detail/config.hpp"
+#include "../error.hpp"
+#include "../pnm/options.hpp"
+
+namespace fastread::pfm {
+
+/// A decoded PFM image.
+struct image {
+    std::uint32_t width = 0;  ///< pixels per row
+    std::uint32_t height = 0; ///< rows
+    std::uint32_t depth = 0;  ///< samples per pixel: 1 (`Pf`) or 3 (`PF`, R, G, B)
+    float scale = 1;          ///< the absolute value of the header's scale (> 0)
+    /// width * height * depth samples, rows top to bottom, pixels left to right, a pixel's
+    /// samples together, native floats.
+    std::vector<float> samples;
+
+    /// Equal when every field and every sample is equal.
+    friend bool operator==(const image&, const image&) = default;
+};
+
+/// Decodes the PFM file at `path`, streamed with read(2), or through a guarded map where
+/// `options.io` asks (fastread/io.hpp); a file that shrinks meanwhile gives a parse_error
+/// where its data now ends, never SIGBUS. Time O(file size); memory O(image size).
+/// @throws fastread::parse_error (naming the file and the byte offset) if it is not a valid
+///         PFM image (a Netpbm file is named as such).
+/// @throws std::system_error if the file cannot be opened or read.
+image load(const std::filesystem::path& path, load_options options = {});
+
+/// Writes `img` to `path` as PFM: `PF` for depth 3, `Pf` for depth 1, the scale negated on a
+/// little-endian host (the samples are written in native order), rows bottom to top.
+/// Atomic, as ppm::save (a temporary file renamed over `path`).
+/// @throws std::invalid_argument if `img` is inconsistent (a dimension 0, depth not 1 or 3,
+///         `samples.size() != width * height * depth`, a scale not finite and positive);
+///         nothing is written then.
+/// @throws std::system_error naming `path` if the file cannot be created, written or renamed.
+void save(const std::filesystem::path& path, const image& img);
+
+} // namespace fastread::pfm
+
+#endif // FASTREAD_PFM_IMAGE_HPP

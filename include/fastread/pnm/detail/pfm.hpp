@@ -1,0 +1,362 @@
+#ifndef FASTREAD_PNM_DETAIL_PFM_HPP
+#define FASTREAD_PNM_DETAIL_PFM_HPP
+
+// The PFM decoder (the rules are on fastread/pfm.hpp), pfm::load from a path and
+// pfm::save: header-only, or compiled once in src/fastread.cpp
+// (FASTREAD_SEPARATE_COMPILATION).
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "../../detail/atomic_file.hpp"
+#include "../../detail/chunk_cursor.hpp"
+#include "../../detail/file_map.hpp"
+#include "../../detail/file_shrank.hpp"
+#include "../../detail/posix.hpp"
+#include "../../error.hpp"
+#include "../../pfm/image.hpp"
+#include "../../source/byte_source.hpp"
+#include "../../source/read_source.hpp"
+#include "header.hpp"
+
+#if !defined(__cpp_lib_to_chars)
+#include <locale>
+#include <sstream>
+#endif
+
+namespace fastread::detail {
+
+/// Throws the parse_error of a PFM decoder.
+[[noreturn]] inline void pfm_fail(std::uint64_t offset, const std::string& what,
+                                  const std::string& name) {
+    throw parse_error(offset, what, name);
+}
+
+/// Reads the unsigned decimal PFM header number at the cursor (after whitespace).
+// Parses [first, last) whole as a decimal float, as std::from_chars does (no leading '+'
+// or space, C locale): std::from_chars where the library has it for floating point
+// (__cpp_lib_to_chars), else a stream in the classic locale (libc++ before 20). True when
+// every byte was used and the value is representable.
+inline bool parse_scale(const char* first, const char* last, float& out) {
+#if defined(__cpp_lib_to_chars)
+    const std::from_chars_result r = std::from_chars(first, last, out);
+    return r.ec == std::errc() && r.ptr == last;
+#else
+    if (first == last || *first == '+' || *first == ' ') {
+        return false;
+    }
+    std::istringstream in(std::string(first, last));
+    in.imbue(std::locale::classic());
+    in >> std::noskipws >> out;
+    return !in.fail() && in.peek() == std::char_traits<char>::eof();
+#endif
+}
+
+template <class Source>
+std::uint32_t read_pfm_number(chunk_cursor<Source>& cur, const char* field,
+                              const std::string& name) {
+    int c = cur.peek();
+    while (c >= 0 && is_ppm_space(static_cast<unsigned>(c))) {
+        ++cur.pos;
+        c = cur.peek();
+    }
+    const std::uint64_t at = cur.offset();
+    if (static_cast<unsigned>(c - '0') >= 10) {
+        pfm_fail(at,
+                 c < 0 ? std::string("input ends inside the PFM header; expected ") + field
+                       : std::string("expected the PFM ") + field +
+                             " (an unsigned decimal number), found " + describe_byte(c),
+                 name);
+    }
+    std::uint64_t value = 0;
+    while (static_cast<unsigned>(c - '0') < 10) {
+        value = std::min<std::uint64_t>(value * 10 + static_cast<unsigned>(c - '0'),
+                                        std::uint64_t{1} << 40);
+        ++cur.pos;
+        c = cur.peek();
+    }
+    if (value == 0 || value > std::numeric_limits<std::uint32_t>::max()) {
+        pfm_fail(at, std::string("the PFM ") + field + " is out of range 1..4294967295", name);
+    }
+    return static_cast<std::uint32_t>(value);
+}
+
+/// Consumes the one whitespace byte that ends a PFM header line.
+template <class Source>
+void end_pfm_line(chunk_cursor<Source>& cur, const char* after, const std::string& name) {
+    const int c = cur.peek();
+    if (c < 0) {
+        pfm_fail(cur.offset(),
+                 std::string("input ends inside the PFM header; expected whitespace after ") +
+                     after,
+                 name);
+    }
+    if (!is_ppm_space(static_cast<unsigned>(c))) {
+        pfm_fail(cur.offset(),
+                 std::string("expected whitespace after the PFM ") + after + ", found " +
+                     describe_byte(static_cast<std::uint64_t>(c)),
+                 name);
+    }
+    ++cur.pos;
+}
+
+/// Decodes the PFM image at the cursor (see fastread/pfm.hpp for the rules).
+template <class Source>
+pfm::image read_pfm(chunk_cursor<Source>& cur, const std::string& name) {
+    int c = cur.peek();
+    if (c < 0) {
+        pfm_fail(0, "empty input; expected a PFM image (PF or Pf)", name);
+    }
+    if (c != 'P') {
+        pfm_fail(cur.offset(),
+                 "expected the PFM magic number PF or Pf, found " +
+                     describe_byte(static_cast<std::uint64_t>(c)),
+                 name);
+    }
+    ++cur.pos;
+    c = cur.peek();
+    if (c >= '1' && c <= '7') {
+        pfm_fail(cur.offset() - 1,
+                 std::string("P") + static_cast<char>(c) +
+                     " starts a Netpbm image, not a PFM one: read it with fastread::pnm::load",
+                 name);
+    }
+    if (c != 'F' && c != 'f') {
+        pfm_fail(cur.offset(),
+                 c < 0 ? std::string("input ends inside the PFM magic number PF or Pf")
+                       : "expected the PFM magic number PF or Pf, found " +
+                             describe_byte(static_cast<std::uint64_t>(c)),
+                 name);
+    }
+    pfm::image img;
+    img.depth = c == 'F' ? 3 : 1;
+    ++cur.pos;
+    end_pfm_line(cur, "magic number", name);
+    img.width = read_pfm_number(cur, "width", name);
+    if (c = cur.peek(); c >= 0 && !is_ppm_space(static_cast<unsigned>(c))) {
+        pfm_fail(cur.offset(),
+                 "expected whitespace after the PFM width, found " +
+                     describe_byte(static_cast<std::uint64_t>(c)),
+                 name);
+    }
+    img.height = read_pfm_number(cur, "height", name);
+    end_pfm_line(cur, "height", name);
+
+    c = cur.peek();
+    while (c >= 0 && is_ppm_space(static_cast<unsigned>(c))) {
+        ++cur.pos;
+        c = cur.peek();
+    }
+    const std::uint64_t scale_at = cur.offset();
+    char token[64];
+    std::size_t length = 0;
+    while (c >= 0 && !is_ppm_space(static_cast<unsigned>(c)) && length < sizeof token) {
+        token[length++] = static_cast<char>(c);
+        ++cur.pos;
+        c = cur.peek();
+    }
+    const char* first = token;
+    if (length > 0 && token[0] == '+') {
+        ++first; // from_chars takes no '+', scanf's %f does
+    }
+    float scale = 0;
+    if (length == 0 || length == sizeof token || !parse_scale(first, token + length, scale) ||
+        !std::isfinite(scale) || scale == 0) {
+        pfm_fail(scale_at,
+                 length == 0 && c < 0
+                     ? std::string("input ends inside the PFM header; expected the scale")
+                     : "expected the PFM scale, a finite nonzero decimal number (its sign is "
+                       "the byte order)",
+                 name);
+    }
+    end_pfm_line(cur, "scale", name);
+    const bool little = scale < 0;
+    img.scale = std::fabs(scale);
+
+    std::uint64_t samples = 0, bytes = 0;
+    if (__builtin_mul_overflow(std::uint64_t{img.width} * img.height, std::uint64_t{img.depth},
+                               &samples) ||
+        __builtin_mul_overflow(samples, std::uint64_t{4}, &bytes) ||
+        samples > std::numeric_limits<std::size_t>::max() / 4) {
+        pfm_fail(scale_at,
+                 "image size " + std::to_string(img.width) + "x" + std::to_string(img.height) +
+                     " overflows 64 bits",
+                 name);
+    }
+    const std::uint64_t raster_at = cur.offset();
+    const std::optional<std::uint64_t> remaining = cur.known_remaining();
+    if (remaining && *remaining < bytes) {
+        // Rejected before allocating: the input cannot hold what the header declares.
+        pfm_fail(raster_at + *remaining,
+                 "truncated raster: the header declares " + std::to_string(img.width) + "x" +
+                     std::to_string(img.height) + " pixels (" + std::to_string(bytes) +
+                     " bytes), the input ends after " + std::to_string(*remaining) + " of them",
+                 name);
+    }
+    const std::size_t row = std::size_t{img.width} * img.depth;
+    const bool swap = little != (std::endian::native == std::endian::little);
+    auto to_native = [&] {
+        if (swap) {
+            for (float& f : img.samples) {
+                std::uint32_t bits = 0;
+                std::memcpy(&bits, &f, 4);
+                bits = __builtin_bswap32(bits);
+                std::memcpy(&f, &bits, 4);
+            }
+        }
+    };
+    if (remaining) {
+        // The input holds the raster: each row of the file read straight to its place, the
+        // bottom one first.
+        img.samples.resize(static_cast<std::size_t>(samples));
+        for (std::size_t r = img.height; r-- > 0;) {
+            const std::size_t got =
+                cur.read(reinterpret_cast<char*>(img.samples.data() + r * row), row * 4);
+            if (got < row * 4) {
+                const std::uint64_t have = (img.height - 1 - r) * row * 4 + got;
+                pfm_fail(raster_at + have,
+                         "truncated raster: the header declares " + std::to_string(img.width) +
+                             "x" + std::to_string(img.height) + " pixels (" +
+                             std::to_string(bytes) + " bytes), the input ends after " +
+                             std::to_string(have) + " of them",
+                         name);
+            }
+        }
+        to_native();
+        return img;
+    }
+    // Read into the samples' storage, growing as data arrives, then flip the rows.
+    std::uint64_t capacity = std::min<std::uint64_t>(samples, 1u << 16);
+    img.samples.resize(static_cast<std::size_t>(capacity));
+    std::uint64_t filled = 0;
+    for (;;) {
+        const std::uint64_t room = std::min<std::uint64_t>(img.samples.size() * 4, bytes);
+        const auto want = static_cast<std::size_t>(room - filled);
+        const std::size_t got =
+            cur.read(reinterpret_cast<char*>(img.samples.data()) + filled, want);
+        filled += got;
+        if (got < want) {
+            pfm_fail(raster_at + filled,
+                     "truncated raster: the header declares " + std::to_string(img.width) + "x" +
+                         std::to_string(img.height) + " pixels (" + std::to_string(bytes) +
+                         " bytes), the input ends after " + std::to_string(filled) + " of them",
+                     name);
+        }
+        if (filled == bytes) {
+            break;
+        }
+        img.samples.resize(static_cast<std::size_t>(
+            std::min<std::uint64_t>(samples, std::uint64_t{img.samples.size()} * 2)));
+    }
+    // Rows bottom to top in the file: swap them into top to bottom.
+    float* data = img.samples.data();
+    for (std::size_t top = 0, bottom = img.height - 1; top < bottom; ++top, --bottom) {
+        std::swap_ranges(data + top * row, data + top * row + row, data + bottom * row);
+    }
+    to_native();
+    return img;
+}
+
+} // namespace fastread::detail
+
+namespace fastread::pfm {
+
+FASTREAD_COMPILED_INLINE image load(const std::filesystem::path& path, load_options options) {
+    namespace d = fastread::detail;
+    d::unique_fd fd = d::open_read_only(path);
+    const int raw = fd.get();
+    const d::file_info info = d::stat_fd(raw, path);
+    std::optional<parse_error> failure;
+    std::optional<image> img;
+    auto decode = [&](auto& source) {
+        try {
+            d::chunk_cursor<std::remove_cvref_t<decltype(source)>> cursor(source);
+            img = d::read_pfm(cursor, path.string());
+        } catch (const parse_error& e) {
+            failure = e;
+        }
+    };
+    std::uint64_t reached = 0;
+    if (options.io == io_mode::map && info.regular && info.size > 0) {
+        if (const d::file_map map = d::guarded_map(raw, info.size)) {
+            memory_source source(map.bytes());
+            decode(source);
+            reached = map.lost() >= 0 ? UINT64_MAX : map.size();
+        }
+    }
+    if (!img && !failure) {
+        read_source source =
+            info.regular
+                ? read_source(std::move(fd), path, read_source::default_chunk_size, info.size)
+                : read_source(std::move(fd), path, read_source::default_chunk_size);
+        decode(source);
+        reached = source.consumed();
+        if (info.regular) {
+            // read(2) racing a truncation may return zeros for the bytes lost: a file now
+            // shorter than what was read shrank during the call (as pnm::load checks).
+            if (std::optional<parse_error> shrank =
+                    d::shrink_error(raw, info.size, reached, failure, path)) {
+                throw *shrank;
+            }
+        }
+    } else if (std::optional<parse_error> shrank =
+                   d::shrink_error(raw, info.size, reached, failure, path)) {
+        throw *shrank;
+    }
+    if (failure) {
+        throw *failure;
+    }
+    return std::move(*img);
+}
+
+FASTREAD_COMPILED_INLINE void save(const std::filesystem::path& path, const image& img) {
+    const std::string who = "fastread::pfm::save: ";
+    if (img.width == 0 || img.height == 0) {
+        throw std::invalid_argument(who + "width and height must be at least 1");
+    }
+    if (img.depth != 1 && img.depth != 3) {
+        throw std::invalid_argument(who + "depth " + std::to_string(img.depth) +
+                                    " is neither 1 (Pf) nor 3 (PF)");
+    }
+    std::uint64_t expected = 0;
+    if (__builtin_mul_overflow(std::uint64_t{img.width} * img.height, std::uint64_t{img.depth},
+                               &expected) ||
+        expected != img.samples.size()) {
+        throw std::invalid_argument(who + std::to_string(img.samples.size()) +
+                                    " samples do not make a " + std::to_string(img.width) + "x" +
+                                    std::to_string(img.height) + " image of depth " +
+                                    std::to_string(img.depth));
+    }
+    if (!std::isfinite(img.scale) || !(img.scale > 0)) {
+        throw std::invalid_argument(who + "the scale must be finite and positive");
+    }
+    char scale[32];
+    char* end = std::to_chars(scale, scale + sizeof scale, img.scale).ptr;
+    std::string header = std::string(img.depth == 3 ? "PF\n" : "Pf\n") + std::to_string(img.width) +
+                         " " + std::to_string(img.height) + "\n" +
+                         (std::endian::native == std::endian::little ? "-" : "") +
+                         std::string(scale, end) + "\n";
+    fastread::detail::atomic_file file(path);
+    file.write(header.data(), header.size());
+    const std::size_t row = std::size_t{img.width} * img.depth;
+    for (std::size_t r = img.height; r-- > 0;) {
+        file.write(reinterpret_cast<const char*>(img.samples.data() + r * row), row * 4);
+    }
+    file.commit();
+}
+
+} // namespace fastread::pfm
+
+#endif // FASTREAD_PNM_DETAIL_PFM_HPP

@@ -1,0 +1,69 @@
+#ifndef FASTREAD_PNM_DETAIL_PNM_LOAD_HPP
+#define FASTREAD_PNM_DETAIL_PNM_LOAD_HPP
+
+// pnm::load from a path and pnm::save: header-only, or compiled once in src/fastread.cpp
+// (FASTREAD_SEPARATE_COMPILATION).
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+#include "../../detail/atomic_file.hpp"
+#include "../../detail/thread_limit.hpp"
+#include "../image.hpp"
+#include "../reader.hpp"
+#include "file.hpp"
+#include "write.hpp"
+
+namespace fastread::pnm {
+
+template <class Sample>
+image<Sample> load(const std::filesystem::path& path, load_options options) {
+    const fastread::detail::thread_scope threads(options.threads);
+    image<Sample> img;
+    fastread::detail::to_pnm_image(
+        fastread::detail::load_pnm_file<Sample>(path, options.io, /*any_format=*/true), img);
+    return img;
+}
+
+template <class Sample>
+void save(const std::filesystem::path& path, const image<Sample>& img, format fmt) {
+    const char* who = "fastread::pnm::save";
+    const auto magic = static_cast<int>(fmt);
+    if (magic < 1 || magic > 7) {
+        throw std::invalid_argument(std::string(who) + ": format " + std::to_string(magic) +
+                                    " is none of P1 to P7");
+    }
+    fastread::detail::check_pnm_image(who, img.width, img.height, img.depth, img.maxval,
+                                      img.samples.data(), img.samples.size());
+    const bool bitmap = fmt == format::pbm_plain || fmt == format::pbm_raw;
+    const bool graymap = fmt == format::pgm_plain || fmt == format::pgm_raw;
+    const bool pixmap = fmt == format::ppm_plain || fmt == format::ppm_raw;
+    const std::uint32_t want_depth = pixmap ? 3 : 1;
+    if ((bitmap || graymap || pixmap) && img.depth != want_depth) {
+        throw std::invalid_argument(std::string(who) + ": P" + std::to_string(magic) +
+                                    " needs depth " + std::to_string(want_depth) +
+                                    ", the image has " + std::to_string(img.depth));
+    }
+    if (bitmap && img.maxval != 1) {
+        throw std::invalid_argument(std::string(who) + ": PBM needs maxval 1, the image has " +
+                                    std::to_string(img.maxval));
+    }
+    if (fmt == format::pam && (img.tuple_type.size() > fastread::detail::max_tuple_type_bytes ||
+                               img.tuple_type.find_first_of("\n\r") != std::string::npos)) {
+        throw std::invalid_argument(std::string(who) +
+                                    ": a PAM tuple type is one line of at most 255 bytes");
+    }
+    fastread::detail::atomic_file file(path);
+    fastread::detail::encode_pnm(img.width, img.height, img.depth, img.maxval, img.tuple_type,
+                                 img.samples.data(), img.samples.size(),
+                                 static_cast<char>('0' + magic),
+                                 [&](const char* data, std::size_t n) { file.write(data, n); });
+    file.commit();
+}
+
+} // namespace fastread::pnm
+
+#endif // FASTREAD_PNM_DETAIL_PNM_LOAD_HPP
