@@ -13,24 +13,10 @@
 #include <cstdint>
 #include <filesystem>
 
-namespace fastread {
+namespace fastread::pnm {
+FASTREAD_DETAIL_PATH_LOADS()
+} // namespace fastread::pnm
 
-template pnm::image<std::uint8_t> pnm::load<std::uint8_t>(const std::filesystem::path&,
-                                                          load_options);
-template pnm::image<std::uint16_t> pnm::load<std::uint16_t>(const std::filesystem::path&,
-                                                            load_options);
-template void pnm::save<std::uint8_t>(const std::filesystem::path&, const pnm::image<std::uint8_t>&,
-                                      pnm::format);
-template void pnm::save<std::uint16_t>(const std::filesystem::path&,
-                                       const pnm::image<std::uint16_t>&, pnm::format);
-
-template ppm::image<std::uint8_t> ppm::load<std::uint8_t>(const std::filesystem::path&,
-                                                          load_options);
-template ppm::image<std::uint16_t> ppm::load<std::uint16_t>(const std::filesystem::path&,
-                                                            load_options);
-template void ppm::save<std::uint8_t>(const std::filesystem::path&, const ppm::image<std::uint8_t>&,
-                                      ppm::format);
-template void ppm::save<std::uint16_t>(const std::filesystem::path&,
-                                       const ppm::image<std::uint16_t>&, ppm::format);
-
-} // namespace fastread
+namespace fastread::ppm {
+FASTREAD_DETAIL_PATH_LOADS()
+} // namespace fastread::ppm

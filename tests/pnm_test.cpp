@@ -469,7 +469,7 @@ std::string raw_sliced_outcome(const fs_path& path, unsigned threads, bool any_f
             return "nothing";
         }
         pnm::image<Sample> img;
-        fastread::detail::to_pnm_image(std::move(*sliced), img);
+        fastread::detail::to_image(std::move(*sliced), img);
         if (samples != nullptr) {
             *samples = as_unsigned(img);
         }

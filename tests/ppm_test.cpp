@@ -630,7 +630,7 @@ std::string sliced_outcome(const std::filesystem::path& path, unsigned threads,
         if (!sliced) {
             return "nothing";
         }
-        const ppm::image<Sample> got = detail::to_ppm_image(std::move(*sliced));
+        const ppm::image<Sample> got = detail::as_image<ppm::image<Sample>>(std::move(*sliced));
         if (img != nullptr) {
             *img = got;
         }
@@ -751,7 +751,7 @@ TEST_CASE("load(path) of a cached plain file in slices: a file cut short gives a
                 detail::load_plain_in_file_slices<std::uint8_t>(fd.get(), size, 3, path, false);
             if (cut == size - 1) {
                 REQUIRE(got.has_value());
-                CHECK(detail::to_ppm_image(std::move(*got)) == img);
+                CHECK(detail::as_image<ppm::image<std::uint8_t>>(std::move(*got)) == img);
                 continue;
             }
             CHECK_FALSE(in_last_slice);
@@ -783,7 +783,9 @@ TEST_CASE("load: a big plain image is decoded where no thread can be created", "
         }
         auto by_path =
             detail::load_plain_in_file_slices<std::uint8_t>(fd.get(), size, 2, path, false);
-        return by_path && detail::to_ppm_image(std::move(*by_path)) == img ? 0 : 2;
+        return by_path && detail::as_image<ppm::image<std::uint8_t>>(std::move(*by_path)) == img
+                   ? 0
+                   : 2;
     });
     CHECK(status == 0);
 }

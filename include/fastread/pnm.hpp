@@ -33,16 +33,10 @@
 
 #if FASTREAD_SEPARATE_COMPILATION
 namespace fastread::pnm {
-extern template image<std::uint8_t> load<std::uint8_t>(const std::filesystem::path&, load_options);
-extern template image<std::uint16_t> load<std::uint16_t>(const std::filesystem::path&,
-                                                         load_options);
-extern template void save<std::uint8_t>(const std::filesystem::path&, const image<std::uint8_t>&,
-                                        format);
-extern template void save<std::uint16_t>(const std::filesystem::path&, const image<std::uint16_t>&,
-                                         format);
+FASTREAD_DETAIL_PATH_LOADS(extern)
 } // namespace fastread::pnm
 #else
-#include "pnm/detail/pnm_load.hpp"
+#include "pnm/detail/path_load.hpp"
 #include "pnm/reader.hpp"
 #endif
 

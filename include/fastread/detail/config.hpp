@@ -20,4 +20,18 @@
 #define FASTREAD_COMPILED_INLINE inline
 #endif
 
+// The loads and saves from a path that fastread::compiled holds, declared inside
+// namespace fastread::pnm or fastread::ppm (whose image and format they take): `prefix` is
+// `extern` where they are used (pnm.hpp, ppm.hpp) and empty where they are made
+// (src/fastread.cpp).
+#define FASTREAD_DETAIL_PATH_LOADS(prefix)                                                         \
+    prefix template image<std::uint8_t> load<std::uint8_t>(const std::filesystem::path&,           \
+                                                           load_options);                          \
+    prefix template image<std::uint16_t> load<std::uint16_t>(const std::filesystem::path&,         \
+                                                             load_options);                        \
+    prefix template void save<std::uint8_t>(const std::filesystem::path&,                          \
+                                            const image<std::uint8_t>&, format);                   \
+    prefix template void save<std::uint16_t>(const std::filesystem::path&,                         \
+                                             const image<std::uint16_t>&, format);
+
 #endif // FASTREAD_DETAIL_CONFIG_HPP

@@ -15,6 +15,7 @@
 #include "../detail/chunk_cursor.hpp"
 #include "../error.hpp"
 #include "../source/byte_source.hpp"
+#include "detail/image_reader.hpp"
 #include "detail/parse.hpp"
 #include "image.hpp"
 
@@ -37,26 +38,16 @@ requires byte_source<std::remove_cvref_t<Source>> image<Sample> load(Source&& so
 /// ```
 /// The source is borrowed and must outlive the reader.
 template <class Sample, byte_source Source>
-class reader {
+class reader : public detail::image_reader<image<Sample>, Source, /*AnyFormat=*/true> {
   public:
-    /// Reads nothing yet: the first next() does.
+    /// Reads nothing yet: the first next() does. next(out) decodes the next image into
+    /// `out`, reusing its sample buffer, and returns false when only whitespace remained
+    /// (never on the first call: an input without any image is an error); it throws
+    /// fastread::parse_error if the next image is malformed or something other than
+    /// whitespace and an image follows, leaving `out` empty. offset() is the input offset,
+    /// in bytes, just after the last image read.
     /// @throws std::bad_alloc only (copying the source's path for messages).
-    explicit reader(Source& source) : cursor_(source), name_(detail::source_name(source)) {}
-
-    /// Decodes the next image into `out`, reusing its sample buffer.
-    /// @returns true if an image was read; false when only whitespace remained (never on
-    ///          the first call: an input without any image is an error).
-    /// @throws fastread::parse_error if the next image is malformed or something other than
-    ///         whitespace and an image follows; `out` is then left empty.
-    bool next(image<Sample>& out);
-
-    /// Input offset, in bytes, just after the last image read.
-    std::uint64_t offset() const noexcept { return cursor_.offset(); }
-
-  private:
-    detail::chunk_cursor<Source> cursor_;
-    std::string name_;
-    bool started_ = false;
+    explicit reader(Source& source) : detail::image_reader<image<Sample>, Source, true>(source) {}
 };
 
 /// `pnm::reader frames(source)` reads 8-bit samples (std::uint8_t); name the sample type,
@@ -66,49 +57,12 @@ reader(Source&) -> reader<std::uint8_t, Source>;
 
 } // namespace fastread::pnm
 
-namespace fastread::detail {
-
-/// The decoder's image as a pnm::image.
-template <class Sample>
-void to_pnm_image(decoded_pnm<Sample>&& decoded, pnm::image<Sample>& img) {
-    ppm_header& h = decoded.header;
-    img.width = h.width;
-    img.height = h.height;
-    img.depth = h.depth;
-    img.maxval = h.maxval;
-    img.tuple_type = std::move(h.tuple_type);
-    img.encoding = static_cast<pnm::format>(h.magic - '0');
-    img.samples = std::move(decoded.samples);
-}
-
-} // namespace fastread::detail
-
 namespace fastread::pnm {
 
 template <class Sample, class Source>
 requires byte_source<std::remove_cvref_t<Source>> image<Sample> load(Source&& source) {
-    image<Sample> img;
-    fastread::detail::to_pnm_image(fastread::detail::load_first_pnm<Sample>(
-                                       source, fastread::detail::source_name(source), true),
-                                   img);
-    return img;
-}
-
-template <class Sample, byte_source Source>
-bool reader<Sample, Source>::next(image<Sample>& out) {
-    if (!fastread::detail::next_image_follows(cursor_, started_)) {
-        return false;
-    }
-    fastread::detail::decoded_pnm<Sample> decoded;
-    decoded.samples = std::move(out.samples);
-    const fastread::detail::ppm_error err = fastread::detail::read_ppm(
-        cursor_, decoded.header, decoded.samples, /*last_image=*/false, /*any_format=*/true);
-    if (err) {
-        out = image<Sample>{};
-        throw parse_error(err.offset, fastread::detail::ppm_error_message(err), name_);
-    }
-    fastread::detail::to_pnm_image(std::move(decoded), out);
-    return true;
+    return fastread::detail::as_image<image<Sample>>(fastread::detail::load_first_pnm<Sample>(
+        source, fastread::detail::source_name(source), /*any_format=*/true));
 }
 
 } // namespace fastread::pnm

@@ -14,6 +14,7 @@
 
 #include "../detail/chunk_cursor.hpp"
 #include "../error.hpp"
+#include "../pnm/detail/image_reader.hpp"
 #include "../pnm/detail/parse.hpp"
 #include "../source/byte_source.hpp"
 #include "image.hpp"
@@ -36,26 +37,16 @@ requires byte_source<std::remove_cvref_t<Source>> image<Sample> load(Source&& so
 /// ```
 /// The source is borrowed and must outlive the reader.
 template <class Sample, byte_source Source>
-class reader {
+class reader : public detail::image_reader<image<Sample>, Source, /*AnyFormat=*/false> {
   public:
-    /// Reads nothing yet: the first next() does.
+    /// Reads nothing yet: the first next() does. next(out) decodes the next image into
+    /// `out`, reusing its sample buffer, and returns false when only whitespace remained
+    /// (never on the first call: an input without any image is an error); it throws
+    /// fastread::parse_error if the next image is malformed or something other than
+    /// whitespace and an image follows, leaving `out` empty. offset() is the input offset,
+    /// in bytes, just after the last image read.
     /// @throws std::bad_alloc only (copying the source's path for messages).
-    explicit reader(Source& source) : cursor_(source), name_(detail::source_name(source)) {}
-
-    /// Decodes the next image into `out`, reusing its sample buffer.
-    /// @returns true if an image was read; false when only whitespace remained (never on
-    ///          the first call: an input without any image is an error).
-    /// @throws fastread::parse_error if the next image is malformed or something other than
-    ///         whitespace and an image follows; `out` is then left empty.
-    bool next(image<Sample>& out);
-
-    /// Input offset, in bytes, just after the last image read.
-    std::uint64_t offset() const noexcept { return cursor_.offset(); }
-
-  private:
-    detail::chunk_cursor<Source> cursor_;
-    std::string name_;
-    bool started_ = false;
+    explicit reader(Source& source) : detail::image_reader<image<Sample>, Source, false>(source) {}
 };
 
 /// `ppm::reader frames(source)` reads 8-bit samples (std::uint8_t); name the sample type,
@@ -65,44 +56,12 @@ reader(Source&) -> reader<std::uint8_t, Source>;
 
 } // namespace fastread::ppm
 
-namespace fastread::detail {
-
-/// The decoder's P3 or P6 image as a ppm::image.
-template <class Sample>
-ppm::image<Sample> to_ppm_image(decoded_pnm<Sample>&& decoded) {
-    ppm::image<Sample> img;
-    img.width = decoded.header.width;
-    img.height = decoded.header.height;
-    img.maxval = decoded.header.maxval;
-    img.samples = std::move(decoded.samples);
-    return img;
-}
-
-} // namespace fastread::detail
-
 namespace fastread::ppm {
 
 template <class Sample, class Source>
 requires byte_source<std::remove_cvref_t<Source>> image<Sample> load(Source&& source) {
-    return fastread::detail::to_ppm_image(fastread::detail::load_first_pnm<Sample>(
+    return fastread::detail::as_image<image<Sample>>(fastread::detail::load_first_pnm<Sample>(
         source, fastread::detail::source_name(source), /*any_format=*/false));
-}
-
-template <class Sample, byte_source Source>
-bool reader<Sample, Source>::next(image<Sample>& out) {
-    if (!fastread::detail::next_image_follows(cursor_, started_)) {
-        return false;
-    }
-    fastread::detail::ppm_header header;
-    fastread::detail::ppm_error err = fastread::detail::read_ppm(cursor_, header, out.samples);
-    if (err) {
-        out = image<Sample>{};
-        throw parse_error(err.offset, fastread::detail::ppm_error_message(err), name_);
-    }
-    out.width = header.width;
-    out.height = header.height;
-    out.maxval = header.maxval;
-    return true;
 }
 
 } // namespace fastread::ppm

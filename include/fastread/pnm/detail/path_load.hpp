@@ -1,8 +1,9 @@
-#ifndef FASTREAD_PNM_DETAIL_PNM_LOAD_HPP
-#define FASTREAD_PNM_DETAIL_PNM_LOAD_HPP
+#ifndef FASTREAD_PNM_DETAIL_PATH_LOAD_HPP
+#define FASTREAD_PNM_DETAIL_PATH_LOAD_HPP
 
-// pnm::load from a path and pnm::save: header-only, or compiled once in src/fastread.cpp
-// (FASTREAD_SEPARATE_COMPILATION).
+// pnm::load and ppm::load from a path, pnm::save and ppm::save: header-only, or compiled
+// once in src/fastread.cpp (FASTREAD_SEPARATE_COMPILATION). ppm is pnm restricted to P3
+// and P6: one file strategy (file.hpp), one decoder, one writer.
 
 #include <cstddef>
 #include <cstdint>
@@ -12,9 +13,10 @@
 
 #include "../../detail/atomic_file.hpp"
 #include "../../detail/thread_limit.hpp"
+#include "../../ppm/image.hpp"
 #include "../image.hpp"
-#include "../reader.hpp"
 #include "file.hpp"
+#include "image_reader.hpp"
 #include "write.hpp"
 
 namespace fastread::pnm {
@@ -22,10 +24,8 @@ namespace fastread::pnm {
 template <class Sample>
 image<Sample> load(const std::filesystem::path& path, load_options options) {
     const fastread::detail::thread_scope threads(options.threads);
-    image<Sample> img;
-    fastread::detail::to_pnm_image(
-        fastread::detail::load_pnm_file<Sample>(path, options.io, /*any_format=*/true), img);
-    return img;
+    return fastread::detail::as_image<image<Sample>>(
+        fastread::detail::load_pnm_file<Sample>(path, options.io, /*any_format=*/true));
 }
 
 template <class Sample>
@@ -66,4 +66,27 @@ void save(const std::filesystem::path& path, const image<Sample>& img, format fm
 
 } // namespace fastread::pnm
 
-#endif // FASTREAD_PNM_DETAIL_PNM_LOAD_HPP
+namespace fastread::ppm {
+
+template <class Sample>
+image<Sample> load(const std::filesystem::path& path, load_options options) {
+    const fastread::detail::thread_scope threads(options.threads);
+    return fastread::detail::as_image<image<Sample>>(
+        fastread::detail::load_pnm_file<Sample>(path, options.io, /*any_format=*/false));
+}
+
+template <class Sample>
+void save(const std::filesystem::path& path, const image<Sample>& img, format fmt) {
+    fastread::detail::check_pnm_image("fastread::ppm::save", img.width, img.height, 3, img.maxval,
+                                      img.samples.data(), img.samples.size());
+    fastread::detail::atomic_file file(path);
+    fastread::detail::encode_pnm(img.width, img.height, 3, img.maxval, std::string(),
+                                 img.samples.data(), img.samples.size(),
+                                 fmt == format::plain ? '3' : '6',
+                                 [&](const char* data, std::size_t n) { file.write(data, n); });
+    file.commit();
+}
+
+} // namespace fastread::ppm
+
+#endif // FASTREAD_PNM_DETAIL_PATH_LOAD_HPP
