@@ -27,7 +27,6 @@
 
 namespace fastread {
 
-
 namespace records::baseline {
 
 /// How the article's program seeks before each record.
