@@ -45,7 +45,8 @@ namespace fastread {
 /// holds the file's current state (see duplicate_options::cache).
 /// Time O(total size of same-size candidates); memory O(number of files) plus, per
 /// comparing thread, 1 MiB and up to 8 MiB of small files' contents.
-/// @throws std::bad_alloc only; I/O problems go to `options.on_error`.
+/// @throws std::bad_alloc; std::invalid_argument if `FASTREAD_THREADS` is set to something
+///         else than a count (fastread/threads.hpp); I/O problems go to `options.on_error`.
 std::vector<std::vector<std::filesystem::path>>
 find_duplicates(std::span<const std::filesystem::path> roots, duplicate_options options = {});
 

@@ -12,7 +12,9 @@
 /// 4. else the job's own default: one thread per CPU (at most 8) for work on the CPU, and
 ///    for the duplicate finder, whose threads mostly wait for a device, up to 8 per CPU.
 ///
-/// With 1, fastread starts no thread at all. Results never depend on the setting.
+/// With 1, fastread starts no thread at all. Results never depend on the setting. A
+/// `FASTREAD_THREADS` that is not a whole number of 1 or more makes the entry points that
+/// would read it throw std::invalid_argument naming it.
 
 #include "detail/thread_limit.hpp"
 
