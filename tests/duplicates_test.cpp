@@ -1,16 +1,16 @@
 #include <fastread/detail/dir.hpp>
-#include <fastread/detail/residency.hpp>
 #include <fastread/duplicates.hpp>
 #include <fastread/page_cache.hpp>
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
-#include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include <fcntl.h>
@@ -387,29 +387,37 @@ TEST_CASE("find_duplicates' reads tell the thread team when they wait for the de
         WARN("skipped the evicted half: " << dir.path() << " is on tmpfs/ramfs");
         return;
     }
-    // Written back first: a page still dirty is not dropped (then the read below, which
-    // may fall on one, would not wait).
-    fastread_test::sync_file(dir / "f");
-    fastread::page_cache::evict(dir / "f");
-    if (fastread::page_cache::resident_fraction(dir / "f") > 0.5) {
-        WARN("skipped the evicted half: this file system ignores POSIX_FADV_DONTNEED");
-        return;
-    }
-    // The bytes read below must be out of the page cache (the kernel may keep some pages of
-    // an evicted file, such as those of a folio it could not drop yet): else no read waits.
-    if (const std::optional<std::uint64_t> kept = fastread::detail::cached_pages(fd, 5000, 100000);
-        kept && *kept != 0) {
-        WARN("skipped the evicted half: the kernel kept the pages of bytes 100000-104999");
-        return;
-    }
     // Evicted: the first read would wait, so the probe hears of it once, stops probing, and
     // the bytes still arrive, from any offset. With only the POSIX fallbacks (no preadv2)
-    // no read can tell: the probe hears nothing and the bytes arrive all the same.
+    // no read can tell: the probe hears nothing and the bytes arrive all the same. The
+    // kernel may hold on to, or bring back, pages of a file just evicted (a folio it could
+    // not drop yet, read-around for another reader while the machine is busy: seen under a
+    // parallel ctest: up to 3 rounds in a row), so up to 20 rounds of evict-then-read, 20 ms
+    // apart; the mechanism must be heard in one of them (in none where it is broken).
     constexpr int heard = FASTREAD_LINUX_CALLS ? 1 : 0;
-    std::fill(got.begin(), got.end(), '\0');
-    CHECK(fastread::detail::pread_full_probing(fd, got.data(), 5000, 100000, "f", &miss_probe) ==
-          5000);
-    CHECK(got.substr(0, 5000) == s.substr(100000, 5000));
+    for (int round = 0; round < 20; ++round) {
+        if (round > 0) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        // Written back first: a page still dirty is not dropped (then the read below, which
+        // may fall on one, would not wait).
+        fastread_test::sync_file(dir / "f");
+        fastread::page_cache::evict(dir / "f");
+        if (round == 0 && fastread::page_cache::resident_fraction(dir / "f") > 0.5) {
+            WARN("skipped the evicted half: this file system ignores POSIX_FADV_DONTNEED");
+            return;
+        }
+        waits = 0;
+        miss_probe.probing = true;
+        std::fill(got.begin(), got.end(), '\0');
+        CHECK(fastread::detail::pread_full_probing(fd, got.data(), 5000, 100000, "f",
+                                                   &miss_probe) == 5000);
+        CHECK(got.substr(0, 5000) == s.substr(100000, 5000));
+        if (waits == heard) {
+            break;
+        }
+        WARN("round " << round << ": the evicted bytes were read without waiting");
+    }
     CHECK(waits == heard);
     CHECK(miss_probe.probing == (heard == 0));
     CHECK(fastread::detail::pread_full_probing(fd, got.data(), got.size(), 0, "f", &miss_probe) ==
