@@ -192,6 +192,14 @@ class positioned_file {
     void update_at(std::span<const std::uint64_t> indices, F&& fn,
                    const access_options& options = {}) {
         static_assert(std::is_trivially_copyable_v<T>, "records are copied as bytes");
+        update_records<T>(indices, detail::record_update_fn<T>(fn), options);
+    }
+
+  private:
+    // update_at's work, compiled once per record type, whatever fn is.
+    template <class T>
+    void update_records(std::span<const std::uint64_t> indices, detail::record_update_fn<T> fn,
+                        const access_options& options) {
         if (!writable_) {
             throw update_error(std::make_error_code(std::errc::bad_file_descriptor),
                                "update_at: " + path_.string() + " was opened read-only", 0);
@@ -224,7 +232,6 @@ class positioned_file {
         sync(options, indices.size());
     }
 
-  private:
     // How a batch runs: the method (never automatic), threads, request rules, and the map
     // when the method is mmap (guarded when automatic chose it).
     struct plan {
