@@ -132,10 +132,10 @@ inline std::size_t baseline_parse_header(const char* data, std::size_t size, bas
                                          const std::filesystem::path& path) {
     memory_source source(std::span<const char>(data, size));
     chunk_cursor<memory_source> cursor(source);
-    ppm_header parsed;
-    ppm_error err = parse_ppm_header(cursor, 1, parsed);
+    pnm_header parsed;
+    pnm_error err = parse_pnm_header(cursor, 1, parsed);
     if (err) {
-        baseline_fail(err.offset, ppm_error_message(err), path);
+        baseline_fail(err.offset, pnm_error_message(err), path);
     }
     h.plain = parsed.plain;
     h.width = parsed.width;
@@ -158,7 +158,7 @@ ppm::image<std::uint8_t> baseline_decode(const char* data, std::size_t size,
         std::memcpy(img.samples.data(), p, h.samples); // size checked by parse_header
     } else {
         for (std::size_t i = 0; i < h.samples; ++i) {
-            while (p < end && is_ppm_space(static_cast<unsigned char>(*p))) {
+            while (p < end && is_pnm_space(static_cast<unsigned char>(*p))) {
                 ++p;
             }
             if (p == end || !std::isdigit(static_cast<unsigned char>(*p))) {

@@ -31,9 +31,9 @@
 namespace fastread::detail {
 
 /// The P1 raster scanner: a state machine fed chunk by chunk (a comment may straddle
-/// chunks), as p3_scanner is for P2 and P3.
+/// chunks), as plain_scanner is for P2 and P3.
 struct p1_scanner {
-    using status = p3_scanner::status;
+    using status = plain_scanner::status;
 
     std::uint64_t needed = 0; // samples the header declares
     std::uint64_t count = 0;  // samples decoded so far
@@ -71,7 +71,7 @@ struct p1_scanner {
 #else
         for (int i = 0; i < 16; ++i) {
             const auto c = static_cast<unsigned char>(p[i]);
-            if (static_cast<unsigned char>(c - '0') >= 2 && !is_ppm_space(c)) {
+            if (static_cast<unsigned char>(c - '0') >= 2 && !is_pnm_space(c)) {
                 return false;
             }
         }
@@ -91,7 +91,7 @@ struct p1_scanner {
     /// block) or a byte is no bit, whitespace or comment (error, at its offset).
     template <class Sample>
     status scan(const char*& pos, const char* end, std::uint64_t end_offset, Sample*& out,
-                Sample* out_end, ppm_error& err) {
+                Sample* out_end, pnm_error& err) {
         const char* p = pos;
         status st = status::need_input;
         while (p != end) {
@@ -147,7 +147,7 @@ struct p1_scanner {
                 }
                 continue;
             }
-            if (is_ppm_space(c)) {
+            if (is_pnm_space(c)) {
                 ++p;
                 continue;
             }
@@ -156,7 +156,7 @@ struct p1_scanner {
                 ++p;
                 continue;
             }
-            err.code = ppm_errc::invalid_raster_byte;
+            err.code = pnm_errc::invalid_raster_byte;
             err.offset = end_offset - static_cast<std::uint64_t>(end - p);
             err.value = c;
             st = status::error;
@@ -167,8 +167,8 @@ struct p1_scanner {
     }
 
     /// At end of input: a short raster.
-    status finish(std::uint64_t eof_offset, ppm_error& err) const {
-        err.code = ppm_errc::truncated_raster;
+    status finish(std::uint64_t eof_offset, pnm_error& err) const {
+        err.code = pnm_errc::truncated_raster;
         err.offset = eof_offset;
         err.value = count;
         err.limit = needed;
@@ -178,9 +178,9 @@ struct p1_scanner {
 
 /// Decodes a plain (P1) raster into `out` (h.samples samples, 0 black, 1 white).
 template <class Sample, class Source>
-ppm_error read_plain_bits(chunk_cursor<Source>& cur, const ppm_header& h,
+pnm_error read_plain_bits(chunk_cursor<Source>& cur, const pnm_header& h,
                           sample_vector<Sample>& out) {
-    ppm_error err = plain_raster_error(h);
+    pnm_error err = plain_raster_error(h);
     p1_scanner scanner;
     scanner.needed = h.samples;
     // A bit is one byte: an input known to be shorter than the raster is parsed into a
@@ -193,8 +193,8 @@ ppm_error read_plain_bits(chunk_cursor<Source>& cur, const ppm_header& h,
     return drive_plain_scan(
         cur, h, out, discard, 1, err,
         [&](const char*& pos, const char* end, std::uint64_t end_offset, Sample*& o, Sample* o_end,
-            ppm_error& e) { return scanner.scan(pos, end, end_offset, o, o_end, e); },
-        [&](std::uint64_t eof_offset, Sample*&, Sample*, ppm_error& e) {
+            pnm_error& e) { return scanner.scan(pos, end, end_offset, o, o_end, e); },
+        [&](std::uint64_t eof_offset, Sample*&, Sample*, pnm_error& e) {
             return scanner.finish(eof_offset, e);
         });
 }
@@ -231,7 +231,7 @@ void expand_pbm_row(Sample* dst, const unsigned char* src, std::uint32_t width) 
 
 /// Decodes a raw (P4) raster into `out` (h.samples samples, 0 black, 1 white).
 template <class Sample, class Source>
-ppm_error read_raw_bits(chunk_cursor<Source>& cur, const ppm_header& h,
+pnm_error read_raw_bits(chunk_cursor<Source>& cur, const pnm_header& h,
                         sample_vector<Sample>& out) {
     const std::uint64_t row_bytes = (std::uint64_t{h.width} + 7) / 8;
     const std::uint64_t raster_bytes = row_bytes * h.height; // <= h.samples

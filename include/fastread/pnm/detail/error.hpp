@@ -1,9 +1,9 @@
 #ifndef FASTREAD_PNM_DETAIL_ERROR_HPP
 #define FASTREAD_PNM_DETAIL_ERROR_HPP
 
-// The Netpbm decoder's errors and what they need: ppm_error (a code, the input offset and the
+// The Netpbm decoder's errors and what they need: pnm_error (a code, the input offset and the
 // numbers a message needs) and its message, the header's fields, the raster's errors and
-// buffer sizing. The ppm_ names are the family's: PPM came first.
+// buffer sizing, for every format of the family (P1-P7).
 
 #include <algorithm>
 #include <cstddef>
@@ -14,7 +14,7 @@
 
 namespace fastread::detail {
 
-enum class ppm_errc : unsigned char {
+enum class pnm_errc : unsigned char {
     none,
     empty_input,           // no byte at all
     bad_magic,             // first two bytes are no magic number read; value = the offending byte
@@ -37,7 +37,7 @@ enum class ppm_errc : unsigned char {
     tuple_type_too_long,   // PAM: the TUPLTYPE values joined are longer than 255 bytes
 };
 
-enum class ppm_field : unsigned char {
+enum class pnm_field : unsigned char {
     magic,
     width,
     height,
@@ -48,13 +48,13 @@ enum class ppm_field : unsigned char {
     endhdr      // PAM: the header's last line
 };
 
-struct ppm_error {
-    ppm_errc code = ppm_errc::none;
+struct pnm_error {
+    pnm_errc code = pnm_errc::none;
     std::uint64_t offset = 0;
     std::uint64_t value = 0;
     std::uint64_t limit = 0;
     std::uint64_t index = 0;
-    ppm_field field = ppm_field::magic;
+    pnm_field field = pnm_field::magic;
     bool plain = false;
     std::uint32_t width = 0;
     std::uint32_t height = 0;
@@ -62,7 +62,7 @@ struct ppm_error {
     unsigned char magic = 0; // the magic number's digit ('1'..'7'), 0 before it is read
     bool any_format = false; // decoding for pnm (P1..P7) rather than ppm (P3, P6)
 
-    explicit operator bool() const noexcept { return code != ppm_errc::none; }
+    explicit operator bool() const noexcept { return code != pnm_errc::none; }
 };
 
 /// The longest PAM tuple type kept (libnetpbm's limit too: pam.h's tuple_type[256]).
@@ -73,7 +73,7 @@ inline constexpr std::size_t max_tuple_type_bytes = 255;
 /// digits".
 inline constexpr std::uint32_t p3_sample_saturation = 1'000'000;
 
-struct ppm_header {
+struct pnm_header {
     bool plain = false;      // P1, P2, P3 (true) or a raw format
     unsigned char magic = 0; // the magic number's digit, '1'..'7'
     std::uint32_t width = 0;
@@ -101,15 +101,15 @@ inline std::uint64_t initial_capacity(std::uint64_t needed, std::uint64_t bytes_
 }
 
 /// The error for a raw raster of `raster_bytes` bytes of which the input holds `have`.
-inline ppm_error raw_truncated_error(const ppm_header& h, std::uint64_t have,
+inline pnm_error raw_truncated_error(const pnm_header& h, std::uint64_t have,
                                      std::uint64_t raster_bytes) noexcept {
-    ppm_error err;
+    pnm_error err;
     err.plain = false;
     err.width = h.width;
     err.height = h.height;
     err.depth = h.depth;
     err.magic = h.magic;
-    err.code = ppm_errc::truncated_raster;
+    err.code = pnm_errc::truncated_raster;
     err.offset = h.raster_offset + have;
     err.value = have;
     err.limit = raster_bytes;
@@ -117,15 +117,15 @@ inline ppm_error raw_truncated_error(const ppm_header& h, std::uint64_t have,
 }
 
 /// The error for raw sample `index` (of `sample_bytes` bytes), whose value `value` exceeds maxval.
-inline ppm_error raw_sample_error(const ppm_header& h, std::uint64_t index,
+inline pnm_error raw_sample_error(const pnm_header& h, std::uint64_t index,
                                   std::size_t sample_bytes, unsigned value) noexcept {
-    ppm_error err;
+    pnm_error err;
     err.plain = false;
     err.width = h.width;
     err.height = h.height;
     err.depth = h.depth;
     err.magic = h.magic;
-    err.code = ppm_errc::sample_exceeds_maxval;
+    err.code = pnm_errc::sample_exceeds_maxval;
     err.offset = h.raster_offset + index * sample_bytes;
     err.value = value;
     err.limit = h.maxval;
@@ -149,66 +149,66 @@ inline std::string describe_byte(std::uint64_t c) {
     return s;
 }
 
-inline const char* field_name(ppm_field f, bool any_format) noexcept {
+inline const char* field_name(pnm_field f, bool any_format) noexcept {
     switch (f) {
-    case ppm_field::magic:
+    case pnm_field::magic:
         return any_format ? "a Netpbm magic number (P1 to P7)" : "the magic number P3 or P6";
-    case ppm_field::width:
+    case pnm_field::width:
         return "width";
-    case ppm_field::height:
+    case pnm_field::height:
         return "height";
-    case ppm_field::maxval:
+    case pnm_field::maxval:
         return "maxval";
-    case ppm_field::delimiter:
+    case pnm_field::delimiter:
         return "one whitespace byte after the header";
-    case ppm_field::depth:
+    case pnm_field::depth:
         return "depth";
-    case ppm_field::tuple_type:
+    case pnm_field::tuple_type:
         return "TUPLTYPE";
-    case ppm_field::endhdr:
+    case pnm_field::endhdr:
         return "ENDHDR";
     }
     return "";
 }
 
 /// What a PAM header line names: its keyword.
-inline const char* pam_keyword(ppm_field f) noexcept {
+inline const char* pam_keyword(pnm_field f) noexcept {
     switch (f) {
-    case ppm_field::width:
+    case pnm_field::width:
         return "WIDTH";
-    case ppm_field::height:
+    case pnm_field::height:
         return "HEIGHT";
-    case ppm_field::depth:
+    case pnm_field::depth:
         return "DEPTH";
-    case ppm_field::maxval:
+    case pnm_field::maxval:
         return "MAXVAL";
-    case ppm_field::tuple_type:
+    case pnm_field::tuple_type:
         return "TUPLTYPE";
-    case ppm_field::endhdr:
+    case pnm_field::endhdr:
         return "ENDHDR";
     default:
         return "P7";
     }
 }
 
-inline std::string ppm_error_message(const ppm_error& e) {
+inline std::string pnm_error_message(const pnm_error& e) {
     using std::to_string;
     const char* magic_word = e.any_format ? "a Netpbm image (magic number P1 to P7)"
                                           : "a PPM image (magic number P3 or P6)";
     switch (e.code) {
-    case ppm_errc::none:
+    case pnm_errc::none:
         return "no error";
-    case ppm_errc::empty_input:
+    case pnm_errc::empty_input:
         return std::string("empty input; expected ") + magic_word;
-    case ppm_errc::bad_magic:
+    case pnm_errc::bad_magic:
         return std::string(e.any_format ? "expected a Netpbm magic number P1 to P7, found "
                                         : "expected the PPM magic number P3 or P6, found ") +
                describe_byte(e.value);
-    case ppm_errc::pfm_magic:
+    case pnm_errc::pfm_magic:
         return std::string("P") + static_cast<char>(e.value) + " starts a PFM image (" +
                (e.value == 'F' ? "color" : "grayscale") +
                " floating-point samples), not a Netpbm one: read it with fastread::pfm::load";
-    case ppm_errc::unsupported_format: {
+    case pnm_errc::unsupported_format: {
         static constexpr const char* names[] = {"",        "PBM plain", "PGM plain", "",
                                                 "PBM raw", "PGM raw",   "",          "PAM"};
         unsigned d = static_cast<unsigned>(e.value - '0');
@@ -216,42 +216,42 @@ inline std::string ppm_error_message(const ppm_error& e) {
                ") is not supported; fastread::ppm reads P3 and P6 (fastread::pnm::load reads "
                "P1 to P7)";
     }
-    case ppm_errc::expected_line_end:
+    case pnm_errc::expected_line_end:
         return std::string("expected the end of the PAM header line ") + pam_keyword(e.field) +
                ", found " + describe_byte(e.value);
-    case ppm_errc::unknown_pam_line:
+    case pnm_errc::unknown_pam_line:
         return "expected a PAM header line (WIDTH, HEIGHT, DEPTH, MAXVAL, TUPLTYPE, ENDHDR or "
                "a # comment)";
-    case ppm_errc::missing_pam_field:
+    case pnm_errc::missing_pam_field:
         return std::string("the PAM header ends without a ") + pam_keyword(e.field) +
                " line (pam(5): WIDTH, HEIGHT, DEPTH and MAXVAL are required)";
-    case ppm_errc::tuple_type_too_long:
+    case pnm_errc::tuple_type_too_long:
         return "TUPLTYPE is longer than " + to_string(max_tuple_type_bytes) + " bytes";
-    case ppm_errc::truncated_header:
+    case pnm_errc::truncated_header:
         return std::string("input ends inside the header; expected ") +
                field_name(e.field, e.any_format);
-    case ppm_errc::expected_number:
+    case pnm_errc::expected_number:
         return std::string("expected ") + field_name(e.field, e.any_format) +
                " (an unsigned decimal number), found " + describe_byte(e.value);
-    case ppm_errc::expected_whitespace:
+    case pnm_errc::expected_whitespace:
         return std::string("expected whitespace after ") + field_name(e.field, e.any_format) +
                ", found " + describe_byte(e.value);
-    case ppm_errc::number_too_large:
+    case pnm_errc::number_too_large:
         return std::string(field_name(e.field, e.any_format)) + " is larger than 4294967295";
-    case ppm_errc::zero_dimension:
+    case pnm_errc::zero_dimension:
         return std::string(field_name(e.field, e.any_format)) +
-               (e.field == ppm_field::depth ? " is 0; a pixel has at least one sample"
+               (e.field == pnm_field::depth ? " is 0; a pixel has at least one sample"
                                             : " is 0; an image has at least one pixel");
-    case ppm_errc::maxval_out_of_range:
+    case pnm_errc::maxval_out_of_range:
         return (e.limit != 0 ? std::string("maxval with that many digits")
                              : "maxval " + to_string(e.value)) +
                " is out of range 1..65535";
-    case ppm_errc::needs_16bit_samples:
+    case pnm_errc::needs_16bit_samples:
         return "maxval " + to_string(e.value) +
                " needs 16-bit samples; load this image as std::uint16_t";
-    case ppm_errc::size_overflow:
+    case pnm_errc::size_overflow:
         return "image size " + to_string(e.value) + "x" + to_string(e.limit) + " overflows 64 bits";
-    case ppm_errc::truncated_raster:
+    case pnm_errc::truncated_raster:
         if (e.plain) {
             return "truncated raster: the header declares " + to_string(e.width) + "x" +
                    to_string(e.height) + " pixels (" + to_string(e.limit) +
@@ -260,7 +260,7 @@ inline std::string ppm_error_message(const ppm_error& e) {
         return "truncated raster: the header declares " + to_string(e.width) + "x" +
                to_string(e.height) + " pixels (" + to_string(e.limit) +
                " bytes), the input ends after " + to_string(e.value) + " of them";
-    case ppm_errc::sample_exceeds_maxval: {
+    case pnm_errc::sample_exceeds_maxval: {
         const std::uint64_t depth = e.depth == 0 ? 1 : e.depth;
         const std::uint64_t pixel = e.index / depth;
         static constexpr const char* channel[] = {"red", "green", "blue"};
@@ -275,7 +275,7 @@ inline std::string ppm_error_message(const ppm_error& e) {
         }
         return "sample " + v + " exceeds maxval " + to_string(e.limit) + " (" + where + ")";
     }
-    case ppm_errc::invalid_raster_byte:
+    case pnm_errc::invalid_raster_byte:
         return std::string(e.magic == '1' ? "expected a PBM bit (0 or 1)"
                                           : "expected a decimal sample") +
                ", whitespace or a comment, found " + describe_byte(e.value);

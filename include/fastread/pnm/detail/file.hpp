@@ -92,7 +92,7 @@ decoded_pnm<Sample> load_read_pnm(unique_fd fd, std::uint64_t size_at_open, std:
 /// with pread(2), into `h`, for samples of `sample_bytes_max` bytes. False if the header is
 /// bad or does not end within those bytes (the slices then leave the file to the stream).
 inline bool header_in_head(int fd, std::uint64_t size, std::size_t sample_bytes_max,
-                           bool any_format, const std::filesystem::path& path, ppm_header& h) {
+                           bool any_format, const std::filesystem::path& path, pnm_header& h) {
     constexpr std::size_t head_bytes = std::size_t{64} << 10;
     std::unique_ptr<char[]> head(new char[head_bytes]);
     const std::size_t head_got =
@@ -100,7 +100,7 @@ inline bool header_in_head(int fd, std::uint64_t size, std::size_t sample_bytes_
                    static_cast<std::size_t>(std::min<std::uint64_t>(size, head_bytes)), 0, path);
     memory_source head_source(std::span<const char>(head.get(), head_got));
     chunk_cursor<memory_source> cursor(head_source);
-    return !parse_ppm_header(cursor, sample_bytes_max, h, any_format);
+    return !parse_pnm_header(cursor, sample_bytes_max, h, any_format);
 }
 
 /// Ends a load in slices of the file open on `fd` (`size` bytes at open): throws
@@ -158,7 +158,7 @@ template <class Sample>
 std::optional<decoded_pnm<Sample>>
 load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads,
                           const std::filesystem::path& path, bool any_format) {
-    ppm_header h;
+    pnm_header h;
     if (!header_in_head(fd, size, sizeof(Sample), any_format, path, h) ||
         (h.magic != '2' && h.magic != '3') || h.raster_offset >= size ||
         h.samples > (size - h.raster_offset + 1) / 2) {
@@ -184,16 +184,16 @@ load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads,
     std::vector<std::uint64_t> reached(threads, 0);
     std::vector<unsigned char> ended_early(threads, 0);
     decoded_pnm<Sample> img;
-    ppm_error err;
+    pnm_error err;
     scan_plain_slices(
         h, slice_bytes, size, img.samples, err,
-        [&](unsigned t, p3_scanner& scanner, Sample*& o, Sample* o_end, ppm_error& e) {
+        [&](unsigned t, plain_scanner& scanner, Sample*& o, Sample* o_end, pnm_error& e) {
             const bool last = t + 1 == threads;
             const std::uint64_t to = last ? size : cuts[t + 1] + 1;
             std::unique_ptr<char[]> buffer(new char[scan_read_block]);
             std::uint64_t pos = cuts[t];
-            p3_scanner::status st = p3_scanner::status::need_input;
-            while (pos < to && st == p3_scanner::status::need_input) {
+            plain_scanner::status st = plain_scanner::status::need_input;
+            while (pos < to && st == plain_scanner::status::need_input) {
                 const auto want =
                     static_cast<std::size_t>(std::min<std::uint64_t>(scan_read_block, to - pos));
                 const std::size_t got = pread_full(fd, buffer.get(), want, pos, path);
@@ -206,7 +206,7 @@ load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads,
                 }
             }
             reached[t] = pos;
-            if (st == p3_scanner::status::need_input && last) {
+            if (st == plain_scanner::status::need_input && last) {
                 st = scanner.finish(pos, o, o_end, e);
             }
             return st;
@@ -221,7 +221,7 @@ load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads,
     }
     std::optional<parse_error> failure;
     if (err) {
-        failure.emplace(err.offset, ppm_error_message(err), path.string());
+        failure.emplace(err.offset, pnm_error_message(err), path.string());
     }
     throw_slices_outcome(fd, size, furthest, failure, path);
     img.header = std::move(h);
@@ -248,7 +248,7 @@ template <class Sample>
 std::optional<decoded_pnm<Sample>>
 load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
                         const std::filesystem::path& path, bool any_format) {
-    ppm_header h;
+    pnm_header h;
     if (!header_in_head(fd, size, sizeof(Sample), any_format, path, h) ||
         (h.magic != '4' && h.magic != '5' && h.magic != '6' && h.magic != '7')) {
         return std::nullopt;
@@ -359,8 +359,8 @@ load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
                                    // shrink_error, whatever its size now)
         }
         if (!failure && bad[t] < count) {
-            const ppm_error err = raw_sample_error(h, bad[t], sample_bytes, out[bad[t]]);
-            failure.emplace(err.offset, ppm_error_message(err), path.string());
+            const pnm_error err = raw_sample_error(h, bad[t], sample_bytes, out[bad[t]]);
+            failure.emplace(err.offset, pnm_error_message(err), path.string());
         }
     }
     throw_slices_outcome(fd, size, furthest, failure, path);

@@ -27,7 +27,7 @@ namespace fastread::detail {
 
 /// Netpbm whitespace: what C's isspace() calls white space in the "C" locale (the rule the
 /// P3 kernels in scan/decimal_list.hpp apply too).
-constexpr bool is_ppm_space(unsigned c) noexcept {
+constexpr bool is_pnm_space(unsigned c) noexcept {
     return is_space_byte(c);
 }
 
@@ -48,11 +48,11 @@ int skip_comment(chunk_cursor<Source>& cur) {
 
 /// Skips whitespace and comments (`#` through the next CR or LF) before a header token.
 template <class Source>
-bool skip_header_space(chunk_cursor<Source>& cur, ppm_field field, ppm_error& err) {
+bool skip_header_space(chunk_cursor<Source>& cur, pnm_field field, pnm_error& err) {
     for (;;) {
         int c = cur.peek();
         if (c < 0) {
-            err = {ppm_errc::truncated_header, cur.offset()};
+            err = {pnm_errc::truncated_header, cur.offset()};
             err.field = field;
             return false;
         }
@@ -62,7 +62,7 @@ bool skip_header_space(chunk_cursor<Source>& cur, ppm_field field, ppm_error& er
             skip_comment(cur);
             continue;
         }
-        if (!is_ppm_space(static_cast<unsigned>(c))) {
+        if (!is_pnm_space(static_cast<unsigned>(c))) {
             return true;
         }
         ++cur.pos;
@@ -71,15 +71,15 @@ bool skip_header_space(chunk_cursor<Source>& cur, ppm_field field, ppm_error& er
 
 /// Reads one unsigned decimal header token and checks the byte after it.
 template <class Source>
-bool read_header_number(chunk_cursor<Source>& cur, ppm_field field, std::uint64_t& value,
-                        std::uint64_t& token_offset, bool& saturated, ppm_error& err) {
+bool read_header_number(chunk_cursor<Source>& cur, pnm_field field, std::uint64_t& value,
+                        std::uint64_t& token_offset, bool& saturated, pnm_error& err) {
     if (!skip_header_space(cur, field, err)) {
         return false;
     }
     token_offset = cur.offset();
     int c = cur.peek();
     if (static_cast<unsigned>(c - '0') >= 10) {
-        err = {ppm_errc::expected_number, token_offset, static_cast<std::uint64_t>(c)};
+        err = {pnm_errc::expected_number, token_offset, static_cast<std::uint64_t>(c)};
         err.field = field;
         return false;
     }
@@ -97,8 +97,8 @@ bool read_header_number(chunk_cursor<Source>& cur, ppm_field field, std::uint64_
         ++cur.pos;
         c = cur.peek();
     }
-    if (c >= 0 && c != '#' && !is_ppm_space(static_cast<unsigned>(c))) {
-        err = {ppm_errc::expected_whitespace, cur.offset(), static_cast<std::uint64_t>(c)};
+    if (c >= 0 && c != '#' && !is_pnm_space(static_cast<unsigned>(c))) {
+        err = {pnm_errc::expected_whitespace, cur.offset(), static_cast<std::uint64_t>(c)};
         err.field = field;
         return false;
     }
@@ -108,30 +108,30 @@ bool read_header_number(chunk_cursor<Source>& cur, ppm_field field, std::uint64_
 /// Reads the magic number at the cursor: P3 or P6, or with `any_format` any of P1 to P7;
 /// sets h.magic and h.plain.
 template <class Source>
-ppm_error parse_ppm_magic(chunk_cursor<Source>& cur, ppm_header& h, bool any_format) {
+pnm_error parse_pnm_magic(chunk_cursor<Source>& cur, pnm_header& h, bool any_format) {
     const std::uint64_t start = cur.offset();
     int c = cur.peek();
     if (c < 0) {
-        return {ppm_errc::empty_input, start};
+        return {pnm_errc::empty_input, start};
     }
     if (c != 'P') {
-        return {ppm_errc::bad_magic, start, static_cast<std::uint64_t>(c)};
+        return {pnm_errc::bad_magic, start, static_cast<std::uint64_t>(c)};
     }
     ++cur.pos;
     c = cur.peek();
     if (c < 0) {
-        ppm_error err{ppm_errc::truncated_header, cur.offset()};
-        err.field = ppm_field::magic;
+        pnm_error err{pnm_errc::truncated_header, cur.offset()};
+        err.field = pnm_field::magic;
         return err;
     }
     if (c == 'F' || c == 'f') {
-        return {ppm_errc::pfm_magic, cur.offset() - 1, static_cast<std::uint64_t>(c)};
+        return {pnm_errc::pfm_magic, cur.offset() - 1, static_cast<std::uint64_t>(c)};
     }
     if (c < '1' || c > '7') {
-        return {ppm_errc::bad_magic, cur.offset(), static_cast<std::uint64_t>(c)};
+        return {pnm_errc::bad_magic, cur.offset(), static_cast<std::uint64_t>(c)};
     }
     if (!any_format && c != '3' && c != '6') {
-        return {ppm_errc::unsupported_format, cur.offset(), static_cast<std::uint64_t>(c)};
+        return {pnm_errc::unsupported_format, cur.offset(), static_cast<std::uint64_t>(c)};
     }
     h.magic = static_cast<unsigned char>(c);
     h.plain = c <= '3';
@@ -146,13 +146,13 @@ ppm_error parse_ppm_magic(chunk_cursor<Source>& cur, ppm_header& h, bool any_for
 /// raster's parser skips whitespace and comments itself, so for P3 only a whitespace byte
 /// is taken.
 template <class Source>
-ppm_error skip_raster_delimiter(chunk_cursor<Source>& cur, bool plain) {
+pnm_error skip_raster_delimiter(chunk_cursor<Source>& cur, bool plain) {
     const int c = cur.peek();
-    ppm_error truncated{ppm_errc::truncated_header, cur.offset()};
-    truncated.field = ppm_field::delimiter;
+    pnm_error truncated{pnm_errc::truncated_header, cur.offset()};
+    truncated.field = pnm_field::delimiter;
     if (c < 0) {
         // A plain raster may start right here; it is simply missing (truncated).
-        return plain ? ppm_error{} : truncated;
+        return plain ? pnm_error{} : truncated;
     }
     if (c == '#') {
         if (!plain) {
@@ -170,14 +170,14 @@ ppm_error skip_raster_delimiter(chunk_cursor<Source>& cur, bool plain) {
 
 /// Checks width * height * depth samples of `sample_bytes` against 64 bits and size_t;
 /// sets h.samples. `at` is the offset reported on overflow.
-inline ppm_error size_samples(ppm_header& h, std::uint64_t width, std::uint64_t height,
+inline pnm_error size_samples(pnm_header& h, std::uint64_t width, std::uint64_t height,
                               std::uint64_t depth, unsigned sample_bytes, std::uint64_t at) {
     std::uint64_t pixels = 0, samples = 0, bytes = 0;
     if (__builtin_mul_overflow(width, height, &pixels) ||
         __builtin_mul_overflow(pixels, depth, &samples) ||
         __builtin_mul_overflow(samples, std::uint64_t{sample_bytes}, &bytes) ||
         samples > std::numeric_limits<std::size_t>::max() / 2) {
-        return {ppm_errc::size_overflow, at, width, height};
+        return {pnm_errc::size_overflow, at, width, height};
     }
     h.samples = samples;
     return {};
@@ -186,44 +186,44 @@ inline ppm_error size_samples(ppm_header& h, std::uint64_t width, std::uint64_t 
 /// PBM, PGM and PPM after the magic number: width, height, maxval (not PBM's), the
 /// delimiter before the raster.
 template <class Source>
-ppm_error parse_classic_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_max,
-                               ppm_header& h) {
-    ppm_error err;
+pnm_error parse_classic_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_max,
+                               pnm_header& h) {
+    pnm_error err;
     std::uint64_t width = 0, height = 0, maxval = 1;
     std::uint64_t width_at = 0, height_at = 0, maxval_at = 0;
     bool saturated = false;
-    if (!read_header_number(cur, ppm_field::width, width, width_at, saturated, err)) {
+    if (!read_header_number(cur, pnm_field::width, width, width_at, saturated, err)) {
         return err;
     }
     if (width == 0 || width > std::numeric_limits<std::uint32_t>::max()) {
-        err = {width == 0 ? ppm_errc::zero_dimension : ppm_errc::number_too_large, width_at};
-        err.field = ppm_field::width;
+        err = {width == 0 ? pnm_errc::zero_dimension : pnm_errc::number_too_large, width_at};
+        err.field = pnm_field::width;
         return err;
     }
-    if (!read_header_number(cur, ppm_field::height, height, height_at, saturated, err)) {
+    if (!read_header_number(cur, pnm_field::height, height, height_at, saturated, err)) {
         return err;
     }
     if (height == 0 || height > std::numeric_limits<std::uint32_t>::max()) {
-        err = {height == 0 ? ppm_errc::zero_dimension : ppm_errc::number_too_large, height_at};
-        err.field = ppm_field::height;
+        err = {height == 0 ? pnm_errc::zero_dimension : pnm_errc::number_too_large, height_at};
+        err.field = pnm_field::height;
         return err;
     }
     const bool bitmap = h.magic == '1' || h.magic == '4';
     const std::uint32_t depth = h.magic == '3' || h.magic == '6' ? 3 : 1;
-    if (ppm_error e = size_samples(h, width, height, depth, 1, height_at)) {
+    if (pnm_error e = size_samples(h, width, height, depth, 1, height_at)) {
         return e;
     }
     if (!bitmap) {
-        if (!read_header_number(cur, ppm_field::maxval, maxval, maxval_at, saturated, err)) {
+        if (!read_header_number(cur, pnm_field::maxval, maxval, maxval_at, saturated, err)) {
             return err;
         }
         if (maxval == 0 || maxval > 65535) {
-            return {ppm_errc::maxval_out_of_range, maxval_at, maxval, saturated ? 1u : 0u};
+            return {pnm_errc::maxval_out_of_range, maxval_at, maxval, saturated ? 1u : 0u};
         }
         if (maxval > 255 && sample_bytes_max < 2) {
-            return {ppm_errc::needs_16bit_samples, maxval_at, maxval};
+            return {pnm_errc::needs_16bit_samples, maxval_at, maxval};
         }
-        if (ppm_error e = size_samples(h, width, height, depth, maxval > 255 ? 2 : 1, maxval_at)) {
+        if (pnm_error e = size_samples(h, width, height, depth, maxval > 255 ? 2 : 1, maxval_at)) {
             return e;
         }
     }
@@ -241,27 +241,27 @@ ppm_error parse_classic_header(chunk_cursor<Source>& cur, std::size_t sample_byt
     return {};
 }
 
-/// PAM header whitespace within a line: what is_ppm_space accepts but the line feed.
+/// PAM header whitespace within a line: what is_pnm_space accepts but the line feed.
 constexpr bool is_pam_blank(int c) noexcept {
-    return c >= 0 && c != '\n' && is_ppm_space(static_cast<unsigned>(c));
+    return c >= 0 && c != '\n' && is_pnm_space(static_cast<unsigned>(c));
 }
 
 /// Skips blanks to the line feed that ends a PAM header line and past it; an error at any
 /// other byte (`field` names the line), or at the end of the input.
 template <class Source>
-ppm_error end_pam_line(chunk_cursor<Source>& cur, ppm_field field) {
+pnm_error end_pam_line(chunk_cursor<Source>& cur, pnm_field field) {
     int c = cur.peek();
     while (is_pam_blank(c)) {
         ++cur.pos;
         c = cur.peek();
     }
     if (c < 0) {
-        ppm_error err{ppm_errc::truncated_header, cur.offset()};
-        err.field = ppm_field::endhdr;
+        pnm_error err{pnm_errc::truncated_header, cur.offset()};
+        err.field = pnm_field::endhdr;
         return err;
     }
     if (c != '\n') {
-        ppm_error err{ppm_errc::expected_line_end, cur.offset(), static_cast<std::uint64_t>(c)};
+        pnm_error err{pnm_errc::expected_line_end, cur.offset(), static_cast<std::uint64_t>(c)};
         err.field = field;
         return err;
     }
@@ -277,16 +277,16 @@ ppm_error end_pam_line(chunk_cursor<Source>& cur, ppm_field field) {
 /// first non-blank byte is `#` (comments), are skipped. A keyword given twice keeps its
 /// last value (libnetpbm).
 template <class Source>
-ppm_error parse_pam_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_max, ppm_header& h) {
-    ppm_error err = end_pam_line(cur, ppm_field::magic);
+pnm_error parse_pam_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_max, pnm_header& h) {
+    pnm_error err = end_pam_line(cur, pnm_field::magic);
     if (err) {
         return err;
     }
     std::uint64_t values[4] = {0, 0, 0, 0}; // width, height, depth, maxval
     std::uint64_t value_at[4] = {0, 0, 0, 0};
     bool seen[4] = {false, false, false, false};
-    static constexpr ppm_field fields[4] = {ppm_field::width, ppm_field::height, ppm_field::depth,
-                                            ppm_field::maxval};
+    static constexpr pnm_field fields[4] = {pnm_field::width, pnm_field::height, pnm_field::depth,
+                                            pnm_field::maxval};
     std::string tuple_type;
     std::uint64_t endhdr_at = 0;
     for (;;) {
@@ -296,8 +296,8 @@ ppm_error parse_pam_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_m
             c = cur.peek();
         }
         if (c < 0) {
-            err = {ppm_errc::truncated_header, cur.offset()};
-            err.field = ppm_field::endhdr;
+            err = {pnm_errc::truncated_header, cur.offset()};
+            err.field = pnm_field::endhdr;
             return err;
         }
         if (c == '\n') {
@@ -313,18 +313,18 @@ ppm_error parse_pam_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_m
         const std::uint64_t line_at = cur.offset();
         char keyword[9];
         std::size_t length = 0;
-        while (c >= 0 && !is_ppm_space(static_cast<unsigned>(c)) && length < sizeof keyword) {
+        while (c >= 0 && !is_pnm_space(static_cast<unsigned>(c)) && length < sizeof keyword) {
             keyword[length++] = static_cast<char>(c);
             ++cur.pos;
             c = cur.peek();
         }
         const std::string_view word(keyword, length);
-        if (c >= 0 && !is_ppm_space(static_cast<unsigned>(c))) {
-            return {ppm_errc::unknown_pam_line, line_at};
+        if (c >= 0 && !is_pnm_space(static_cast<unsigned>(c))) {
+            return {pnm_errc::unknown_pam_line, line_at};
         }
         if (word == "ENDHDR") {
             endhdr_at = line_at;
-            err = end_pam_line(cur, ppm_field::endhdr);
+            err = end_pam_line(cur, pnm_field::endhdr);
             if (err) {
                 return err;
             }
@@ -339,13 +339,13 @@ ppm_error parse_pam_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_m
             std::string value;
             while (c >= 0 && c != '\n') {
                 if (value.size() > max_tuple_type_bytes) {
-                    return {ppm_errc::tuple_type_too_long, line_at};
+                    return {pnm_errc::tuple_type_too_long, line_at};
                 }
                 value += static_cast<char>(c);
                 ++cur.pos;
                 c = cur.peek();
             }
-            while (!value.empty() && is_ppm_space(static_cast<unsigned char>(value.back()))) {
+            while (!value.empty() && is_pnm_space(static_cast<unsigned char>(value.back()))) {
                 value.pop_back();
             }
             if (!tuple_type.empty() && !value.empty()) {
@@ -353,9 +353,9 @@ ppm_error parse_pam_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_m
             }
             tuple_type += value;
             if (tuple_type.size() > max_tuple_type_bytes) {
-                return {ppm_errc::tuple_type_too_long, line_at};
+                return {pnm_errc::tuple_type_too_long, line_at};
             }
-            err = end_pam_line(cur, ppm_field::tuple_type);
+            err = end_pam_line(cur, pnm_field::tuple_type);
             if (err) {
                 return err;
             }
@@ -364,7 +364,7 @@ ppm_error parse_pam_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_m
         static constexpr std::string_view names[4] = {"WIDTH", "HEIGHT", "DEPTH", "MAXVAL"};
         const std::size_t k = static_cast<std::size_t>(std::find(names, names + 4, word) - names);
         if (k == 4) {
-            return {ppm_errc::unknown_pam_line, line_at};
+            return {pnm_errc::unknown_pam_line, line_at};
         }
         c = cur.peek();
         while (is_pam_blank(c)) {
@@ -373,10 +373,10 @@ ppm_error parse_pam_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_m
         }
         value_at[k] = cur.offset();
         if (static_cast<unsigned>(c - '0') >= 10) {
-            err = {ppm_errc::expected_number, cur.offset(), static_cast<std::uint64_t>(c)};
+            err = {pnm_errc::expected_number, cur.offset(), static_cast<std::uint64_t>(c)};
             err.field = fields[k];
             if (c < 0) {
-                err.code = ppm_errc::truncated_header;
+                err.code = pnm_errc::truncated_header;
             }
             return err;
         }
@@ -395,14 +395,14 @@ ppm_error parse_pam_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_m
     }
     for (std::size_t k = 0; k < 4; ++k) {
         if (!seen[k]) {
-            err = {ppm_errc::missing_pam_field, endhdr_at};
+            err = {pnm_errc::missing_pam_field, endhdr_at};
             err.field = fields[k];
             return err;
         }
     }
     for (std::size_t k = 0; k < 3; ++k) {
         if (values[k] == 0 || values[k] > std::numeric_limits<std::uint32_t>::max()) {
-            err = {values[k] == 0 ? ppm_errc::zero_dimension : ppm_errc::number_too_large,
+            err = {values[k] == 0 ? pnm_errc::zero_dimension : pnm_errc::number_too_large,
                    value_at[k]};
             err.field = fields[k];
             return err;
@@ -410,13 +410,13 @@ ppm_error parse_pam_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_m
     }
     const std::uint64_t maxval = values[3];
     if (maxval == 0 || maxval > 65535) {
-        return {ppm_errc::maxval_out_of_range, value_at[3], maxval,
+        return {pnm_errc::maxval_out_of_range, value_at[3], maxval,
                 maxval >= (UINT64_C(1) << 40) ? 1u : 0u};
     }
     if (maxval > 255 && sample_bytes_max < 2) {
-        return {ppm_errc::needs_16bit_samples, value_at[3], maxval};
+        return {pnm_errc::needs_16bit_samples, value_at[3], maxval};
     }
-    if (ppm_error e =
+    if (pnm_error e =
             size_samples(h, values[0], values[1], values[2], maxval > 255 ? 2 : 1, endhdr_at)) {
         return e;
     }
@@ -434,9 +434,9 @@ ppm_error parse_pam_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_m
 ///
 /// `sample_bytes_max` is sizeof(Sample): a maxval needing wider samples is an error.
 template <class Source>
-ppm_error parse_ppm_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_max, ppm_header& h,
+pnm_error parse_pnm_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_max, pnm_header& h,
                            bool any_format = false) {
-    ppm_error err = parse_ppm_magic(cur, h, any_format);
+    pnm_error err = parse_pnm_magic(cur, h, any_format);
     if (!err) {
         err = h.magic == '7' ? parse_pam_header(cur, sample_bytes_max, h)
                              : parse_classic_header(cur, sample_bytes_max, h);

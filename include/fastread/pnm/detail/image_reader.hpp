@@ -21,7 +21,7 @@ namespace fastread::detail {
 /// The decoder's image as a pnm::image.
 template <class Sample>
 void to_image(decoded_pnm<Sample>&& decoded, pnm::image<Sample>& img) {
-    ppm_header& h = decoded.header;
+    pnm_header& h = decoded.header;
     img.width = h.width;
     img.height = h.height;
     img.depth = h.depth;
@@ -68,11 +68,11 @@ class image_reader {
         }
         decoded_pnm<sample_of<Image>> decoded;
         decoded.samples = std::move(out.samples);
-        const ppm_error err = read_ppm(cursor_, decoded.header, decoded.samples,
+        const pnm_error err = read_pnm(cursor_, decoded.header, decoded.samples,
                                        /*last_image=*/false, AnyFormat);
         if (err) {
             out = Image{};
-            throw parse_error(err.offset, ppm_error_message(err), name_);
+            throw parse_error(err.offset, pnm_error_message(err), name_);
         }
         to_image(std::move(decoded), out);
         return true;

@@ -2,7 +2,7 @@
 #define FASTREAD_PNM_DETAIL_PARSE_HPP
 
 // The Netpbm decoder behind fastread::ppm and fastread::pnm. It reports errors as values
-// (ppm_error: a code, the input offset and the numbers a message needs), never by throwing from its
+// (pnm_error: a code, the input offset and the numbers a message needs), never by throwing from its
 // loops; the public entry points in ppm.hpp turn them into fastread::parse_error. Only the sources
 // throw (std::system_error, for operating-system failures).
 //
@@ -35,7 +35,7 @@ namespace fastread::detail {
 // Raw (P5, P6, P7) raster
 
 template <class Sample, class Source>
-ppm_error read_raw_raster(chunk_cursor<Source>& cur, const ppm_header& h,
+pnm_error read_raw_raster(chunk_cursor<Source>& cur, const pnm_header& h,
                           sample_vector<Sample>& out) {
     const std::size_t sample_bytes = h.maxval > 255 ? 2 : 1;
     const std::uint64_t samples = h.samples;
@@ -55,7 +55,7 @@ ppm_error read_raw_raster(chunk_cursor<Source>& cur, const ppm_header& h,
                                                  static_cast<unsigned>(sample_bytes), h.maxval);
         cur.pos += raster_bytes;
         if (bad < out.size()) {
-            const ppm_error err = raw_sample_error(h, bad, sample_bytes, out[bad]);
+            const pnm_error err = raw_sample_error(h, bad, sample_bytes, out[bad]);
             out.clear();
             return err;
         }
@@ -87,7 +87,7 @@ ppm_error read_raw_raster(chunk_cursor<Source>& cur, const ppm_header& h,
                 copy_raw_samples(out.data() + first, bounce.get(), n,
                                  static_cast<unsigned>(sample_bytes), h.maxval, stream);
             if (bad < n) {
-                const ppm_error err =
+                const pnm_error err =
                     raw_sample_error(h, first + bad, sample_bytes, out[first + bad]);
                 out.clear();
                 return err;
@@ -121,7 +121,7 @@ ppm_error read_raw_raster(chunk_cursor<Source>& cur, const ppm_header& h,
     const std::size_t bad =
         decode_raw_in_place(out.data(), out.size(), static_cast<unsigned>(sample_bytes), h.maxval);
     if (bad < out.size()) {
-        const ppm_error err = raw_sample_error(h, bad, sample_bytes, out[bad]);
+        const pnm_error err = raw_sample_error(h, bad, sample_bytes, out[bad]);
         out.clear();
         return err;
     }
@@ -133,10 +133,10 @@ ppm_error read_raw_raster(chunk_cursor<Source>& cur, const ppm_header& h,
 
 /// `last_image`: nothing after this image is read, so the raster may be parsed in slices.
 template <class Sample, class Source>
-ppm_error read_plain_raster(chunk_cursor<Source>& cur, const ppm_header& h,
+pnm_error read_plain_raster(chunk_cursor<Source>& cur, const pnm_header& h,
                             sample_vector<Sample>& out, bool last_image) {
-    ppm_error err = plain_raster_error(h);
-    p3_scanner scanner = p3_scanner::for_header(h);
+    pnm_error err = plain_raster_error(h);
+    plain_scanner scanner = plain_scanner::for_header(h);
 
     // Every sample but the last needs a digit and a whitespace byte, so n samples need at
     // least 2n - 1 bytes. When the input is known to be shorter, parse into a small scratch
@@ -163,8 +163,8 @@ ppm_error read_plain_raster(chunk_cursor<Source>& cur, const ppm_header& h,
     return drive_plain_scan(
         cur, h, out, discard, 2, err,
         [&](const char*& pos, const char* end, std::uint64_t end_offset, Sample*& o, Sample* o_end,
-            ppm_error& e) { return scanner.scan(pos, end, end_offset, o, o_end, kernel, e); },
-        [&](std::uint64_t eof_offset, Sample*& o, Sample* o_end, ppm_error& e) {
+            pnm_error& e) { return scanner.scan(pos, end, end_offset, o, o_end, kernel, e); },
+        [&](std::uint64_t eof_offset, Sample*& o, Sample* o_end, pnm_error& e) {
             return scanner.finish(eof_offset, o, o_end, e);
         });
 }
@@ -173,9 +173,9 @@ ppm_error read_plain_raster(chunk_cursor<Source>& cur, const ppm_header& h,
 /// of P1 to P7. `last_image`: nothing after this image is read, so a plain raster may be
 /// parsed in slices.
 template <class Sample, class Source>
-ppm_error read_ppm(chunk_cursor<Source>& cur, ppm_header& h, sample_vector<Sample>& samples,
+pnm_error read_pnm(chunk_cursor<Source>& cur, pnm_header& h, sample_vector<Sample>& samples,
                    bool last_image = false, bool any_format = false) {
-    ppm_error err = parse_ppm_header(cur, sizeof(Sample), h, any_format);
+    pnm_error err = parse_pnm_header(cur, sizeof(Sample), h, any_format);
     if (err) {
         return err;
     }
@@ -213,7 +213,7 @@ template <class Source>
 bool next_image_follows(chunk_cursor<Source>& cur, bool& started) {
     if (started) {
         int c = cur.peek();
-        while (c >= 0 && is_ppm_space(static_cast<unsigned>(c))) {
+        while (c >= 0 && is_pnm_space(static_cast<unsigned>(c))) {
             ++cur.pos;
             c = cur.peek();
         }
@@ -229,7 +229,7 @@ bool next_image_follows(chunk_cursor<Source>& cur, bool& started) {
 /// pnm::load move them into their own image types.
 template <class Sample>
 struct decoded_pnm {
-    ppm_header header;
+    pnm_header header;
     sample_vector<Sample> samples;
 };
 
@@ -243,12 +243,12 @@ decoded_pnm<Sample> load_first_pnm(Source& source, const std::string& name, bool
     if (plain != nullptr) {
         *plain = false;
     }
-    ppm_error err = read_ppm(cursor, img.header, img.samples, true, any_format);
+    pnm_error err = read_pnm(cursor, img.header, img.samples, true, any_format);
     if (plain != nullptr) {
         *plain = img.header.plain;
     }
     if (err) {
-        throw parse_error(err.offset, ppm_error_message(err), name);
+        throw parse_error(err.offset, pnm_error_message(err), name);
     }
     return img;
 }

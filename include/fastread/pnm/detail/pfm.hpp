@@ -68,7 +68,7 @@ template <class Source>
 std::uint32_t read_pfm_number(chunk_cursor<Source>& cur, const char* field,
                               const std::string& name) {
     int c = cur.peek();
-    while (c >= 0 && is_ppm_space(static_cast<unsigned>(c))) {
+    while (c >= 0 && is_pnm_space(static_cast<unsigned>(c))) {
         ++cur.pos;
         c = cur.peek();
     }
@@ -103,7 +103,7 @@ void end_pfm_line(chunk_cursor<Source>& cur, const char* after, const std::strin
                      after,
                  name);
     }
-    if (!is_ppm_space(static_cast<unsigned>(c))) {
+    if (!is_pnm_space(static_cast<unsigned>(c))) {
         pfm_fail(cur.offset(),
                  std::string("expected whitespace after the PFM ") + after + ", found " +
                      describe_byte(static_cast<std::uint64_t>(c)),
@@ -145,7 +145,7 @@ pfm::image read_pfm(chunk_cursor<Source>& cur, const std::string& name) {
     ++cur.pos;
     end_pfm_line(cur, "magic number", name);
     img.width = read_pfm_number(cur, "width", name);
-    if (c = cur.peek(); c >= 0 && !is_ppm_space(static_cast<unsigned>(c))) {
+    if (c = cur.peek(); c >= 0 && !is_pnm_space(static_cast<unsigned>(c))) {
         pfm_fail(cur.offset(),
                  "expected whitespace after the PFM width, found " +
                      describe_byte(static_cast<std::uint64_t>(c)),
@@ -155,14 +155,14 @@ pfm::image read_pfm(chunk_cursor<Source>& cur, const std::string& name) {
     end_pfm_line(cur, "height", name);
 
     c = cur.peek();
-    while (c >= 0 && is_ppm_space(static_cast<unsigned>(c))) {
+    while (c >= 0 && is_pnm_space(static_cast<unsigned>(c))) {
         ++cur.pos;
         c = cur.peek();
     }
     const std::uint64_t scale_at = cur.offset();
     char token[64];
     std::size_t length = 0;
-    while (c >= 0 && !is_ppm_space(static_cast<unsigned>(c)) && length < sizeof token) {
+    while (c >= 0 && !is_pnm_space(static_cast<unsigned>(c)) && length < sizeof token) {
         token[length++] = static_cast<char>(c);
         ++cur.pos;
         c = cur.peek();

@@ -23,14 +23,14 @@ namespace fastread::detail {
 
 /// The P3 sample scanner: a state machine fed chunk by chunk, so a token or comment may
 /// straddle chunk boundaries.
-struct p3_scanner {
+struct plain_scanner {
     enum class status : unsigned char { need_input, out_full, done, error };
 
     static constexpr std::uint32_t saturation = p3_sample_saturation;
 
     /// A scanner for the raster of the image `h` describes.
-    static p3_scanner for_header(const ppm_header& h) noexcept {
-        p3_scanner scanner;
+    static plain_scanner for_header(const pnm_header& h) noexcept {
+        plain_scanner scanner;
         scanner.maxval = h.maxval;
         scanner.needed = h.samples;
         return scanner;
@@ -45,9 +45,9 @@ struct p3_scanner {
     bool in_comment = false;
 
     template <class Sample>
-    status commit(Sample*& out, Sample* out_end, ppm_error& err) {
+    status commit(Sample*& out, Sample* out_end, pnm_error& err) {
         if (value > maxval) {
-            err.code = ppm_errc::sample_exceeds_maxval;
+            err.code = pnm_errc::sample_exceeds_maxval;
             err.offset = token_offset;
             err.value = value;
             err.limit = maxval;
@@ -102,7 +102,7 @@ struct p3_scanner {
     /// byte is invalid (error).
     template <class Sample>
     status scan(const char*& pos, const char* end, std::uint64_t end_offset, Sample*& out,
-                Sample* out_end, scan::decimal_list_fn<Sample> kernel, ppm_error& err) {
+                Sample* out_end, scan::decimal_list_fn<Sample> kernel, pnm_error& err) {
         const char* p = pos;
         status st = status::need_input;
         while (p != end) {
@@ -132,7 +132,7 @@ struct p3_scanner {
                 ++p;
                 continue;
             }
-            if (is_ppm_space(c) || c == '#') {
+            if (is_pnm_space(c) || c == '#') {
                 if (in_token) {
                     st = commit(out, out_end, err);
                     if (st == status::done) {
@@ -149,7 +149,7 @@ struct p3_scanner {
                 ++p;
                 continue;
             }
-            err.code = ppm_errc::invalid_raster_byte;
+            err.code = pnm_errc::invalid_raster_byte;
             err.offset = end_offset - static_cast<std::uint64_t>(end - p);
             err.value = c;
             st = status::error;
@@ -163,14 +163,14 @@ struct p3_scanner {
     /// raster. Accepting a sample that ends the file is fastread's own leniency: ppm(5)
     /// puts whitespace after each sample, and libnetpbm 11 (pm_getc) fails at that end.
     template <class Sample>
-    status finish(std::uint64_t eof_offset, Sample*& out, Sample* out_end, ppm_error& err) {
+    status finish(std::uint64_t eof_offset, Sample*& out, Sample* out_end, pnm_error& err) {
         if (in_token) {
             status st = commit(out, out_end, err);
             if (st != status::need_input) {
                 return st;
             }
         }
-        err.code = ppm_errc::truncated_raster;
+        err.code = pnm_errc::truncated_raster;
         err.offset = eof_offset;
         err.value = count;
         err.limit = needed;
@@ -179,8 +179,8 @@ struct p3_scanner {
 };
 
 /// An empty error that carries what a plain-raster message needs from the header.
-inline ppm_error plain_raster_error(const ppm_header& h) noexcept {
-    ppm_error err;
+inline pnm_error plain_raster_error(const pnm_header& h) noexcept {
+    pnm_error err;
     err.plain = true;
     err.width = h.width;
     err.height = h.height;
@@ -189,18 +189,18 @@ inline ppm_error plain_raster_error(const ppm_header& h) noexcept {
     return err;
 }
 
-/// Drives a plain-raster scanner (p3_scanner for P2 and P3, p1_scanner for P1) over the
+/// Drives a plain-raster scanner (plain_scanner for P2 and P3, p1_scanner for P1) over the
 /// cursor's chunks into `out`, h.samples samples: `scan(pos, end, end_offset, o, o_end,
 /// err)` on each chunk, `finish(eof_offset, o, o_end, err)` at the end of the input, each
-/// returning a p3_scanner::status. The samples grow as they are decoded, from what the
+/// returning a plain_scanner::status. The samples grow as they are decoded, from what the
 /// input can hold at `min_bytes` a sample (initial_capacity); with `discard` (the input is
 /// known to be too short for the image) they go to a small scratch buffer instead, so the
 /// parse ends in the same error, at the same offset, as from a stream, without allocating
 /// the image. Returns the scanner's error, or none with `out` holding the image.
 template <class Sample, class Source, class Scan, class Finish>
-ppm_error drive_plain_scan(chunk_cursor<Source>& cur, const ppm_header& h,
+pnm_error drive_plain_scan(chunk_cursor<Source>& cur, const pnm_header& h,
                            sample_vector<Sample>& out, bool discard, std::uint64_t min_bytes,
-                           ppm_error err, Scan scan, Finish finish) {
+                           pnm_error err, Scan scan, Finish finish) {
     std::vector<Sample> scratch;
     Sample* out_begin = nullptr;
     Sample* out_end = nullptr;
@@ -217,20 +217,20 @@ ppm_error drive_plain_scan(chunk_cursor<Source>& cur, const ppm_header& h,
     }
     Sample* o = out_begin;
     for (;;) {
-        p3_scanner::status st;
+        plain_scanner::status st;
         if (cur.fill()) {
             st = scan(cur.pos, cur.end, cur.offset() + (cur.end - cur.pos), o, out_end, err);
         } else {
             st = finish(cur.offset(), o, out_end, err);
         }
-        if (st == p3_scanner::status::done) {
+        if (st == plain_scanner::status::done) {
             break;
         }
-        if (st == p3_scanner::status::error) {
+        if (st == plain_scanner::status::error) {
             out.clear();
             return err;
         }
-        if (st == p3_scanner::status::out_full) {
+        if (st == plain_scanner::status::out_full) {
             if (discard) {
                 o = out_begin;
             } else {
@@ -268,7 +268,7 @@ inline const char* plain_split_point(const char* begin, const char* at, const ch
     }
     // Out of a token: the next whitespace byte (a long token or another byte: give up).
     const char* stop = end - at > 64 ? at + 64 : end;
-    while (at != stop && !is_ppm_space(static_cast<unsigned char>(*at))) {
+    while (at != stop && !is_pnm_space(static_cast<unsigned char>(*at))) {
         if (*at == '#' || static_cast<unsigned>(*at - '0') >= 10) {
             return nullptr;
         }
@@ -287,14 +287,14 @@ inline const char* plain_split_point(const char* begin, const char* at, const ch
 /// few samples is a truncated raster at `end_offset`. On error `out` is cleared.
 /// @throws what scan_slice throws (the lowest slice's), after every slice has finished.
 template <class Sample, class ScanSlice>
-void scan_plain_slices(const ppm_header& h, const std::vector<std::uint64_t>& slice_bytes,
-                       std::uint64_t end_offset, sample_vector<Sample>& out, ppm_error& err,
+void scan_plain_slices(const pnm_header& h, const std::vector<std::uint64_t>& slice_bytes,
+                       std::uint64_t end_offset, sample_vector<Sample>& out, pnm_error& err,
                        ScanSlice scan_slice) {
     const auto threads = static_cast<unsigned>(slice_bytes.size());
     struct slice_result {
         sample_vector<Sample> buffer; // slices after the first
         std::uint64_t count = 0;
-        ppm_error err;
+        pnm_error err;
     };
     std::vector<slice_result> results(threads);
     out.resize(static_cast<std::size_t>(h.samples));
@@ -314,12 +314,12 @@ void scan_plain_slices(const ppm_header& h, const std::vector<std::uint64_t>& sl
                 o_end = o + r.buffer.size();
             }
             Sample* const o_begin = o;
-            p3_scanner scanner = p3_scanner::for_header(h);
+            plain_scanner scanner = plain_scanner::for_header(h);
             r.err = plain_raster_error(h);
-            const p3_scanner::status st =
+            const plain_scanner::status st =
                 scan_slice(static_cast<unsigned>(t), scanner, o, o_end, r.err);
             r.count = static_cast<std::uint64_t>(o - o_begin);
-            if (st != p3_scanner::status::error) {
+            if (st != plain_scanner::status::error) {
                 r.err = {};
             }
         }
@@ -339,7 +339,7 @@ void scan_plain_slices(const ppm_header& h, const std::vector<std::uint64_t>& sl
         }
         if (r.err) {
             err = r.err;
-            if (err.code == ppm_errc::truncated_raster) {
+            if (err.code == pnm_errc::truncated_raster) {
                 err.value = total;
             } else {
                 err.index += total - take;
@@ -350,7 +350,7 @@ void scan_plain_slices(const ppm_header& h, const std::vector<std::uint64_t>& sl
     }
     // Every slice ended without an error yet too few samples: the last slice's finish()
     // reports a short raster, so only a slice that stopped early (its input ended) gets here.
-    err.code = ppm_errc::truncated_raster;
+    err.code = pnm_errc::truncated_raster;
     err.offset = end_offset;
     err.value = total;
     err.limit = h.samples;
@@ -366,9 +366,9 @@ void scan_plain_slices(const ppm_header& h, const std::vector<std::uint64_t>& sl
 /// Returns false (nothing done) when no good cut is found.
 template <class Sample>
 bool parse_plain_in_slices(const char* begin, const char* end, std::uint64_t begin_offset,
-                           const ppm_header& h, unsigned threads,
+                           const pnm_header& h, unsigned threads,
                            scan::decimal_list_fn<Sample> kernel, sample_vector<Sample>& out,
-                           ppm_error& err) {
+                           pnm_error& err) {
     std::vector<const char*> cuts{begin};
     for (unsigned t = 1; t < threads; ++t) {
         const char* at = plain_split_point(
@@ -387,16 +387,16 @@ bool parse_plain_in_slices(const char* begin, const char* end, std::uint64_t beg
     const std::uint64_t end_offset = begin_offset + static_cast<std::uint64_t>(end - begin);
     scan_plain_slices(
         h, slice_bytes, end_offset, out, err,
-        [&](unsigned t, p3_scanner& scanner, Sample*& o, Sample* o_end, ppm_error& e) {
+        [&](unsigned t, plain_scanner& scanner, Sample*& o, Sample* o_end, pnm_error& e) {
             // A slice but the last ends with the whitespace byte the next one
             // starts at, so its last token is complete and its scan ends
             // outside tokens and comments.
             const char* pos = cuts[t];
             const char* to = t + 1 < threads ? cuts[t + 1] + 1 : end;
-            p3_scanner::status st =
+            plain_scanner::status st =
                 scanner.scan(pos, to, begin_offset + static_cast<std::uint64_t>(to - begin), o,
                              o_end, kernel, e);
-            if (st == p3_scanner::status::need_input && to == end) {
+            if (st == plain_scanner::status::need_input && to == end) {
                 st = scanner.finish(end_offset, o, o_end, e);
             }
             return st;
