@@ -49,7 +49,6 @@ set(budgets
     "scan/simd_level.hpp=67000"
     "source.hpp=66000"
     "source/byte_source.hpp=46000"
-    "source/file_source.hpp=69000"
     "source/fread_source.hpp=64000"
     "source/istream_source.hpp=50000"
     "source/mmap_source.hpp=63000"

@@ -11,7 +11,7 @@
 #include "detail/thread_limit.hpp"
 #include "io.hpp"
 #include "page_cache.hpp"
-#include "source/file_source.hpp"
+#include "source/detail/file_source.hpp"
 #include "source/mmap_source.hpp"
 
 #include <algorithm>

@@ -31,7 +31,7 @@
 #include "io.hpp"
 #include "scan/byte_mask.hpp"
 #include "source/byte_source.hpp"
-#include "source/file_source.hpp"
+#include "source/detail/file_source.hpp"
 #include "source/read_source.hpp"
 #include "source/stdio_source.hpp"
 

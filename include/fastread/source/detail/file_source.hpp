@@ -1,5 +1,5 @@
-#ifndef FASTREAD_SOURCE_FILE_SOURCE_HPP
-#define FASTREAD_SOURCE_FILE_SOURCE_HPP
+#ifndef FASTREAD_SOURCE_DETAIL_FILE_SOURCE_HPP
+#define FASTREAD_SOURCE_DETAIL_FILE_SOURCE_HPP
 
 /// @file
 /// The file layer of the entry points that pass over a file front to back (lines(path),
@@ -16,15 +16,15 @@
 #include <system_error>
 #include <utility>
 
-#include "../detail/file_map.hpp"
-#include "../detail/file_shrank.hpp"
-#include "../detail/parallel.hpp"
-#include "../detail/policy.hpp"
-#include "../detail/posix.hpp"
-#include "../detail/read_ahead.hpp"
-#include "../detail/residency.hpp"
-#include "../io.hpp"
-#include "read_source.hpp"
+#include "../../detail/file_map.hpp"
+#include "../../detail/file_shrank.hpp"
+#include "../../detail/parallel.hpp"
+#include "../../detail/policy.hpp"
+#include "../../detail/posix.hpp"
+#include "../../detail/read_ahead.hpp"
+#include "../../detail/residency.hpp"
+#include "../../io.hpp"
+#include "../read_source.hpp"
 
 namespace fastread::detail {
 
@@ -177,4 +177,4 @@ class file_source {
 
 } // namespace fastread::detail
 
-#endif // FASTREAD_SOURCE_FILE_SOURCE_HPP
+#endif // FASTREAD_SOURCE_DETAIL_FILE_SOURCE_HPP
