@@ -11,6 +11,7 @@
 
 #include <fastread/detail/posix.hpp>
 #include <fastread/detail/record_plan.hpp>
+#include <fastread/detail/stdio.hpp>
 #include <fastread/error.hpp>
 
 #include <cerrno>

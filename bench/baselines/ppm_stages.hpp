@@ -37,6 +37,7 @@
 #include <vector>
 
 #include <fastread/detail/posix.hpp>
+#include <fastread/detail/stdio.hpp>
 #include <fastread/error.hpp>
 #include <fastread/ppm.hpp>
 #include <fastread/source/byte_source.hpp>

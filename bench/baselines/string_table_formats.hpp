@@ -15,6 +15,7 @@
 
 #include <fastread/detail/file_map.hpp>
 #include <fastread/detail/posix.hpp>
+#include <fastread/detail/stdio.hpp>
 #include <fastread/error.hpp>
 
 #include <cerrno>

@@ -8,6 +8,7 @@
 #include "detail/policy.hpp"
 #include "detail/posix.hpp"
 #include "detail/rw.hpp"
+#include "detail/stdio.hpp"
 #include "detail/thread_limit.hpp"
 #include "io.hpp"
 #include "page_cache.hpp"

@@ -257,11 +257,6 @@ inline std::int64_t file_offset(int fd) noexcept {
 #endif
 }
 
-/// The descriptor under a stdio stream, or -1 for a stream without one (fmemopen).
-inline int descriptor_of(std::FILE* file) noexcept {
-    return ::fileno(file);
-}
-
 /// The last byte equal to `c` in [p, p + n), or null: memrchr where the C library has it
 /// (glibc, the BSDs), else a loop from the end.
 inline const void* find_last(const void* p, char c, std::size_t n) noexcept {
@@ -280,34 +275,6 @@ inline const void* find_last(const void* p, char c, std::size_t n) noexcept {
 
 /// How open_regular opens a file.
 enum class open_mode { read_only, read_write };
-
-/// Closes a stdio stream on destruction (errors of that close are lost: call fclose on
-/// `release()` where they matter).
-struct file_closer {
-    void operator()(std::FILE* f) const noexcept { std::fclose(f); }
-};
-using unique_file = std::unique_ptr<std::FILE, file_closer>;
-
-/// std::fopen of a path (_wfopen on Windows, whose paths are UTF-16): the stream, or null
-/// with errno set. `mode` is ASCII ("rb", "rb+", "wb"...).
-inline std::FILE* open_stream(const std::filesystem::path& path, const char* mode) noexcept {
-#if defined(_WIN32)
-    const std::wstring wide(mode, mode + std::strlen(mode));
-    return ::_wfopen(path.c_str(), wide.c_str());
-#else
-    return std::fopen(path.c_str(), mode);
-#endif
-}
-
-/// getc without locking the stream: POSIX getc_unlocked, the C runtime's _getc_nolock on
-/// Windows.
-inline int getc_unlocked_of(std::FILE* f) noexcept {
-#if defined(_WIN32)
-    return _getc_nolock(f); // a macro in some runtimes
-#else
-    return getc_unlocked(f);
-#endif
-}
 
 /// The error a file that changed while it was read is reported with: ESTALE where the
 /// system has it, else EAGAIN (Windows; read it again).
@@ -331,16 +298,6 @@ inline constexpr int o_nonblock = O_NONBLOCK;
 #else
 inline constexpr int o_nonblock = 0;
 #endif
-
-/// A stdio stream ("rb", "rb+", ...: `mode`) over the descriptor `fd` owns, which it takes
-/// over (fdopen); an empty unique_file with errno set, and `fd` still owning it, on failure.
-inline unique_file stream_over(unique_fd& fd, const char* mode) noexcept {
-    unique_file f(::fdopen(fd.get(), mode));
-    if (f) {
-        (void)fd.release();
-    }
-    return f;
-}
 
 /// Opens `path` read-only (O_CLOEXEC), retrying EINTR; throws std::system_error on failure.
 inline unique_fd open_read_only(const std::filesystem::path& path, int extra_flags = 0) {

@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "../detail/posix.hpp"
+#include "../detail/stdio.hpp"
 #include "../sample_vector.hpp"
 #include "byte_source.hpp"
 

@@ -16,6 +16,7 @@
 
 #include "../detail/policy.hpp"
 #include "../detail/posix.hpp"
+#include "../detail/stdio.hpp"
 #include "byte_source.hpp"
 
 namespace fastread {
