@@ -241,6 +241,52 @@ TEST_CASE("update_at automatic on a big cached file: as applied one by one, what
     }
 }
 
+std::int32_t plus_seven(std::int32_t v) {
+    return v + 7;
+}
+
+TEST_CASE("update_at: fn may be a function, a function pointer, or a const, mutable or "
+          "temporary function object",
+          "[records]") {
+    temp_dir dir;
+    const fs::path path = dir / "records";
+    const std::vector<std::uint64_t> indices{3, 9, 3, 0, 11};
+    // Record i holds record_for(i); each call adds 7 to the records at the indices.
+    auto check = [&](auto&& update, int calls) {
+        std::vector<std::int32_t> want = make_records<std::int32_t>(path, 12);
+        for (int c = 0; c < calls; ++c) {
+            for (std::uint64_t i : indices) {
+                want[i] += 7;
+            }
+        }
+        for (int c = 0; c < calls; ++c) {
+            update();
+        }
+        CHECK(read_file(path) == std::string(reinterpret_cast<const char*>(want.data()),
+                                             want.size() * sizeof(std::int32_t)));
+    };
+    check([&] { fastread::update_at<std::int32_t>(path, indices, plus_seven); }, 1);
+    std::int32_t (*pointer)(std::int32_t) = &plus_seven;
+    check([&] { fastread::update_at<std::int32_t>(path, indices, pointer); }, 2);
+    const auto constant = [](std::int32_t v) { return v + 7; };
+    check([&] { fastread::update_at<std::int32_t>(path, indices, constant); }, 1);
+    auto mutable_object = [calls = 0](std::int32_t v) mutable { // called as non-const
+        ++calls;
+        return v + 7;
+    };
+    check([&] { fastread::update_at<std::int32_t>(path, indices, mutable_object); }, 1);
+    int seen = 0;
+    check(
+        [&] {
+            fastread::update_at<std::int32_t>(path, indices, [&seen](std::int32_t v) {
+                ++seen;
+                return v + 7;
+            });
+        },
+        1);
+    CHECK(seen == static_cast<int>(indices.size()));
+}
+
 TEST_CASE("update_at: records left unchanged are not written", "[records]") {
     // The file's modification time is set a day back: any write would move it to now.
     temp_dir dir;

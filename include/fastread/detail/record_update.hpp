@@ -29,6 +29,7 @@
 #include <memory>
 #include <string>
 #include <system_error>
+#include <type_traits>
 #include <vector>
 
 namespace fastread::detail {
@@ -42,15 +43,27 @@ template <class T>
 class record_update_fn {
   public:
     template <class F>
-    explicit record_update_fn(F& fn) noexcept
-        : fn_(const_cast<void*>(static_cast<const void*>(std::addressof(fn)))),
-          call_([](void* f, T& record) -> T { return (*static_cast<F*>(f))(record); }) {}
+    explicit record_update_fn(F& fn) noexcept {
+        if constexpr (std::is_function_v<F>) { // a function, passed by reference
+            fn_.function = reinterpret_cast<void (*)()>(&fn);
+            call_ = [](target f, T& record) -> T {
+                return reinterpret_cast<F*>(f.function)(record);
+            };
+        } else {
+            fn_.object = const_cast<void*>(static_cast<const void*>(std::addressof(fn)));
+            call_ = [](target f, T& record) -> T { return (*static_cast<F*>(f.object))(record); };
+        }
+    }
 
     T operator()(T& record) const { return call_(fn_, record); }
 
   private:
-    void* fn_;
-    T (*call_)(void*, T&);
+    union target {
+        void* object;
+        void (*function)();
+    };
+    target fn_;
+    T (*call_)(target, T&);
 };
 
 /// Applies fn to the records of `refs` (visits in file order, as visit_order(…, true)),
