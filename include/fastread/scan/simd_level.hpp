@@ -12,7 +12,6 @@
 #include <string_view>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
 /// 1 where the x86 SIMD kernels are compiled in (x86-64, GCC or Clang), else 0.
 #define FASTREAD_SCAN_X86 1
 #else

@@ -9,6 +9,10 @@
 
 #include "decimal_block.hpp"
 
+#if FASTREAD_SCAN_X86
+#include <immintrin.h>
+#endif
+
 namespace fastread::detail {
 
 #if FASTREAD_SCAN_X86
