@@ -132,7 +132,7 @@ inline void baseline_skip_comments(std::FILE* f) {
 inline std::size_t baseline_parse_header(const char* data, std::size_t size, baseline_header& h,
                                          const std::filesystem::path& path) {
     memory_source source(std::span<const char>(data, size));
-    chunk_cursor<memory_source> cursor(source);
+    decoder_cursor cursor{source_ref(source)};
     pnm_header parsed;
     pnm_error err = parse_pnm_header(cursor, 1, parsed);
     if (err) {

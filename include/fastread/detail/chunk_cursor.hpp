@@ -1,22 +1,30 @@
 #ifndef FASTREAD_DETAIL_CHUNK_CURSOR_HPP
 #define FASTREAD_DETAIL_CHUNK_CURSOR_HPP
 
-// A read position over a byte_source's chunks that tracks the absolute input offset.
+// A read position over a byte_source's chunks that tracks the absolute input offset. Over a
+// source_ref (the decoders' erased source) it holds the handle itself and asks the source's
+// abilities at run time.
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <optional>
 #include <span>
+#include <type_traits>
 
 #include "../source/byte_source.hpp"
+#include "source_ref.hpp"
 
 namespace fastread::detail {
 
 template <byte_source Source>
 class chunk_cursor {
+    static constexpr bool erased = std::is_same_v<Source, source_ref>;
+
   public:
-    explicit chunk_cursor(Source& source) noexcept : source_(&source) {}
+    /// Reads `source` (a source_ref is taken by value, any other source borrowed).
+    explicit chunk_cursor(std::conditional_t<erased, source_ref, Source&> source) noexcept
+        : source_(hold(source)) {}
 
     /// Input offset of the current byte.
     std::uint64_t offset() const noexcept {
@@ -29,7 +37,7 @@ class chunk_cursor {
             if (eof_) {
                 return false;
             }
-            std::span<const char> chunk = source_->next();
+            std::span<const char> chunk = src().next();
             if (chunk.empty()) {
                 eof_ = true;
                 return false;
@@ -47,16 +55,31 @@ class chunk_cursor {
     /// Bytes of input known to remain after the current byte, when the source knows:
     /// exactly for a contiguous source, from fstat for a sized one.
     std::optional<std::uint64_t> known_remaining() const noexcept {
+        if constexpr (erased) {
+            if (source_.contiguous()) {
+                return source_.whole().size() - offset();
+            }
+        }
         if constexpr (contiguous_source<Source>) {
             return source_->bytes().size() - offset();
         } else if constexpr (sized_source<Source>) {
-            std::optional<std::uint64_t> total = source_->size_hint();
+            std::optional<std::uint64_t> total = src().size_hint();
             if (total && *total >= offset()) {
                 return *total - offset();
             }
             return std::nullopt;
         } else {
             return std::nullopt;
+        }
+    }
+
+    /// Whether the source holds the whole input at once (its known_remaining() is then exact
+    /// and the rest of the input is one chunk).
+    bool contiguous() const noexcept {
+        if constexpr (erased) {
+            return source_.contiguous();
+        } else {
+            return contiguous_source<Source>;
         }
     }
 
@@ -67,11 +90,17 @@ class chunk_cursor {
         std::size_t done = 0;
         while (done < n) {
             if (pos == end) {
-                if constexpr (direct_read_source<Source>) {
+                bool direct = false;
+                if constexpr (erased) {
+                    direct = source_.reads_into();
+                } else {
+                    direct = direct_read_source<Source>;
+                }
+                if (direct) {
                     if (eof_) {
                         break;
                     }
-                    std::size_t got = source_->read_into(std::span<char>(dst + done, n - done));
+                    std::size_t got = read_into(std::span<char>(dst + done, n - done));
                     end_offset_ += got;
                     done += got;
                     if (done < n) {
@@ -97,10 +126,46 @@ class chunk_cursor {
     const char* end = nullptr; ///< end of the current chunk
 
   private:
-    Source* source_ = nullptr;
+    // A source_ref is held by value (a cursor may be copied or moved with its owner), any
+    // other source by address.
+    using held = std::conditional_t<erased, source_ref, Source*>;
+
+    static held hold(Source& source) noexcept {
+        if constexpr (erased) {
+            return source;
+        } else {
+            return &source;
+        }
+    }
+    Source& src() noexcept {
+        if constexpr (erased) {
+            return source_;
+        } else {
+            return *source_;
+        }
+    }
+    const Source& src() const noexcept {
+        if constexpr (erased) {
+            return source_;
+        } else {
+            return *source_;
+        }
+    }
+    std::size_t read_into(std::span<char> dst) {
+        if constexpr (erased || direct_read_source<Source>) {
+            return src().read_into(dst);
+        } else {
+            return 0; // not reached: read() asks first
+        }
+    }
+
+    held source_;
     std::uint64_t end_offset_ = 0; ///< input offset of `end`
     bool eof_ = false;
 };
+
+/// The cursor the format decoders read through: one compiled decoder for every source.
+using decoder_cursor = chunk_cursor<source_ref>;
 
 } // namespace fastread::detail
 

@@ -22,7 +22,7 @@ requires byte_source<std::remove_cvref_t<Source>> image load(Source&& source);
 
 template <class Source>
 requires byte_source<std::remove_cvref_t<Source>> image load(Source&& source) {
-    fastread::detail::chunk_cursor<std::remove_cvref_t<Source>> cursor(source);
+    fastread::detail::decoder_cursor cursor{fastread::detail::source_ref(source)};
     return fastread::detail::read_pfm(cursor, fastread::detail::source_name(source));
 }
 

@@ -61,7 +61,8 @@ namespace fastread::ppm {
 template <class Sample, class Source>
 requires byte_source<std::remove_cvref_t<Source>> image<Sample> load(Source&& source) {
     return fastread::detail::as_image<image<Sample>>(fastread::detail::load_first_pnm<Sample>(
-        source, fastread::detail::source_name(source), /*any_format=*/false));
+        fastread::detail::source_ref(source), fastread::detail::source_name(source),
+        /*any_format=*/false));
 }
 
 } // namespace fastread::ppm

@@ -177,9 +177,8 @@ struct p1_scanner {
 };
 
 /// Decodes a plain (P1) raster into `out` (h.samples samples, 0 black, 1 white).
-template <class Sample, class Source>
-pnm_error read_plain_bits(chunk_cursor<Source>& cur, const pnm_header& h,
-                          sample_vector<Sample>& out) {
+template <class Sample>
+pnm_error read_plain_bits(decoder_cursor& cur, const pnm_header& h, sample_vector<Sample>& out) {
     pnm_error err = plain_raster_error(h);
     p1_scanner scanner;
     scanner.needed = h.samples;
@@ -187,7 +186,7 @@ pnm_error read_plain_bits(chunk_cursor<Source>& cur, const pnm_header& h,
     // scratch buffer instead of allocating the image, so the error is the same, at the
     // same offset, as from a stream.
     bool discard = false;
-    if constexpr (contiguous_source<Source>) {
+    if (cur.contiguous()) {
         discard = h.samples > *cur.known_remaining();
     }
     return drive_plain_scan(
@@ -230,13 +229,12 @@ void expand_pbm_row(Sample* dst, const unsigned char* src, std::uint32_t width) 
 }
 
 /// Decodes a raw (P4) raster into `out` (h.samples samples, 0 black, 1 white).
-template <class Sample, class Source>
-pnm_error read_raw_bits(chunk_cursor<Source>& cur, const pnm_header& h,
-                        sample_vector<Sample>& out) {
+template <class Sample>
+pnm_error read_raw_bits(decoder_cursor& cur, const pnm_header& h, sample_vector<Sample>& out) {
     const std::uint64_t row_bytes = (std::uint64_t{h.width} + 7) / 8;
     const std::uint64_t raster_bytes = row_bytes * h.height; // <= h.samples
     const std::optional<std::uint64_t> remaining = cur.known_remaining();
-    if constexpr (contiguous_source<Source>) {
+    if (cur.contiguous()) {
         if (raster_bytes > *remaining) {
             // Rejected before allocating: the input cannot hold what the header declares.
             return raw_truncated_error(h, *remaining, raster_bytes);

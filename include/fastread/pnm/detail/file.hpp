@@ -31,37 +31,51 @@
 
 namespace fastread::detail {
 
-/// Decodes the first image of `source`, read from the regular file open on `fd`
-/// (`size_at_open` bytes); then, if the file now ends before `reached()` (the bytes the
-/// parse read from it), throws shrink_error instead of returning the image or the parse's
-/// own error. A P3 image that decoded is returned without that check (see the code).
-template <class Sample, class Source, class Reached>
-decoded_pnm<Sample> load_watching_size(Source& source, int fd, std::uint64_t size_at_open,
-                                       const std::filesystem::path& path, bool any_format,
-                                       Reached reached) {
+/// The first image of a regular file as decoded, before the file's size is checked: the
+/// image or the parse's error, and whether the header said P1, P2 or P3.
+template <class Sample>
+struct watched_pnm {
     std::optional<decoded_pnm<Sample>> img;
     std::optional<parse_error> failure;
     bool plain = false;
+};
+
+/// Decodes the first image of `source`, read from the file at `path`, keeping a parse
+/// error for settle_watched (which may turn it into a shrink_error).
+template <class Sample>
+watched_pnm<Sample> decode_watched(source_ref source, const std::filesystem::path& path,
+                                   bool any_format) {
+    watched_pnm<Sample> w;
     try {
-        img = load_first_pnm<Sample>(source, path.string(), any_format, &plain);
+        w.img = load_first_pnm<Sample>(source, path.string(), any_format, &w.plain);
     } catch (const parse_error& e) {
-        failure = e;
+        w.failure = e;
     }
-    if (img && plain) {
+    return w;
+}
+
+/// The outcome of decode_watched on the regular file open on `fd` (`size_at_open` bytes):
+/// if the file now ends before `reached` (the bytes the parse read from it), a shrink_error
+/// instead of the image or the parse's own error. A P3 image that decoded is returned
+/// without that check (see the code).
+template <class Sample>
+decoded_pnm<Sample> settle_watched(watched_pnm<Sample>&& w, int fd, std::uint64_t size_at_open,
+                                   std::uint64_t reached, const std::filesystem::path& path) {
+    if (w.img && w.plain) {
         // A plain image decoded: a byte lost to a shrink reads as 0, which is neither a
         // digit (nor a PBM bit) nor whitespace (and ends no comment), so a parse that read one
         // cannot have completed; the samples are the file's. No fstat needed: a system call is a
         // sixth of the time of a 30 KB P3 on some hosts.
-        return std::move(*img);
+        return std::move(*w.img);
     }
     if (std::optional<parse_error> shrank =
-            shrink_error(fd, size_at_open, reached(), failure, path)) {
+            shrink_error(fd, size_at_open, reached, w.failure, path)) {
         throw *shrank;
     }
-    if (failure) {
-        throw *failure;
+    if (w.failure) {
+        throw *w.failure;
     }
-    return std::move(*img);
+    return std::move(*w.img);
 }
 
 /// Decodes the first image of a guarded map of the file open on `fd`: the pages past a
@@ -70,10 +84,9 @@ template <class Sample>
 decoded_pnm<Sample> load_mapped_pnm(int fd, const file_map& map, const std::filesystem::path& path,
                                     bool any_format) {
     memory_source source(map.bytes());
-    decoded_pnm<Sample> img = load_watching_size<Sample>(
-        source, fd, map.size(), path, any_format,
-        [&]() -> std::uint64_t { return map.lost() >= 0 ? UINT64_MAX : map.size(); });
-    return img;
+    watched_pnm<Sample> w = decode_watched<Sample>(source_ref(source), path, any_format);
+    const std::uint64_t reached = map.lost() >= 0 ? UINT64_MAX : map.size();
+    return settle_watched(std::move(w), fd, map.size(), reached, path);
 }
 
 /// Decodes the first image of the regular file open on `fd` (`size_at_open` bytes) with
@@ -84,8 +97,8 @@ decoded_pnm<Sample> load_read_pnm(unique_fd fd, std::uint64_t size_at_open, std:
                                   const std::filesystem::path& path, bool any_format) {
     const int raw = fd.get();
     read_source source(std::move(fd), path, chunk, size_at_open);
-    return load_watching_size<Sample>(source, raw, size_at_open, path, any_format,
-                                      [&] { return source.consumed(); });
+    watched_pnm<Sample> w = decode_watched<Sample>(source_ref(source), path, any_format);
+    return settle_watched(std::move(w), raw, size_at_open, source.consumed(), path);
 }
 
 /// Parses the header of the file open on `fd` (`size` bytes) from its first 64 KiB, read
@@ -99,7 +112,7 @@ inline bool header_in_head(int fd, std::uint64_t size, std::size_t sample_bytes_
         pread_full(fd, head.get(),
                    static_cast<std::size_t>(std::min<std::uint64_t>(size, head_bytes)), 0, path);
     memory_source head_source(std::span<const char>(head.get(), head_got));
-    chunk_cursor<memory_source> cursor(head_source);
+    decoder_cursor cursor{source_ref(head_source)};
     return !parse_pnm_header(cursor, sample_bytes_max, h, any_format);
 }
 
@@ -431,7 +444,7 @@ decoded_pnm<Sample> load_pnm_file(const std::filesystem::path& path, io_mode io,
         return load_read_pnm<Sample>(std::move(fd), info.size, chunk, path, any_format);
     }
     read_source source(std::move(fd), path, chunk);
-    return load_first_pnm<Sample>(source, path.string(), any_format);
+    return load_first_pnm<Sample>(source_ref(source), path.string(), any_format);
 }
 
 } // namespace fastread::detail

@@ -36,8 +36,7 @@ constexpr bool is_pnm_space(unsigned c) noexcept {
 
 /// With the cursor on a '#': moves it to the CR or LF that ends the comment, or to the end
 /// of the input. Returns that byte, or -1 at the end.
-template <class Source>
-int skip_comment(chunk_cursor<Source>& cur) {
+inline int skip_comment(decoder_cursor& cur) {
     int c = 0;
     do {
         ++cur.pos;
@@ -47,8 +46,7 @@ int skip_comment(chunk_cursor<Source>& cur) {
 }
 
 /// Skips whitespace and comments (`#` through the next CR or LF) before a header token.
-template <class Source>
-bool skip_header_space(chunk_cursor<Source>& cur, pnm_field field, pnm_error& err) {
+inline bool skip_header_space(decoder_cursor& cur, pnm_field field, pnm_error& err) {
     for (;;) {
         int c = cur.peek();
         if (c < 0) {
@@ -70,9 +68,8 @@ bool skip_header_space(chunk_cursor<Source>& cur, pnm_field field, pnm_error& er
 }
 
 /// Reads one unsigned decimal header token and checks the byte after it.
-template <class Source>
-bool read_header_number(chunk_cursor<Source>& cur, pnm_field field, std::uint64_t& value,
-                        std::uint64_t& token_offset, bool& saturated, pnm_error& err) {
+inline bool read_header_number(decoder_cursor& cur, pnm_field field, std::uint64_t& value,
+                               std::uint64_t& token_offset, bool& saturated, pnm_error& err) {
     if (!skip_header_space(cur, field, err)) {
         return false;
     }
@@ -107,8 +104,7 @@ bool read_header_number(chunk_cursor<Source>& cur, pnm_field field, std::uint64_
 
 /// Reads the magic number at the cursor: P3 or P6, or with `any_format` any of P1 to P7;
 /// sets h.magic and h.plain.
-template <class Source>
-pnm_error parse_pnm_magic(chunk_cursor<Source>& cur, pnm_header& h, bool any_format) {
+inline pnm_error parse_pnm_magic(decoder_cursor& cur, pnm_header& h, bool any_format) {
     const std::uint64_t start = cur.offset();
     int c = cur.peek();
     if (c < 0) {
@@ -145,8 +141,7 @@ pnm_error parse_pnm_magic(chunk_cursor<Source>& cur, pnm_header& h, bool any_for
 /// raster; libnetpbm: a comment there is skipped and its CR or LF is that byte. A plain
 /// raster's parser skips whitespace and comments itself, so for P3 only a whitespace byte
 /// is taken.
-template <class Source>
-pnm_error skip_raster_delimiter(chunk_cursor<Source>& cur, bool plain) {
+inline pnm_error skip_raster_delimiter(decoder_cursor& cur, bool plain) {
     const int c = cur.peek();
     pnm_error truncated{pnm_errc::truncated_header, cur.offset()};
     truncated.field = pnm_field::delimiter;
@@ -185,9 +180,8 @@ inline pnm_error size_samples(pnm_header& h, std::uint64_t width, std::uint64_t 
 
 /// PBM, PGM and PPM after the magic number: width, height, maxval (not PBM's), the
 /// delimiter before the raster.
-template <class Source>
-pnm_error parse_classic_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_max,
-                               pnm_header& h) {
+inline pnm_error parse_classic_header(decoder_cursor& cur, std::size_t sample_bytes_max,
+                                      pnm_header& h) {
     pnm_error err;
     std::uint64_t width = 0, height = 0, maxval = 1;
     std::uint64_t width_at = 0, height_at = 0, maxval_at = 0;
@@ -248,8 +242,7 @@ constexpr bool is_pam_blank(int c) noexcept {
 
 /// Skips blanks to the line feed that ends a PAM header line and past it; an error at any
 /// other byte (`field` names the line), or at the end of the input.
-template <class Source>
-pnm_error end_pam_line(chunk_cursor<Source>& cur, pnm_field field) {
+inline pnm_error end_pam_line(decoder_cursor& cur, pnm_field field) {
     int c = cur.peek();
     while (is_pam_blank(c)) {
         ++cur.pos;
@@ -276,8 +269,8 @@ pnm_error end_pam_line(chunk_cursor<Source>& cur, pnm_field field) {
 /// (the last line: the raster starts after its line feed). Blank lines, and lines whose
 /// first non-blank byte is `#` (comments), are skipped. A keyword given twice keeps its
 /// last value (libnetpbm).
-template <class Source>
-pnm_error parse_pam_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_max, pnm_header& h) {
+inline pnm_error parse_pam_header(decoder_cursor& cur, std::size_t sample_bytes_max,
+                                  pnm_header& h) {
     pnm_error err = end_pam_line(cur, pnm_field::magic);
     if (err) {
         return err;
@@ -433,9 +426,8 @@ pnm_error parse_pam_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_m
 /// `any_format` any of P1 to P7.
 ///
 /// `sample_bytes_max` is sizeof(Sample): a maxval needing wider samples is an error.
-template <class Source>
-pnm_error parse_pnm_header(chunk_cursor<Source>& cur, std::size_t sample_bytes_max, pnm_header& h,
-                           bool any_format = false) {
+inline pnm_error parse_pnm_header(decoder_cursor& cur, std::size_t sample_bytes_max, pnm_header& h,
+                                  bool any_format = false) {
     pnm_error err = parse_pnm_magic(cur, h, any_format);
     if (!err) {
         err = h.magic == '7' ? parse_pam_header(cur, sample_bytes_max, h)

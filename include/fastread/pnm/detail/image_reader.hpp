@@ -58,7 +58,8 @@ using sample_of = typename decltype(Image::samples)::value_type;
 template <class Image, class Source, bool AnyFormat>
 class image_reader {
   public:
-    explicit image_reader(Source& source) : cursor_(source), name_(source_name(source)) {}
+    explicit image_reader(Source& source)
+        : cursor_(source_ref(source)), name_(source_name(source)) {}
 
     /// Decodes the next image into `out`, reusing its sample buffer; false when only
     /// whitespace remained (never on the first call). On a parse_error `out` is left empty.
@@ -82,7 +83,7 @@ class image_reader {
     std::uint64_t offset() const noexcept { return cursor_.offset(); }
 
   private:
-    chunk_cursor<Source> cursor_;
+    decoder_cursor cursor_;
     std::string name_;
     bool started_ = false;
 };

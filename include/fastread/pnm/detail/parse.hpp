@@ -34,15 +34,14 @@ namespace fastread::detail {
 // ---------------------------------------------------------------------------------------
 // Raw (P5, P6, P7) raster
 
-template <class Sample, class Source>
-pnm_error read_raw_raster(chunk_cursor<Source>& cur, const pnm_header& h,
-                          sample_vector<Sample>& out) {
+template <class Sample>
+pnm_error read_raw_raster(decoder_cursor& cur, const pnm_header& h, sample_vector<Sample>& out) {
     const std::size_t sample_bytes = h.maxval > 255 ? 2 : 1;
     const std::uint64_t samples = h.samples;
     const std::uint64_t raster_bytes = samples * sample_bytes;
 
     std::optional<std::uint64_t> remaining = cur.known_remaining();
-    if constexpr (contiguous_source<Source>) {
+    if (cur.contiguous()) {
         if (raster_bytes > *remaining) {
             // Rejected before allocating: the input cannot hold what the header declares.
             return raw_truncated_error(h, *remaining, raster_bytes);
@@ -132,9 +131,9 @@ pnm_error read_raw_raster(chunk_cursor<Source>& cur, const pnm_header& h,
 // Plain (P2, P3) raster
 
 /// `last_image`: nothing after this image is read, so the raster may be parsed in slices.
-template <class Sample, class Source>
-pnm_error read_plain_raster(chunk_cursor<Source>& cur, const pnm_header& h,
-                            sample_vector<Sample>& out, bool last_image) {
+template <class Sample>
+pnm_error read_plain_raster(decoder_cursor& cur, const pnm_header& h, sample_vector<Sample>& out,
+                            bool last_image) {
     pnm_error err = plain_raster_error(h);
     plain_scanner scanner = plain_scanner::for_header(h);
 
@@ -144,12 +143,12 @@ pnm_error read_plain_raster(chunk_cursor<Source>& cur, const pnm_header& h,
     // same offset, as it would from a stream.
     std::optional<std::uint64_t> remaining = cur.known_remaining();
     bool discard = false;
-    if constexpr (contiguous_source<Source>) {
+    if (cur.contiguous()) {
         discard = h.samples > (*remaining + 1) / 2;
     }
     const scan::decimal_list_fn<Sample> kernel =
         scan::decimal_list_for<Sample>(scan::active_level());
-    if constexpr (contiguous_source<Source>) {
+    if (cur.contiguous()) {
         const unsigned threads = threads_for(*remaining, plain_bytes_per_thread, most_cpu_threads);
         if (last_image && !discard && threads > 1 && cur.fill()) {
             const char* begin = cur.pos;
@@ -172,8 +171,8 @@ pnm_error read_plain_raster(chunk_cursor<Source>& cur, const pnm_header& h,
 /// Reads one image (header and raster) at the cursor: P3 or P6, or with `any_format` any
 /// of P1 to P7. `last_image`: nothing after this image is read, so a plain raster may be
 /// parsed in slices.
-template <class Sample, class Source>
-pnm_error read_pnm(chunk_cursor<Source>& cur, pnm_header& h, sample_vector<Sample>& samples,
+template <class Sample>
+pnm_error read_pnm(decoder_cursor& cur, pnm_header& h, sample_vector<Sample>& samples,
                    bool last_image = false, bool any_format = false) {
     pnm_error err = parse_pnm_header(cur, sizeof(Sample), h, any_format);
     if (err) {
@@ -209,8 +208,7 @@ pnm_error read_pnm(chunk_cursor<Source>& cur, pnm_header& h, sample_vector<Sampl
 /// For a reader: false when, after the first image, only whitespace remains (libnetpbm's
 /// pm_nextimage skips it); true, with the cursor on the next image's first byte, otherwise.
 /// The first call always goes on: an input without any image is an error.
-template <class Source>
-bool next_image_follows(chunk_cursor<Source>& cur, bool& started) {
+inline bool next_image_follows(decoder_cursor& cur, bool& started) {
     if (started) {
         int c = cur.peek();
         while (c >= 0 && is_pnm_space(static_cast<unsigned>(c))) {
@@ -235,10 +233,10 @@ struct decoded_pnm {
 
 /// Decodes the first image of `source` (P3 or P6, or with `any_format` P1 to P7); `name`
 /// labels errors. `plain`, when given, is set to whether the header said P1, P2 or P3.
-template <class Sample, class Source>
-decoded_pnm<Sample> load_first_pnm(Source& source, const std::string& name, bool any_format,
+template <class Sample>
+decoded_pnm<Sample> load_first_pnm(source_ref source, const std::string& name, bool any_format,
                                    bool* plain = nullptr) {
-    chunk_cursor<Source> cursor(source);
+    decoder_cursor cursor(source);
     decoded_pnm<Sample> img;
     if (plain != nullptr) {
         *plain = false;

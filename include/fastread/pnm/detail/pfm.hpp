@@ -64,9 +64,8 @@ inline bool parse_scale(const char* first, const char* last, float& out) {
 #endif
 }
 
-template <class Source>
-std::uint32_t read_pfm_number(chunk_cursor<Source>& cur, const char* field,
-                              const std::string& name) {
+inline std::uint32_t read_pfm_number(decoder_cursor& cur, const char* field,
+                                     const std::string& name) {
     int c = cur.peek();
     while (c >= 0 && is_pnm_space(static_cast<unsigned>(c))) {
         ++cur.pos;
@@ -94,8 +93,7 @@ std::uint32_t read_pfm_number(chunk_cursor<Source>& cur, const char* field,
 }
 
 /// Consumes the one whitespace byte that ends a PFM header line.
-template <class Source>
-void end_pfm_line(chunk_cursor<Source>& cur, const char* after, const std::string& name) {
+inline void end_pfm_line(decoder_cursor& cur, const char* after, const std::string& name) {
     const int c = cur.peek();
     if (c < 0) {
         pfm_fail(cur.offset(),
@@ -113,8 +111,7 @@ void end_pfm_line(chunk_cursor<Source>& cur, const char* after, const std::strin
 }
 
 /// Decodes the PFM image at the cursor (see fastread/pfm.hpp for the rules).
-template <class Source>
-pfm::image read_pfm(chunk_cursor<Source>& cur, const std::string& name) {
+inline pfm::image read_pfm(decoder_cursor& cur, const std::string& name) {
     int c = cur.peek();
     if (c < 0) {
         pfm_fail(0, "empty input; expected a PFM image (PF or Pf)", name);
@@ -280,9 +277,9 @@ FASTREAD_COMPILED_INLINE image load(const std::filesystem::path& path, load_opti
     const d::file_info info = d::stat_fd(raw, path);
     std::optional<parse_error> failure;
     std::optional<image> img;
-    auto decode = [&](auto& source) {
+    auto decode = [&](d::source_ref source) {
         try {
-            d::chunk_cursor<std::remove_cvref_t<decltype(source)>> cursor(source);
+            d::decoder_cursor cursor(source);
             img = d::read_pfm(cursor, path.string());
         } catch (const parse_error& e) {
             failure = e;
@@ -292,7 +289,7 @@ FASTREAD_COMPILED_INLINE image load(const std::filesystem::path& path, load_opti
     if (options.io == io_mode::map && info.regular && info.size > 0) {
         if (const d::file_map map = d::guarded_map(raw, info.size)) {
             memory_source source(map.bytes());
-            decode(source);
+            decode(d::source_ref(source));
             reached = map.lost() >= 0 ? UINT64_MAX : map.size();
         }
     }
@@ -301,7 +298,7 @@ FASTREAD_COMPILED_INLINE image load(const std::filesystem::path& path, load_opti
             info.regular
                 ? read_source(std::move(fd), path, read_source::default_chunk_size, info.size)
                 : read_source(std::move(fd), path, read_source::default_chunk_size);
-        decode(source);
+        decode(d::source_ref(source));
         reached = source.consumed();
         if (info.regular) {
             // read(2) racing a truncation may return zeros for the bytes lost: a file now

@@ -197,10 +197,10 @@ inline pnm_error plain_raster_error(const pnm_header& h) noexcept {
 /// known to be too short for the image) they go to a small scratch buffer instead, so the
 /// parse ends in the same error, at the same offset, as from a stream, without allocating
 /// the image. Returns the scanner's error, or none with `out` holding the image.
-template <class Sample, class Source, class Scan, class Finish>
-pnm_error drive_plain_scan(chunk_cursor<Source>& cur, const pnm_header& h,
-                           sample_vector<Sample>& out, bool discard, std::uint64_t min_bytes,
-                           pnm_error err, Scan scan, Finish finish) {
+template <class Sample, class Scan, class Finish>
+pnm_error drive_plain_scan(decoder_cursor& cur, const pnm_header& h, sample_vector<Sample>& out,
+                           bool discard, std::uint64_t min_bytes, pnm_error err, Scan scan,
+                           Finish finish) {
     std::vector<Sample> scratch;
     Sample* out_begin = nullptr;
     Sample* out_end = nullptr;
