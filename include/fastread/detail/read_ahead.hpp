@@ -6,16 +6,17 @@
 // on another CPU, where a plain read loop does one after the other on one.
 
 #include <atomic>
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <filesystem>
 #include <memory>
-#include <mutex>
 #include <span>
-#include <thread>
 #include <vector>
+#if !defined(__linux__)
+#include <condition_variable> // wait_counter's fallback
+#include <mutex>
+#endif
 
 #include "parallel.hpp"
 #include "policy.hpp"
