@@ -60,8 +60,8 @@ namespace fastread {
 
 /// How read_at and update_at reach the records.
 enum class access_method {
-    automatic, ///< cached: pread, or a guarded map where it measures faster; cold: io_uring
-               ///< (or pread) — see the file doc
+    automatic, ///< cached: pread with joined requests (reads from a guarded map when `io` is
+               ///< io_mode::map); cold: io_uring (or pread) — see the file doc
     pread,     ///< one pread (and for updates one pwrite of the changed bytes) per request
     mmap,      ///< copy from (update in) a shared map of the file, not guarded: a file that
                ///< shrinks meanwhile, or a store into a hole on a full disk, raises SIGBUS
