@@ -29,7 +29,7 @@ namespace {
 namespace fs = std::filesystem;
 namespace baseline = fastread::records::baseline;
 using fastread::access_method;
-using fastread::access_options;
+using fastread::record_options;
 
 // The value stored at record i: never zero, as in the article.
 std::int32_t stored(std::uint64_t i) {
@@ -221,9 +221,9 @@ void add_read_row(context& ctx, const input& in, const std::shared_ptr<batch>& b
 
 // fastread's rows for this column (all of them, or the sweep's), with their options;
 // io_uring is noted instead where it is not available.
-std::vector<std::pair<std::string, access_options>>
+std::vector<std::pair<std::string, record_options>>
 method_options(context& ctx, const input& in, const std::vector<method_row>& rows, bool grid) {
-    std::vector<std::pair<std::string, access_options>> out;
+    std::vector<std::pair<std::string, record_options>> out;
     for (const method_row& r : rows) {
         if (!grid && !in_sweep(r)) {
             continue;
@@ -232,7 +232,7 @@ method_options(context& ctx, const input& in, const std::vector<method_row>& row
             ctx.note("random", r.name, in.column, "io_uring not available");
             continue;
         }
-        access_options o;
+        record_options o;
         o.method = r.method;
         o.sort = r.sort;
         out.emplace_back(r.name, o);

@@ -150,6 +150,7 @@ int tool_main(const std::vector<std::string>& args) {
     // find_duplicates sizes the sets it compares at once from what the process may open.
     fastread::detail::raise_descriptor_limit();
     fastread::duplicate_options options;
+    options.recursive = false; // as fdupes: subdirectories only with -r
     bool sameline = false, show_size = false, summarize = false, quiet = false, json = false;
     std::vector<std::filesystem::path> roots;
     bool options_done = false;

@@ -71,19 +71,28 @@ TEST_CASE("find_duplicates: groups of copies, and near-duplicates are not duplic
     write_file(dir / "small3", "hellO\n");
     write_file(dir / "unique", "only one of this size");
 
-    duplicate_options recursive;
-    recursive.recursive = true;
-    CHECK(scan(dir.path(), recursive) == groups{{dir / "a", dir / "x" / "b", dir / "x" / "y" / "c"},
-                                                {dir / "small1", dir / "small2"},
-                                                {dir / "x" / "p1", dir / "x" / "p2"},
-                                                {dir / "x" / "q1", dir / "x" / "q2"}});
+    // By default the whole tree under the root; the one-root form says the same.
+    const groups whole{{dir / "a", dir / "x" / "b", dir / "x" / "y" / "c"},
+                       {dir / "small1", dir / "small2"},
+                       {dir / "x" / "p1", dir / "x" / "p2"},
+                       {dir / "x" / "q1", dir / "x" / "q2"}};
+    CHECK(scan(dir.path()) == whole);
+    CHECK(fastread::find_duplicates(dir.path()) == whole);
+    CHECK(fastread::find_duplicates((dir / "x").string().c_str()) ==
+          groups{{dir / "x" / "b", dir / "x" / "y" / "c"},
+                 {dir / "x" / "p1", dir / "x" / "p2"},
+                 {dir / "x" / "q1", dir / "x" / "q2"}});
     // Without recursion only the files directly in the root.
-    CHECK(scan(dir.path()) == groups{{dir / "small1", dir / "small2"}});
+    duplicate_options flat;
+    flat.recursive = false;
+    CHECK(scan(dir.path(), flat) == groups{{dir / "small1", dir / "small2"}});
+    CHECK(fastread::find_duplicates(dir.path(), flat) == groups{{dir / "small1", dir / "small2"}});
     // Several roots, one of them given twice and one inside another: each file once.
-    CHECK(scan({dir / "x", dir.path(), dir / "x"}) == groups{{dir / "a", dir / "x" / "b"},
-                                                             {dir / "small1", dir / "small2"},
-                                                             {dir / "x" / "p1", dir / "x" / "p2"},
-                                                             {dir / "x" / "q1", dir / "x" / "q2"}});
+    CHECK(scan({dir / "x", dir.path(), dir / "x"}, flat) ==
+          groups{{dir / "a", dir / "x" / "b"},
+                 {dir / "small1", dir / "small2"},
+                 {dir / "x" / "p1", dir / "x" / "p2"},
+                 {dir / "x" / "q1", dir / "x" / "q2"}});
     CHECK(scan({dir / "small1", dir / "small1", dir / "x" / ".." / "small1"}) == groups{});
     // Two roots spelled as a braced list would also match path(first, last) under libc++.
     CHECK(scan(std::vector<fs::path>{dir / "small1", dir / "small2"}) ==
@@ -120,7 +129,6 @@ TEST_CASE("find_duplicates: empty and hidden files, size limits", "[compare][dup
     write_file(dir / "big1", std::string(5000, 'b'));
     write_file(dir / "big2", std::string(5000, 'b'));
     duplicate_options o;
-    o.recursive = true;
     CHECK(scan(dir.path(), o) == groups{{dir / ".d" / "h3", dir / ".h1", dir / "h2"},
                                         {dir / "big1", dir / "big2"},
                                         {dir / "e1", dir / "e2"}});
@@ -161,7 +169,6 @@ TEST_CASE("find_duplicates: symbolic links, dangling links and loops", "[compare
     fs::create_symlink("..", dir / "d" / "e" / "loop"); // d/e/loop -> d
     fs::create_directory_symlink(dir / "d", dir / "link-to-d");
     duplicate_options o;
-    o.recursive = true;
     const groups want{{dir / "d" / "e" / "g", dir / "d" / "f"}};
     CHECK(scan(dir.path(), o) == want); // links not followed
     o.follow_symlinks = true;
@@ -233,7 +240,6 @@ TEST_CASE("find_duplicates: unreadable files and directories are reported and sk
     const int status = as_unprivileged([&] {
         std::vector<fs::path> reported;
         duplicate_options o;
-        o.recursive = true;
         o.on_error = [&](const fastread::duplicate_error& e) {
             if (e.error == std::errc::permission_denied) {
                 reported.push_back(e.path);
@@ -274,7 +280,6 @@ TEST_CASE("find_duplicates: the same groups with one or several reading threads"
     for (unsigned threads : {0u, 1u, 2u, 3u}) { // 0: one per CPU, growing when reads wait
         CAPTURE(threads);
         duplicate_options o;
-        o.recursive = true;
         o.threads = threads;
         CHECK(scan(dir.path(), o) == want);
     }
@@ -451,7 +456,6 @@ TEST_CASE("find_duplicates: a directory big enough to be stat'ed by several thre
     for (unsigned threads : {0u, 1u, 3u}) {
         CAPTURE(threads);
         duplicate_options o;
-        o.recursive = true;
         o.threads = threads;
         CHECK(scan(dir.path(), o) == want);
     }
@@ -585,6 +589,7 @@ TEST_CASE("find_duplicates: a small file replaced after the walk is reported as 
     write_file(dir / "sub" / "c", content);
     std::vector<std::string> errors;
     duplicate_options o;
+    o.recursive = false;
     o.on_error = [&](const fastread::duplicate_error& e) {
         errors.push_back(e.path.string() + ": " + e.operation);
     };

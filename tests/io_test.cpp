@@ -73,7 +73,7 @@ TEST_CASE("Options read unless FASTREAD_IO=map, which sets the default of every 
         CHECK(fastread::line_options{}.io == io_mode::read);
         CHECK(fastread::load_options{}.io == io_mode::read);
         CHECK(fastread::compare_options{}.io == io_mode::read);
-        CHECK(fastread::access_options{}.io == io_mode::read);
+        CHECK(fastread::record_options{}.io == io_mode::read);
     }
     {
         scoped_io_env env("map");
@@ -81,7 +81,7 @@ TEST_CASE("Options read unless FASTREAD_IO=map, which sets the default of every 
         CHECK(fastread::line_options{}.io == io_mode::map);
         CHECK(fastread::load_options{}.io == io_mode::map);
         CHECK(fastread::compare_options{}.io == io_mode::map);
-        CHECK(fastread::access_options{}.io == io_mode::map);
+        CHECK(fastread::record_options{}.io == io_mode::map);
         // What the caller writes wins over the environment.
         fastread::load_options asked;
         asked.io = io_mode::read;

@@ -167,7 +167,7 @@ void run_every_entry_point(const big_files& f, unsigned threads) {
     co.threads = threads;
     CHECK(fastread::files_equal(f.copy_a, f.copy_b, co));
 
-    fastread::access_options ao;
+    fastread::record_options ao;
     ao.threads = threads;
     std::vector<std::uint64_t> at(200000);
     for (std::size_t i = 0; i < at.size(); ++i) {

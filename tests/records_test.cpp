@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -29,7 +30,7 @@
 #include "test_util.hpp"
 
 using fastread::access_method;
-using fastread::access_options;
+using fastread::record_options;
 using fastread_test::read_file;
 using fastread_test::temp_dir;
 using fastread_test::write_file;
@@ -81,15 +82,15 @@ std::vector<std::uint64_t> random_indices(std::uint64_t count, std::size_t n, un
     return out;
 }
 
-std::vector<access_options> every_method() {
-    std::vector<access_options> out;
+std::vector<record_options> every_method() {
+    std::vector<record_options> out;
     for (access_method m : {access_method::automatic, access_method::pread, access_method::mmap,
                             access_method::io_uring}) {
         if (m == access_method::io_uring && !fastread::detail::uring_usable()) {
             continue; // tested separately below
         }
         for (bool sort : {true, false}) {
-            access_options o;
+            record_options o;
             o.method = m;
             o.sort = sort;
             out.push_back(o);
@@ -105,7 +106,7 @@ std::vector<access_options> every_method() {
     return out;
 }
 
-std::string describe(const access_options& o) {
+std::string describe(const record_options& o) {
     return std::string(fastread::to_string(o.method)) + (o.sort ? " sorted" : " unsorted") +
            " io " + std::string(fastread::to_string(o.io)) + " threads " +
            std::to_string(o.threads);
@@ -135,7 +136,7 @@ TEMPLATE_TEST_CASE("read_at: every method returns the records at the indices, in
         for (std::size_t i = 0; i < indices.size(); ++i) {
             want[i] = records[indices[i]];
         }
-        for (const access_options& o : every_method()) {
+        for (const record_options& o : every_method()) {
             CAPTURE(seed, describe(o));
             std::vector<TestType> got(indices.size());
             fastread::read_at<TestType>(path, indices, std::span<TestType>(got), o);
@@ -184,7 +185,7 @@ TEST_CASE("read_at automatic on a big cached file: the records, whatever the thr
         }
         for (unsigned threads : {0u, 1u, 2u, 5u}) {
             CAPTURE(seed, threads);
-            access_options o;
+            record_options o;
             o.threads = threads;
             std::vector<std::int32_t> got(indices.size());
             fastread::read_at<std::int32_t>(path, indices, std::span<std::int32_t>(got), o);
@@ -198,7 +199,7 @@ TEMPLATE_TEST_CASE("update_at: every method leaves the file as updates applied o
     temp_dir dir;
     const fs::path path = dir / "records";
     const std::uint64_t count = 40000;
-    for (const access_options& o : every_method()) {
+    for (const record_options& o : every_method()) {
         for (bool durable : {false, true}) {
             CAPTURE(describe(o), durable);
             std::vector<TestType> want = make_records<TestType>(path, count, 5);
@@ -206,7 +207,7 @@ TEMPLATE_TEST_CASE("update_at: every method leaves the file as updates applied o
             for (std::uint64_t i : indices) {
                 want[i] = step(want[i]); // a repeated index is updated each time
             }
-            access_options with = o;
+            record_options with = o;
             with.durable = durable;
             fastread::update_at<TestType>(
                 path, indices, [](TestType v) { return step(v); }, with);
@@ -232,7 +233,7 @@ TEST_CASE("update_at automatic on a big cached file: as applied one by one, what
         for (std::uint64_t i : indices) {
             want[i] = step(want[i]);
         }
-        access_options o;
+        record_options o;
         o.threads = threads;
         fastread::update_at<std::int32_t>(
             path, indices, [](std::int32_t v) { return step(v); }, o);
@@ -287,6 +288,74 @@ TEST_CASE("update_at: fn may be a function, a function pointer, or a const, muta
     CHECK(seen == static_cast<int>(indices.size()));
 }
 
+TEST_CASE("read_at deduces the record type from the output range, or returns the records",
+          "[records]") {
+    temp_dir dir;
+    const fs::path path = dir / "records";
+    const std::vector<triple> all = make_records<triple>(path, 40);
+    const std::vector<std::uint64_t> idx{39, 0, 7, 7, 21};
+    std::vector<triple> want;
+    for (std::uint64_t i : idx) {
+        want.push_back(all[i]);
+    }
+    std::vector<triple> into_vector(idx.size());
+    fastread::read_at(path, idx, into_vector);
+    CHECK(into_vector == want);
+    std::array<triple, 5> into_array{};
+    fastread::read_at(path, idx, into_array);
+    CHECK(std::vector<triple>(into_array.begin(), into_array.end()) == want);
+    triple into_c_array[5] = {};
+    fastread::read_at(path, idx, into_c_array);
+    CHECK(std::vector<triple>(std::begin(into_c_array), std::end(into_c_array)) == want);
+    std::vector<triple> backing(idx.size());
+    fastread::read_at(path, idx, std::span<triple>(backing)); // a span, T still deduced
+    CHECK(backing == want);
+    CHECK(fastread::read_at<triple>(path, idx) == want);
+    CHECK(fastread::read_at<triple>(path, {}).empty());
+    record_options one_thread;
+    one_thread.threads = 1;
+    CHECK(fastread::read_at<triple>(path, idx, one_thread) == want);
+    // The record size comes from the type: the same bytes as 4-byte records.
+    const std::vector<std::int32_t> words = fastread::read_at<std::int32_t>(path, {{3, 4}});
+    CHECK(words == std::vector<std::int32_t>{all[1].a, all[1].b});
+    // positioned_file has the same forms.
+    fastread::positioned_file file(path);
+    std::vector<triple> again(idx.size());
+    file.read_at(idx, again);
+    CHECK(again == want);
+    CHECK(file.read_at<triple>(idx) == want);
+    // A wrong length still throws before anything is read.
+    std::vector<triple> short_out(2);
+    CHECK_THROWS_AS(fastread::read_at(path, idx, short_out), std::invalid_argument);
+    CHECK_THROWS_AS(fastread::read_at<triple>(path, {{40}}), std::out_of_range);
+}
+
+TEST_CASE("update_at deduces the record type from fn's parameter", "[records]") {
+    temp_dir dir;
+    const fs::path path = dir / "records";
+    std::vector<std::int32_t> want = make_records<std::int32_t>(path, 12);
+    const std::vector<std::uint64_t> idx{3, 9, 3};
+    for (std::uint64_t i : idx) {
+        want[i] = want[i] * 2 + 1;
+    }
+    fastread::update_at(path, idx, [](std::int32_t v) { return v * 2 + 1; });
+    CHECK(fastread::read_at<std::int32_t>(path, {{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}}) == want);
+    // By const reference, and a function: triples of 12 bytes.
+    const fs::path triples = dir / "triples";
+    std::vector<triple> t = make_records<triple>(triples, 5);
+    fastread::update_at(triples, {{4, 0}}, [](const triple& r) { return triple{r.c, r.b, r.a}; });
+    std::swap(t[4].a, t[4].c);
+    std::swap(t[0].a, t[0].c);
+    fastread::positioned_file file(triples, true);
+    file.update_at(
+        std::vector<std::uint64_t>{1}, +[](triple r) noexcept {
+            r.b = 0;
+            return r;
+        });
+    t[1].b = 0;
+    CHECK(file.read_at<triple>(std::vector<std::uint64_t>{0, 1, 2, 3, 4}) == t);
+}
+
 TEST_CASE("update_at: records left unchanged are not written", "[records]") {
     // The file's modification time is set a day back: any write would move it to now.
     temp_dir dir;
@@ -298,7 +367,7 @@ TEST_CASE("update_at: records left unchanged are not written", "[records]") {
         CAPTURE(fastread::to_string(m));
         fs::last_write_time(path, day_ago);
         const std::vector<std::uint64_t> indices = random_indices(10000, 500, 5);
-        access_options o;
+        record_options o;
         o.method = m;
         std::size_t calls = 0;
         fastread::update_at<std::int32_t>(
@@ -327,7 +396,7 @@ TEST_CASE("read_at and update_at: indices out of range, a partial last record, w
           std::vector<std::int32_t>{record_for<std::int32_t>(0), record_for<std::int32_t>(99)});
     for (access_method m : {access_method::automatic, access_method::pread, access_method::mmap}) {
         CAPTURE(fastread::to_string(m));
-        access_options o;
+        record_options o;
         o.method = m;
         const std::vector<std::uint64_t> partial{5, 100}; // 100: the 3-byte tail
         CHECK_THROWS_AS(
@@ -380,7 +449,7 @@ TEST_CASE("update_at: a file that cannot be written throws update_error with 0 a
         int failures = 0;
         for (access_method m :
              {access_method::automatic, access_method::pread, access_method::mmap}) {
-            access_options o;
+            record_options o;
             o.method = m;
             try {
                 fastread::update_at<std::int32_t>(
@@ -412,7 +481,7 @@ TEST_CASE("positioned_file: batches see the updates of earlier batches", "[recor
     CHECK_THROWS_AS(file.record_count(0), std::invalid_argument);
     for (unsigned round = 0; round < 3; ++round) {
         const std::vector<std::uint64_t> indices = random_indices(5000, 300, 10 + round);
-        access_options o;
+        record_options o;
         o.method = round == 1 ? access_method::mmap : access_method::pread;
         file.update_at<std::int32_t>(
             indices, [](std::int32_t v) { return v - 3; }, o);
@@ -434,7 +503,7 @@ TEST_CASE("io_uring: the same records when available, else ENOSYS", "[records]")
     const fs::path path = dir / "records";
     const std::vector<std::int32_t> records = make_records<std::int32_t>(path, 100000);
     const std::vector<std::uint64_t> indices = random_indices(records.size(), 5000, 6);
-    access_options o;
+    record_options o;
     o.method = access_method::io_uring;
     std::vector<std::int32_t> got(indices.size());
     if (!fastread::detail::uring_usable()) {
@@ -647,7 +716,7 @@ int truncation_rounds(const fs::path& path, int least, int most, std::chrono::mi
 
 // read_at<int32_t> of `indices`, checked against `records` when it returns.
 void read_and_check(const fs::path& path, const std::vector<std::uint64_t>& indices,
-                    const std::vector<std::int32_t>& records, const access_options& o = {}) {
+                    const std::vector<std::int32_t>& records, const record_options& o = {}) {
     std::vector<std::int32_t> got(indices.size());
     fastread::read_at<std::int32_t>(path, indices, std::span<std::int32_t>(got), o);
     bool same = true;
@@ -675,7 +744,7 @@ TEST_CASE("read_at: a file truncated during a batch gives an error naming it, ne
     const std::vector<std::uint64_t> indices = spread_indices(200000, count);
     for (fastread::io_mode io : {fastread::io_mode::read, fastread::io_mode::map}) {
         CAPTURE(fastread::to_string(io));
-        access_options o;
+        record_options o;
         o.io = io;
         const int hit = truncation_rounds(
             path, 6, 40, std::chrono::microseconds(300),
@@ -813,7 +882,7 @@ TEST_CASE("update_at: fn that throws leaves the file untouched or says what was 
     // In the caller's order: the first three visits are in the file, then update_error.
     make_records<std::int32_t>(path, count);
     const std::vector<std::int32_t> before = records();
-    access_options unsorted;
+    record_options unsorted;
     unsorted.sort = false;
     unsorted.method = access_method::pread;
     try {
@@ -839,7 +908,7 @@ TEST_CASE("update_at: fn that throws leaves the file untouched or says what was 
     // Sorted pread: fn runs for every record before any write, so the file is untouched.
     make_records<std::int32_t>(path, count);
     calls = 0;
-    access_options sorted;
+    record_options sorted;
     sorted.method = access_method::pread;
     CHECK_THROWS_WITH(fastread::update_at<std::int32_t>(path, indices, throws_on_fourth, sorted),
                       "fn failed");
@@ -885,7 +954,7 @@ TEST_CASE("update_at: fn that throws leaves the file untouched or says what was 
     }
     make_records<std::int32_t>(path, count);
     calls = 0;
-    access_options uring;
+    record_options uring;
     uring.method = access_method::io_uring;
     std::size_t applied = 99;
     try {
@@ -925,7 +994,7 @@ TEST_CASE("read_at and update_at where no thread can be created: the same record
         int failures = 0;
         for (access_method m :
              {access_method::automatic, access_method::pread, access_method::mmap}) {
-            access_options o;
+            record_options o;
             o.method = m;
             std::vector<std::int32_t> out(indices.size());
             file.read_at<std::int32_t>(indices, std::span<std::int32_t>(out), o);
@@ -933,7 +1002,7 @@ TEST_CASE("read_at and update_at where no thread can be created: the same record
                 failures += out[i] != records[indices[i]];
             }
         }
-        access_options sorted;
+        record_options sorted;
         sorted.method = access_method::pread;
         file.update_at<std::int32_t>(
             indices, [](std::int32_t v) { return v + 1; }, sorted);

@@ -1,4 +1,5 @@
-#ifndef FASTREAD_DUPLICATES_HPP
+#include "detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_DUPLICATES_HPP)
 #define FASTREAD_DUPLICATES_HPP
 
 /// @file
@@ -16,6 +17,7 @@
 
 #include <filesystem>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace fastread {
@@ -54,6 +56,14 @@ inline std::vector<std::vector<std::filesystem::path>>
 find_duplicates(std::span<const std::filesystem::path> roots, duplicate_options options) {
     const detail::thread_scope threads(options.threads);
     return detail::duplicate_finder(options).run(roots);
+}
+
+/// find_duplicates under one root: `find_duplicates("photos")` finds the groups of equal
+/// files in `photos` and (unless `options.recursive` is off) its subdirectories. As the
+/// span form above.
+inline std::vector<std::vector<std::filesystem::path>>
+find_duplicates(const std::filesystem::path& root, duplicate_options options = {}) {
+    return find_duplicates(std::span<const std::filesystem::path>(&root, 1), std::move(options));
 }
 
 } // namespace fastread

@@ -1,4 +1,5 @@
-#ifndef FASTREAD_ERROR_HPP
+#include "detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_ERROR_HPP)
 #define FASTREAD_ERROR_HPP
 
 /// @file

@@ -1,4 +1,5 @@
-#ifndef FASTREAD_FASTREAD_HPP
+#include "detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_FASTREAD_HPP)
 #define FASTREAD_FASTREAD_HPP
 
 /// @file

@@ -1,4 +1,5 @@
-#ifndef FASTREAD_FILES_EQUAL_HPP
+#include "detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_FILES_EQUAL_HPP)
 #define FASTREAD_FILES_EQUAL_HPP
 
 /// @file

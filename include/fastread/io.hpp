@@ -1,4 +1,5 @@
-#ifndef FASTREAD_IO_HPP
+#include "detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_IO_HPP)
 #define FASTREAD_IO_HPP
 
 /// @file

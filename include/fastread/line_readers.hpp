@@ -1,4 +1,5 @@
-#ifndef FASTREAD_LINE_READERS_HPP
+#include "detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_LINE_READERS_HPP)
 #define FASTREAD_LINE_READERS_HPP
 
 /// @file

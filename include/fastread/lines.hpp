@@ -1,4 +1,5 @@
-#ifndef FASTREAD_LINES_HPP
+#include "detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_LINES_HPP)
 #define FASTREAD_LINES_HPP
 
 /// @file

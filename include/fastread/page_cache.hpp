@@ -1,4 +1,5 @@
-#ifndef FASTREAD_PAGE_CACHE_HPP
+#include "detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_PAGE_CACHE_HPP)
 #define FASTREAD_PAGE_CACHE_HPP
 
 /// @file

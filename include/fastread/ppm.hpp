@@ -1,4 +1,5 @@
-#ifndef FASTREAD_PPM_HPP
+#include "detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_PPM_HPP)
 #define FASTREAD_PPM_HPP
 
 /// @file

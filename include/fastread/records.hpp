@@ -1,4 +1,5 @@
-#ifndef FASTREAD_RECORDS_HPP
+#include "detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_RECORDS_HPP)
 #define FASTREAD_RECORDS_HPP
 
 /// @file
@@ -17,9 +18,9 @@
 /// io_uring (when fastread was built with liburing and the kernel allows a ring: probed
 /// once at run time) or else read one request at a time with `pread` and
 /// `POSIX_FADV_RANDOM`. Reads come from a guarded map only where the caller asks
-/// (`access_options::io`, `FASTREAD_IO=map`): a file that shrinks during such a call gives a
+/// (`record_options::io`, `FASTREAD_IO=map`): a file that shrinks during such a call gives a
 /// std::system_error naming it, never SIGBUS. Updates never store through a map unless the
-/// method is `mmap`. The threads a batch uses follow `access_options::threads`.
+/// method is `mmap`. The threads a batch uses follow `record_options::threads`.
 ///
 /// The random-records article's (docs/articles.md) `fseek` programs are the bench's
 /// baselines (bench/baselines/fseek_records.hpp), not part of the library.
@@ -54,6 +55,7 @@
 #include <string_view>
 #include <system_error>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace fastread {
@@ -85,7 +87,7 @@ constexpr std::string_view to_string(access_method m) noexcept {
 }
 
 /// Options of read_at and update_at.
-struct access_options {
+struct record_options {
     /// How the records are read or written (access_method); `automatic` chooses per batch.
     access_method method = access_method::automatic;
     /// Visit the records in file order (a stable sort of the indices; results still come
@@ -104,6 +106,66 @@ struct access_options {
     /// 0: the process setting (fastread/threads.hpp).
     unsigned threads = 0;
 };
+
+namespace detail {
+
+// The record type of a range read_at writes into: what std::data points to.
+template <class R>
+using range_record_t = std::remove_pointer_t<decltype(std::data(std::declval<R&>()))>;
+
+// A contiguous range of writable, trivially copyable records (std::vector<T>&,
+// std::span<T>, std::array<T, N>&, T[N]).
+template <class R>
+concept record_output = requires(R& r) {
+    std::data(r);
+    std::size(r);
+}
+&&!std::is_const_v<range_record_t<R>> && std::is_trivially_copyable_v<range_record_t<R>>;
+
+// The record type of an update function that takes one record (by value or by const
+// reference) and is not a template: a lambda without `auto`, a function, a function pointer.
+template <class F>
+struct signature_of {};
+template <class R, class A>
+struct signature_of<R (*)(A)> {
+    using type = std::remove_cvref_t<A>;
+    using result = R;
+};
+template <class R, class A>
+struct signature_of<R (*)(A) noexcept> : signature_of<R (*)(A)> {};
+template <class R, class A>
+struct signature_of<R(A)> : signature_of<R (*)(A)> {};
+template <class R, class A>
+struct signature_of<R(A) noexcept> : signature_of<R (*)(A)> {};
+template <class C, class R, class A>
+struct signature_of<R (C::*)(A)> : signature_of<R (*)(A)> {};
+template <class C, class R, class A>
+struct signature_of<R (C::*)(A) const> : signature_of<R (*)(A)> {};
+template <class C, class R, class A>
+struct signature_of<R (C::*)(A) noexcept> : signature_of<R (*)(A)> {};
+template <class C, class R, class A>
+struct signature_of<R (C::*)(A) const noexcept> : signature_of<R (*)(A)> {};
+
+template <class F>
+struct update_signature : signature_of<F> {};
+template <class F>
+requires requires {
+    &F::operator();
+}
+struct update_signature<F> : signature_of<decltype(&F::operator())> {};
+
+template <class F>
+concept deducible_update = requires {
+    typename update_signature<std::remove_cvref_t<F>>::type;
+}
+&&std::is_trivially_copyable_v<typename update_signature<std::remove_cvref_t<F>>::type>&&
+    std::is_convertible_v<typename update_signature<std::remove_cvref_t<F>>::result,
+                          typename update_signature<std::remove_cvref_t<F>>::type>;
+
+template <class F>
+using update_record_t = typename update_signature<std::remove_cvref_t<F>>::type;
+
+} // namespace detail
 
 /// A file of fixed-size records kept open across batches of read_at / update_at.
 ///
@@ -138,7 +200,7 @@ class positioned_file {
     /// out[i] = the T at record index indices[i], for every i; see fastread::read_at.
     template <class T>
     void read_at(std::span<const std::uint64_t> indices, std::span<T> out,
-                 const access_options& options = {}) {
+                 const record_options& options = {}) {
         static_assert(std::is_trivially_copyable_v<T>, "records are copied as bytes");
         if (indices.size() != out.size()) {
             throw std::invalid_argument("read_at: indices (" + std::to_string(indices.size()) +
@@ -187,19 +249,45 @@ class positioned_file {
         }
     }
 
+    /// out[i] = the record at indices[i], the record type taken from `out` (any contiguous
+    /// range of trivially copyable records); see fastread::read_at.
+    template <detail::record_output Out>
+    void read_at(std::span<const std::uint64_t> indices, Out&& out,
+                 const record_options& options = {}) {
+        using T = detail::range_record_t<Out>;
+        read_at<T>(indices, std::span<T>(std::data(out), std::size(out)), options);
+    }
+
+    /// The records at `indices`, in their order (one T per index); see fastread::read_at.
+    template <class T>
+    std::vector<T> read_at(std::span<const std::uint64_t> indices,
+                           const record_options& options = {}) {
+        std::vector<T> out(indices.size());
+        read_at<T>(indices, std::span<T>(out), options);
+        return out;
+    }
+
     /// For each i, record indices[i] = fn(record); see fastread::update_at.
     template <class T, class F>
     void update_at(std::span<const std::uint64_t> indices, F&& fn,
-                   const access_options& options = {}) {
+                   const record_options& options = {}) {
         static_assert(std::is_trivially_copyable_v<T>, "records are copied as bytes");
         update_records<T>(indices, detail::record_update_fn<T>(fn), options);
+    }
+
+    /// update_at with the record type taken from `fn`'s parameter (a function or a lambda
+    /// without `auto` taking one record by value or const reference).
+    template <detail::deducible_update F>
+    void update_at(std::span<const std::uint64_t> indices, F&& fn,
+                   const record_options& options = {}) {
+        update_at<detail::update_record_t<F>>(indices, std::forward<F>(fn), options);
     }
 
   private:
     // update_at's work, compiled once per record type, whatever fn is.
     template <class T>
     void update_records(std::span<const std::uint64_t> indices, detail::record_update_fn<T> fn,
-                        const access_options& options) {
+                        const record_options& options) {
         if (!writable_) {
             throw update_error(std::make_error_code(std::errc::bad_file_descriptor),
                                "update_at: " + path_.string() + " was opened read-only", 0);
@@ -244,7 +332,7 @@ class positioned_file {
     };
 
     plan make_plan(const std::vector<detail::record_ref>& refs, std::size_t record_size,
-                   std::uint64_t size, const access_options& options, bool updating) const {
+                   std::uint64_t size, const record_options& options, bool updating) const {
         plan p;
         p.method = options.method;
         bool guarded = false;
@@ -374,7 +462,7 @@ class positioned_file {
     void update_uring(const std::vector<detail::record_ref>& refs, F& fn, std::uint64_t size,
                       const detail::block_rules& rules);
 
-    void sync(const access_options& options, std::size_t applied) {
+    void sync(const record_options& options, std::size_t applied) {
         if (const int err = options.durable ? detail::sync_data(fd_.get()) : 0; err != 0) {
             detail::throw_update_error(err, "fdatasync", path_, applied);
         }
@@ -391,7 +479,7 @@ class positioned_file {
 /// @param path    the file, opened read-only for the call.
 /// @param indices record indices (not byte offsets), in any order, repeats allowed.
 /// @param out     one T per index; the same length as `indices`.
-/// @param options the method and its dials (access_options); the defaults suit most.
+/// @param options the method and its dials (record_options); the defaults suit most.
 /// @throws std::invalid_argument if the lengths differ; std::out_of_range if an index is
 ///         at or past the last whole record (a partial record at the end is out of range),
 ///         before anything is read; std::system_error (errno, path) if a call fails,
@@ -406,8 +494,34 @@ class positioned_file {
 /// were checked; `mmap` is not guarded, and reading a page past the new end raises SIGBUS.
 template <class T>
 void read_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices,
-             std::span<T> out, const access_options& options = {}) {
+             std::span<T> out, const record_options& options = {}) {
     positioned_file(path).read_at<T>(indices, out, options);
+}
+
+/// read_at into any contiguous range of trivially copyable records, whose element type is
+/// the record type: `std::vector<T>&`, `std::span<T>`, `std::array<T, N>&`, `T[N]`.
+/// `out` has one record per index; throws as the span form above.
+///
+///     std::vector<std::int32_t> out(idx.size());
+///     fastread::read_at("t.bin", idx, out); // records of 4 bytes
+template <detail::record_output Out>
+void read_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices, Out&& out,
+             const record_options& options = {}) {
+    using T = detail::range_record_t<Out>;
+    positioned_file(path).read_at<T>(indices, std::span<T>(std::data(out), std::size(out)),
+                                     options);
+}
+
+/// The records of `path` at `indices`, returned: element i is the T at record index
+/// indices[i] (a vector of indices.size() records). Throws as the span form above; the
+/// vector is allocated before the file is read.
+template <class T>
+std::vector<T> read_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices,
+                       const record_options& options = {}) {
+    static_assert(std::is_trivially_copyable_v<T>, "records are copied as bytes");
+    std::vector<T> out(indices.size());
+    positioned_file(path).read_at<T>(indices, std::span<T>(out), options);
+    return out;
 }
 
 /// Updates records at positions: for each i, record indices[i] = fn(record); the file
@@ -417,7 +531,7 @@ void read_at(const std::filesystem::path& path, std::span<const std::uint64_t> i
 ///
 /// @param path    the file, opened read-write for the call.
 /// @param indices record indices (not byte offsets), in any order, repeats allowed.
-/// @param options the method and its dials (access_options); `durable` adds an fdatasync.
+/// @param options the method and its dials (record_options); `durable` adds an fdatasync.
 /// @param fn called once per index, always on the calling thread, with the record's
 ///           current value (a T); returns the new value (a T). Calls come in visiting
 ///           order (file order when sorted), except with io_uring, where they come request
@@ -435,7 +549,7 @@ void read_at(const std::filesystem::path& path, std::span<const std::uint64_t> i
 ///         the final sync fails, with `applied()` = updates already in the file.
 template <class T, class F>
 void update_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices, F&& fn,
-               const access_options& options = {}) {
+               const record_options& options = {}) {
     std::unique_ptr<positioned_file> file;
     try {
         file = std::make_unique<positioned_file>(path, true);
@@ -443,6 +557,17 @@ void update_at(const std::filesystem::path& path, std::span<const std::uint64_t>
         throw update_error(e, 0);
     }
     file->update_at<T>(indices, fn, options);
+}
+
+/// update_at with the record type taken from `fn`'s parameter: `fn` is a function or a
+/// lambda without `auto` that takes one record (by value or const reference) and returns
+/// the new one. Otherwise as the form above (`update_at<T>(path, indices, fn)`).
+///
+///     fastread::update_at("t.bin", idx, [](std::int32_t v) { return v + 1; });
+template <detail::deducible_update F>
+void update_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices, F&& fn,
+               const record_options& options = {}) {
+    update_at<detail::update_record_t<F>>(path, indices, std::forward<F>(fn), options);
 }
 
 } // namespace fastread

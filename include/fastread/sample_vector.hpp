@@ -1,4 +1,5 @@
-#ifndef FASTREAD_SAMPLE_VECTOR_HPP
+#include "detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_SAMPLE_VECTOR_HPP)
 #define FASTREAD_SAMPLE_VECTOR_HPP
 
 /// @file

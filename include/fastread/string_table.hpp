@@ -1,4 +1,5 @@
-#ifndef FASTREAD_STRING_TABLE_HPP
+#include "detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_STRING_TABLE_HPP)
 #define FASTREAD_STRING_TABLE_HPP
 
 /// @file

@@ -1,4 +1,5 @@
-#ifndef FASTREAD_THREADS_HPP
+#include "detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_THREADS_HPP)
 #define FASTREAD_THREADS_HPP
 
 /// @file

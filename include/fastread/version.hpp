@@ -1,4 +1,5 @@
-#ifndef FASTREAD_VERSION_HPP
+#include "detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_VERSION_HPP)
 #define FASTREAD_VERSION_HPP
 
 /// @file

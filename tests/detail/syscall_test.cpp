@@ -416,7 +416,7 @@ std::vector<std::string> lines_of(const fs::path& path, fastread::io_mode io) {
 
 // Records 0, 7, 14, ... and the last, backwards; each 8-byte record holds its own index.
 std::vector<std::uint64_t> records_of(const fs::path& path, std::uint64_t count,
-                                      fastread::access_options o) {
+                                      fastread::record_options o) {
     std::vector<std::uint64_t> indices;
     for (std::uint64_t i = count; i-- > 0;) {
         if (i % 7 == 0 || i + 1 == count) {
@@ -494,9 +494,9 @@ TEST_CASE("entry points: interrupted and short reads change nothing, a read erro
     using fastread::io_mode;
     const fastread::compare_options by_reading{fastread::compare_method::automatic, 0,
                                                io_mode::read};
-    fastread::access_options by_pread;
+    fastread::record_options by_pread;
     by_pread.method = fastread::access_method::pread;
-    fastread::access_options automatic_read;
+    fastread::record_options automatic_read;
     automatic_read.io = io_mode::read;
 
     const fault_case harmless[] = {
@@ -568,7 +568,7 @@ TEST_CASE("a map that cannot be made: default paths read instead, mapping APIs n
     const std::vector<std::uint64_t>& want_records = f.want_records;
     using fastread::io_mode;
     const fastread::compare_options by_map{fastread::compare_method::automatic, 0, io_mode::map};
-    fastread::access_options automatic_map;
+    fastread::record_options automatic_map;
     automatic_map.io = io_mode::map;
     const fs::path table = f.dir / "strings.tbl";
     fastread::string_table::write(table, std::vector<std::string>{"one", "two", "three"});

@@ -112,7 +112,6 @@ struct scan_result {
 
 scan_result scan(const fs::path& root, const fs::path& cache, bool verify = false) {
     duplicate_options o;
-    o.recursive = true;
     o.cache = cache;
     o.verify = verify;
     scan_result r;
@@ -353,7 +352,6 @@ TEST_CASE("find_duplicates with a cache finds the same groups and a re-run reads
     }
     // Without the cache the same groups, confirmed byte by byte.
     duplicate_options plain;
-    plain.recursive = true;
     std::vector<fs::path> roots{t.dir.path()};
     CHECK(fastread::find_duplicates(roots, plain) == t.expected());
 }
@@ -491,7 +489,6 @@ TEST_CASE("find_duplicates' cache: files just changed are hashed but not kept an
     for (const bool verify : {false, true}) {
         CAPTURE(verify);
         duplicate_options o;
-        o.recursive = true;
         o.cache = t.cache();
         o.verify = verify;
         std::vector<fastread::duplicate_error> errors;

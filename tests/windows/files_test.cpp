@@ -290,7 +290,7 @@ TEST_CASE("files: records read and updated at positions with each method", "[fil
     for (auto m : {fastread::access_method::automatic, fastread::access_method::pread,
                    fastread::access_method::mmap}) {
         CAPTURE(fastread::to_string(m));
-        fastread::access_options o;
+        fastread::record_options o;
         o.method = m;
         std::vector<std::int32_t> got(indices.size());
         fastread::read_at<std::int32_t>(path, indices, std::span<std::int32_t>(got), o);

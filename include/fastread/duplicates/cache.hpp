@@ -1,4 +1,5 @@
-#ifndef FASTREAD_DUPLICATES_CACHE_HPP
+#include "../detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_DUPLICATES_CACHE_HPP)
 #define FASTREAD_DUPLICATES_CACHE_HPP
 
 /// @file

@@ -1,4 +1,5 @@
-#ifndef FASTREAD_DUPLICATES_COMPARE_HPP
+#include "../detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_DUPLICATES_COMPARE_HPP)
 #define FASTREAD_DUPLICATES_COMPARE_HPP
 
 /// @file

@@ -1,4 +1,5 @@
-#ifndef FASTREAD_DUPLICATES_OPTIONS_HPP
+#include "../detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_DUPLICATES_OPTIONS_HPP)
 #define FASTREAD_DUPLICATES_OPTIONS_HPP
 
 /// @file
@@ -33,9 +34,13 @@ struct duplicate_progress {
     std::uint64_t total = 0; ///< files or sets this stage looks at
 };
 
-/// Options of find_duplicates. Names and defaults follow FDUPES.
+/// Options of find_duplicates. Names follow FDUPES; so do the defaults, except that the
+/// library descends into subdirectories unless told not to (fastread-dupes, like fdupes,
+/// descends only with -r).
 struct duplicate_options {
-    bool recursive = false;       ///< descend into subdirectories (fdupes -r)
+    /// Descend into subdirectories (the default; fdupes -r). Off: only the files directly
+    /// in each root.
+    bool recursive = true;
     bool follow_symlinks = false; ///< follow symbolic links to files and directories (-s)
     /// Count several hard links to one inode as duplicates of each other (-H). Off: they
     /// are one file, reported once (under the first path found).

@@ -1,4 +1,5 @@
-#ifndef FASTREAD_DUPLICATES_READ_HPP
+#include "../detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_DUPLICATES_READ_HPP)
 #define FASTREAD_DUPLICATES_READ_HPP
 
 /// @file

@@ -1,4 +1,5 @@
-#ifndef FASTREAD_PFM_READER_HPP
+#include "../detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_PFM_READER_HPP)
 #define FASTREAD_PFM_READER_HPP
 
 /// @file

@@ -1,4 +1,5 @@
-#ifndef FASTREAD_PNM_OPTIONS_HPP
+#include "../detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_PNM_OPTIONS_HPP)
 #define FASTREAD_PNM_OPTIONS_HPP
 
 /// @file

@@ -1,4 +1,5 @@
-#ifndef FASTREAD_SCAN_SIMD_LEVEL_HPP
+#include "../detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_SCAN_SIMD_LEVEL_HPP)
 #define FASTREAD_SCAN_SIMD_LEVEL_HPP
 
 /// @file

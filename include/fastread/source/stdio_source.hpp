@@ -1,4 +1,5 @@
-#ifndef FASTREAD_SOURCE_STDIO_SOURCE_HPP
+#include "../detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_SOURCE_STDIO_SOURCE_HPP)
 #define FASTREAD_SOURCE_STDIO_SOURCE_HPP
 
 /// @file
