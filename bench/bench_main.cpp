@@ -52,7 +52,7 @@ const char* const help_tail =
     R"(  (no option)           the default run, about 14 minutes on 2 cores (KVM host,
                         2026-11-26): 3 repetitions cached, 2 cold, each at least 0.05 s,
                         the random family's big file 256 MiB
-  --full                the long run the README's tables come from, about 28 minutes: 5
+  --full                the long run docs/benchmarks.md comes from, about 28 minutes: 5
                         repetitions cached and cold, each at least 0.1 s, the random
                         family's big file 1 GiB
   --quick               smoke run, under 2 minutes: 3 repetitions, short runs, no big
@@ -74,7 +74,7 @@ writeback never overlap another's timings; within each, repetitions run in rando
 the allocator and cache state of the row before it; pages an update row dirtied are
 written back after its repetition, untimed. With glibc, malloc's mmap and
 trim thresholds are fixed (32 MiB, 1 GiB), so that every row reuses its buffers alike
-instead of some getting fresh pages (docs/performance.md, "Reading the tables").
+instead of some getting fresh pages (docs/benchmarks/notes-2026-11.md, "Reading the tables").
 )";
 
 // One option line of --help: the option and its argument padded to the help column.
@@ -303,7 +303,7 @@ int main(int argc, char* argv[]) {
     // depending on what the rows run before it had freed: with random interleaving that
     // moved P6 big between 0.12 and 0.26 within one run. Fixed thresholds keep every block
     // below 32 MiB on the heap and reused, for every row alike, as in a program that loads
-    // many files; a first load's page faults are not in the tables (docs/performance.md).
+    // many files; a first load's page faults are not in the tables (docs/benchmarks/notes-2026-11.md).
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #endif

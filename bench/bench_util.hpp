@@ -25,7 +25,7 @@ const char* to_string(cache_mode m);
 /// What the command line asked for.
 struct options {
     bool quick = false;
-    bool full = false;   // --full: the long run the README's tables come from
+    bool full = false;   // --full: the long run docs/benchmarks.md comes from
     int repetitions = 3; // 5 with --full
     /// Repetitions of cold rows at most (0: as many as `repetitions`): 2 by default, where
     /// each cold iteration reads its input from the disk again.

@@ -5,7 +5,7 @@
 // it: a temporary file in the target's directory, fsync, rename over the target, fsync of
 // the directory. Used by ppm::save and string_table::write / writer.
 //
-// What it replaces, and how (README, "Guarantees"):
+// What it replaces, and how (docs/guarantees.md):
 // - a symbolic link is followed (to any depth, up to 40 links, as the kernel does): the file
 //   it names is replaced, in that file's directory, and the link stays a link;
 // - an existing regular file keeps its permission bits, and its owner and group where the

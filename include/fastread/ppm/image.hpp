@@ -76,7 +76,7 @@ image<Sample> load(const std::filesystem::path& path, load_options options = {})
 /// What `path` already names: a symbolic link is followed (the file it names is replaced);
 /// a regular file keeps its permission bits, owner and group (as far as the caller may set
 /// them); a file with other hard links, a directory, FIFO, socket or device is refused
-/// before anything is written (README, "Guarantees").
+/// before anything is written (docs/guarantees.md).
 /// @throws std::invalid_argument if `img` is inconsistent (a dimension 0, maxval 0 or above
 ///         255 for 8-bit samples, `samples.size() != width * height * 3`, a sample above
 ///         maxval); nothing is written then.

@@ -1,0 +1,94 @@
+// Makes, in the directory given, the files the examples of README.md and docs/guide/ read:
+// written byte by byte here, not with fastread, so that an example that decodes them checks
+// fastread against an independent writer.
+//   doc_files DIR
+#include <bit>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <utility>
+
+namespace {
+
+void write(const std::filesystem::path& path, const std::string& bytes) {
+    std::filesystem::create_directories(path.parent_path());
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!out) {
+        std::fprintf(stderr, "doc_files: cannot write %s\n", path.string().c_str());
+        std::exit(1);
+    }
+}
+
+std::string repeat(const std::string& s, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) {
+        out += s;
+    }
+    return out;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fputs("usage: doc_files DIR\n", stderr);
+        return 2;
+    }
+    const std::filesystem::path dir = argv[1];
+    // Netpbm images: a 4x3 raw PGM, a 3x2 raw PPM, a 2x2 16-bit raw PPM, a plain PPM,
+    // a 2x2 PAM with alpha, a PBM.
+    write(dir / "a.pgm", std::string("P5\n4 3\n255\n") + std::string("\x00\x10\x20\x30\x40\x50\x60\x70\x80\x90\xa0\xff", 12));
+    write(dir / "photo.ppm", std::string("P6\n# made by doc_files\n3 2\n255\n") +
+                                 std::string("\xff\x00\x00\x00\xff\x00\x00\x00\xff"
+                                             "\x10\x20\x30\x40\x50\x60\x70\x80\x90",
+                                             18));
+    write(dir / "a.ppm", std::string("P6\n2 2\n65535\n") +
+                             std::string("\x9f\xab\x00\x01\x02\x03\xff\xff\x00\x00\x12\x34"
+                                         "\x00\x10\x00\x20\x00\x30\x40\x00\x50\x00\x60\x00",
+                                         24));
+    write(dir / "plain.ppm", "P3\n2 1\n255\n255 0 0  0 0 255\n");
+    write(dir / "frame.pam", std::string("P7\nWIDTH 2\nHEIGHT 2\nDEPTH 4\nMAXVAL 255\n"
+                                         "TUPLTYPE RGB_ALPHA\nENDHDR\n") +
+                                 std::string("\x01\x02\x03\xff\x04\x05\x06\x80"
+                                             "\x07\x08\x09\x40\x0a\x0b\x0c\x00",
+                                             16));
+    write(dir / "mask.pbm", "P1\n3 2\n1 0 1\n0 1 0\n");
+    // A 2x2 PFM, little-endian (negative scale), rows bottom to top.
+    std::string pfm = "PF\n2 2\n-1.0\n";
+    for (int i = 0; i < 12; ++i) {
+        const float f = static_cast<float>(i) / 4.0f;
+        char b[4];
+        std::memcpy(b, &f, 4);
+        if (std::endian::native == std::endian::big) {
+            std::swap(b[0], b[3]);
+            std::swap(b[1], b[2]);
+        }
+        pfm.append(b, 4);
+    }
+    write(dir / "a.pfm", pfm);
+    // Text: a log with two ERROR lines, CR LF included; a CSV line.
+    write(dir / "app.log", "INFO start\r\nERROR disk full\nINFO retry\nERROR again\nINFO done\n");
+    write(dir / "data.csv", "id,name,size\n1,a,10\n2,b,20\n");
+    // 1,000 records of a 4-byte integer, record i holding i * 10.
+    std::string records;
+    for (std::int32_t i = 0; i < 1000; ++i) {
+        const std::int32_t v = i * 10;
+        records.append(reinterpret_cast<const char*>(&v), sizeof v);
+    }
+    write(dir / "t.bin", records);
+    // Two equal files and a tree of photos: three copies (one in a subdirectory) and one
+    // that differs only in its last byte.
+    const std::string big = repeat("fastread ", 20000);
+    write(dir / "a.iso", big);
+    write(dir / "b.iso", big);
+    write(dir / "photos" / "beach.jpg", big + "1");
+    write(dir / "photos" / "copy of beach.jpg", big + "1");
+    write(dir / "photos" / "2025" / "beach.jpg", big + "1");
+    write(dir / "photos" / "dunes.jpg", big + "2");
+    return 0;
+}
