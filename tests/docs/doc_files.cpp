@@ -42,7 +42,8 @@ int main(int argc, char** argv) {
     const std::filesystem::path dir = argv[1];
     // Netpbm images: a 4x3 raw PGM, a 3x2 raw PPM, a 2x2 16-bit raw PPM, a plain PPM,
     // a 2x2 PAM with alpha, a PBM.
-    write(dir / "a.pgm", std::string("P5\n4 3\n255\n") + std::string("\x00\x10\x20\x30\x40\x50\x60\x70\x80\x90\xa0\xff", 12));
+    write(dir / "a.pgm", std::string("P5\n4 3\n255\n") +
+                             std::string("\x00\x10\x20\x30\x40\x50\x60\x70\x80\x90\xa0\xff", 12));
     write(dir / "photo.ppm", std::string("P6\n# made by doc_files\n3 2\n255\n") +
                                  std::string("\xff\x00\x00\x00\xff\x00\x00\x00\xff"
                                              "\x10\x20\x30\x40\x50\x60\x70\x80\x90",
