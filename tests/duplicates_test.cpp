@@ -94,9 +94,14 @@ TEST_CASE("find_duplicates: groups of copies, and near-duplicates are not duplic
                  {dir / "x" / "p1", dir / "x" / "p2"},
                  {dir / "x" / "q1", dir / "x" / "q2"}});
     CHECK(scan({dir / "small1", dir / "small1", dir / "x" / ".." / "small1"}) == groups{});
-    // Two roots spelled as a braced list would also match path(first, last) under libc++.
     CHECK(scan(std::vector<fs::path>{dir / "small1", dir / "small2"}) ==
           groups{{dir / "small1", dir / "small2"}});
+    // Roots as a braced list: the list of roots, not path's (first, last) constructor.
+    const std::string small1 = (dir / "small1").string(), small2 = (dir / "small2").string();
+    CHECK(fastread::find_duplicates({small1.c_str(), small2.c_str()}) ==
+          groups{{dir / "small1", dir / "small2"}});
+    CHECK(fastread::find_duplicates({dir / "x", dir / "small1"}, flat) ==
+          groups{{dir / "x" / "p1", dir / "x" / "p2"}, {dir / "x" / "q1", dir / "x" / "q2"}});
 }
 
 TEST_CASE("find_duplicates: sizes around the probe and block lengths", "[compare][duplicates]") {

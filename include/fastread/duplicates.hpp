@@ -16,6 +16,7 @@
 #include "duplicates/schedule.hpp"
 
 #include <filesystem>
+#include <initializer_list>
 #include <span>
 #include <utility>
 #include <vector>
@@ -56,6 +57,15 @@ inline std::vector<std::vector<std::filesystem::path>>
 find_duplicates(std::span<const std::filesystem::path> roots, duplicate_options options) {
     const detail::thread_scope threads(options.threads);
     return detail::duplicate_finder(options).run(roots);
+}
+
+/// find_duplicates over roots written in place: `find_duplicates({"photos", "backup"})`.
+/// As the span form above.
+inline std::vector<std::vector<std::filesystem::path>>
+find_duplicates(std::initializer_list<std::filesystem::path> roots,
+                duplicate_options options = {}) {
+    return find_duplicates(std::span<const std::filesystem::path>(roots.begin(), roots.size()),
+                           std::move(options));
 }
 
 /// find_duplicates under one root: `find_duplicates("photos")` finds the groups of equal
