@@ -336,9 +336,9 @@ TEST_CASE("update_at deduces the record type from fn's parameter", "[records]") 
     std::vector<std::int32_t> want = make_records<std::int32_t>(path, 12);
     const std::vector<std::uint64_t> idx{3, 9, 3};
     for (std::uint64_t i : idx) {
-        want[i] = want[i] * 2 + 1;
+        want[i] = step(want[i]);
     }
-    fastread::update_at(path, idx, [](std::int32_t v) { return v * 2 + 1; });
+    fastread::update_at(path, idx, [](std::int32_t v) { return step(v); });
     CHECK(fastread::read_at<std::int32_t>(path, {{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}}) == want);
     // By const reference, and a function: triples of 12 bytes.
     const fs::path triples = dir / "triples";
