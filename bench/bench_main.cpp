@@ -303,7 +303,8 @@ int main(int argc, char* argv[]) {
     // depending on what the rows run before it had freed: with random interleaving that
     // moved P6 big between 0.12 and 0.26 within one run. Fixed thresholds keep every block
     // below 32 MiB on the heap and reused, for every row alike, as in a program that loads
-    // many files; a first load's page faults are not in the tables (docs/benchmarks/notes-2026-11.md).
+    // many files; a first load's page faults are not in the tables
+    // (docs/benchmarks/notes-2026-11.md).
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #endif

@@ -7,8 +7,8 @@
 /// (`read(2)` / `pread(2)` into a reused buffer, or straight into the destination), the
 /// default, or by mapping them (`mmap`), when the caller asks. Which is faster depends on
 /// the host: a cached pass through a map ran 2x faster than reading on one virtual machine
-/// and 3-5x slower on another (docs/benchmarks/notes-2026-11.md, "Reading or mapping"), and a file that
-/// shrinks under a map is a signal, not an error. So defaults read, and a caller who wants
+/// and 3-5x slower on another (docs/benchmarks/notes-2026-11.md, "Reading or mapping"), and a file
+/// that shrinks under a map is a signal, not an error. So defaults read, and a caller who wants
 /// maps asks: per call (the `io` field of the job's options) or per process (the environment
 /// variable `FASTREAD_IO=map`, which sets that field's default). `fastread-bench` shows
 /// what a map buys on the user's machine: every table has a map row beside the default.

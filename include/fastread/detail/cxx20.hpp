@@ -8,7 +8,7 @@
 #define FASTREAD_CXX20 1
 #else
 #define FASTREAD_CXX20 0
-#error "fastread needs C++20: compile with -std=c++20 (GCC, Clang) or /std:c++20 (MSVC), or link the CMake target fastread::fastread, which asks for it"
+#error "fastread needs C++20: compile with -std=c++20 (MSVC: /std:c++20)"
 #endif
 
 #endif // FASTREAD_DETAIL_CXX20_HPP

@@ -3,9 +3,9 @@
 
 /// @file
 /// fastread's tuning constants, in one place: sizes in bytes, shares in percent. Each was
-/// chosen by measurement; the figures behind them are in docs/benchmarks/notes-2026-11.md, under the
-/// heading each comment names. Changing one changes speed, never results (the tests drive
-/// the paths on both sides of every threshold).
+/// chosen by measurement; the figures behind them are in docs/benchmarks/notes-2026-11.md, under
+/// the heading each comment names. Changing one changes speed, never results (the tests drive the
+/// paths on both sides of every threshold).
 
 #include <cstddef>
 #include <cstdint>

@@ -59,7 +59,8 @@ inline bool uring_usable() noexcept {
 inline block_rules cold_rules() noexcept {
     return {page_size(), 16384, 256 * 1024};
 }
-// Reads in flight on an io_uring: past 256 the disk gains nothing (docs/benchmarks/notes-2026-11.md).
+// Reads in flight on an io_uring: past 256 the disk gains nothing
+// (docs/benchmarks/notes-2026-11.md).
 inline constexpr unsigned uring_depth = 256;
 // Requests for pread on cached pages: a page each, joined when adjacent, at most 64 KiB.
 inline block_rules pread_rules() noexcept {

@@ -48,7 +48,8 @@ struct path_key_hash {
     }
 };
 
-/// The duplicate finder's sizes and limits (docs/benchmarks/notes-2026-11.md, "Compare and duplicates").
+/// The duplicate finder's sizes and limits (docs/benchmarks/notes-2026-11.md, "Compare and
+/// duplicates").
 struct duplicate_limits {
     static constexpr std::size_t probe_bytes = 4096;
     static constexpr std::size_t block_bytes = 64 * 1024;

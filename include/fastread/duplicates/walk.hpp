@@ -125,9 +125,9 @@ class duplicate_walk : protected duplicate_limits {
     };
 
     unsigned thread_count() const {
-        // Default: 8 per CPU. The threads mostly wait for the device (docs/benchmarks/notes-2026-11.md,
-        // "Compare and duplicates").
-        // A count set by the call, set_max_threads or FASTREAD_THREADS is a limit.
+        // Default: 8 per CPU. The threads mostly wait for the device
+        // (docs/benchmarks/notes-2026-11.md, "Compare and duplicates"). A count set by the call,
+        // set_max_threads or FASTREAD_THREADS is a limit.
         const std::optional<unsigned> limit = detail::explicit_thread_limit();
         const unsigned n = limit ? *limit : 8 * detail::cpu_count();
         return std::min(n, 64u);
