@@ -36,9 +36,12 @@ const char* const help_head = R"(usage: fastread-bench [options] [Google Benchma
 
 Loads files the ways the articles behind fastread did, beside fastread's own strategies and
 peer libraries, and prints one table per family and cache mode: rows are strategies, columns
-are input files, cells are cycles per byte of input (mean ± 95% confidence interval over the
-repetitions; lower is faster). Cycles are hardware cycles where perf_event_open works, else
-TSC reference cycles (wall time x TSC frequency); the output says which.
+are input files, cells are cycles per byte of input or time per run (the median over the
+repetitions, with the minimum and maximum; lower is faster), the fastest row of each column
+marked *. Cycles are hardware cycles where perf_event_open works, else TSC reference cycles
+(wall time x TSC frequency); the output says which. Standard output is the tables and, at
+the end, a summary (per column: the default row, the fastest row, the best peer); Google
+Benchmark's own lines go to benchmark.log; progress goes to standard error.
 
 families:
 )";
@@ -62,8 +65,11 @@ const char* const help_tail =
                         before timing; cold: fastread::page_cache::evict before every
                         iteration (not timed), so the file comes from the disk
   --data-dir DIR        where generated inputs live (default <build>/bench-data)
-  --out DIR             where results.json (Google Benchmark JSON), report.md and the SVG
-                        charts go (default <build>/bench-results)
+  --out DIR             where results.json (Google Benchmark JSON), report.md, report.html,
+                        the SVG charts, benchmark.log and timings.tsv (each benchmark's
+                        estimated and spent seconds) go (default <build>/bench-results)
+  --verbose             Google Benchmark's own lines for every run on standard output too
+                        (else they go to benchmark.log in the out directory)
   --help                this text
 
 Google Benchmark options such as --benchmark_filter=REGEX pass through; benchmark names are
@@ -124,25 +130,35 @@ bool is_family_option(const std::string& option) {
     return false;
 }
 
-// Prints the runs as Google Benchmark's console reporter does, hands them to the context
-// for the tables, and writes them to one Google Benchmark JSON file. The bench calls
-// RunSpecifiedBenchmarks once per phase (family and cache mode): the host context is
-// printed and written once, the runs of every phase go to the same JSON document.
+// Writes the runs as Google Benchmark's console reporter does, to benchmark.log in the out
+// directory (or standard output with --verbose; colours only on a terminal), hands them to
+// the context for the tables, and writes them to one Google Benchmark JSON file. The bench
+// calls RunSpecifiedBenchmarks once per phase (family and cache mode): the host context is
+// written once, the runs of every phase go to the same JSON document.
 class collecting_reporter : public benchmark::ConsoleReporter {
   public:
-    collecting_reporter(fastread_bench::context& ctx, const std::filesystem::path& json_path,
-                        fastread_bench::progress_meter& progress)
-        : ctx_(ctx), progress_(progress), json_file_(json_path) {
+    collecting_reporter(fastread_bench::context& ctx, const std::filesystem::path& out_dir,
+                        fastread_bench::progress_meter& progress, bool verbose, bool colour)
+        : benchmark::ConsoleReporter(colour ? OO_ColorTabular : OO_Tabular), ctx_(ctx),
+          progress_(progress), json_file_(out_dir / "results.json") {
         if (!json_file_) {
-            throw std::runtime_error("cannot write " + json_path.string());
+            throw std::runtime_error("cannot write " + (out_dir / "results.json").string());
         }
         json_.SetOutputStream(&json_file_);
         json_.SetErrorStream(&json_file_);
+        if (!verbose) {
+            log_file_.open(out_dir / "benchmark.log");
+            if (!log_file_) {
+                throw std::runtime_error("cannot write " + (out_dir / "benchmark.log").string());
+            }
+            SetOutputStream(&log_file_);
+            SetErrorStream(&log_file_);
+        }
     }
     bool ReportContext(const Context& context) override {
         progress_.clear();
         if (started_) {
-            // The column heading again (on stdout), not the host description (stderr).
+            // The column heading again, not the host description.
             std::ostream* err = &GetErrorStream();
             SetErrorStream(&discard_);
             const bool ok = ConsoleReporter::ReportContext(context);
@@ -151,7 +167,16 @@ class collecting_reporter : public benchmark::ConsoleReporter {
         }
         started_ = true;
         json_.ReportContext(context);
-        return ConsoleReporter::ReportContext(context);
+        // The host description, looked at for the warning of a library built without
+        // NDEBUG before it goes where it goes.
+        std::ostream* err = &GetErrorStream();
+        std::ostringstream description;
+        SetErrorStream(&description);
+        const bool ok = ConsoleReporter::ReportContext(context);
+        SetErrorStream(err);
+        *err << description.str();
+        debug_library_ = description.str().find("Library was built as DEBUG") != std::string::npos;
+        return ok;
     }
     void ReportRuns(const std::vector<Run>& reports) override {
         progress_.clear();
@@ -167,15 +192,20 @@ class collecting_reporter : public benchmark::ConsoleReporter {
             json_.Finalize();
         }
         json_file_.flush();
+        log_file_.flush();
     }
+    /// Whether Google Benchmark said its library was built as DEBUG (known after the first
+    /// phase began).
+    bool debug_library() const { return debug_library_; }
 
   private:
     fastread_bench::context& ctx_;
     fastread_bench::progress_meter& progress_;
-    std::ofstream json_file_;
+    std::ofstream json_file_, log_file_;
     benchmark::JSONReporter json_;
     std::ostringstream discard_;
     bool started_ = false;
+    bool debug_library_ = false;
 };
 
 [[noreturn]] void usage_error(const std::string& what) {
@@ -207,6 +237,8 @@ fastread_bench::options parse_options(int argc, char* argv[],
         if (a == "--help" || a == "-h") {
             std::cout << help_text();
             std::exit(0);
+        } else if (a == "--verbose") {
+            opts.verbose = true;
         } else if (a == "--quick") {
             opts.quick = true;
         } else if (a == "--full") {
@@ -351,35 +383,41 @@ int main(int argc, char* argv[]) {
     benchmark::Initialize(&gb_argc, gb_argv.data());
     benchmark::AddCustomContext("cycles", fastread_bench::cycles().describe());
 
-    std::cout << "fastread-bench: " << fastread_bench::cycles().describe() << "\n";
-    std::cout << "fastread-bench: host: " << fastread_bench::host_description() << "\n";
+    std::cout << fastread_bench::run_heading(opts);
     benchmark::AddCustomContext("host", fastread_bench::host_description());
     benchmark::AddCustomContext("host_label", fastread_bench::host_label());
-    collecting_reporter reporter(ctx, opts.out_dir / "results.json", progress);
+    collecting_reporter reporter(ctx, opts.out_dir, progress, opts.verbose,
+                                 opts.verbose && ::isatty(STDOUT_FILENO) == 1);
     // Family by family, each cache mode apart (the cached runs first); repetitions are
-    // interleaved within a phase.
-    std::vector<std::pair<std::string, fastread_bench::cache_mode>> phases;
+    // interleaved within a phase. A family's tables are printed after its last phase.
+    std::vector<std::pair<std::string, fastread_bench::cache_mode>> to_run;
     for (const std::string& family : ctx.family_order()) {
         for (auto mode : {fastread_bench::cache_mode::cached, fastread_bench::cache_mode::cold}) {
-            phases.emplace_back(family, mode);
-        }
-    }
-    std::vector<std::pair<std::string, fastread_bench::cache_mode>> to_run;
-    for (const auto& [family, mode] : phases) {
-        if (ctx.has_phase(family, mode)) {
-            to_run.emplace_back(family, mode);
+            if (ctx.has_phase(family, mode)) {
+                to_run.emplace_back(family, mode);
+            }
         }
     }
     progress.start(to_run.size());
-    std::size_t phase = 0;
-    for (const auto& [family, mode] : to_run) {
-        ++phase;
+    for (std::size_t phase = 0; phase < to_run.size(); ++phase) {
+        const auto& [family, mode] = to_run[phase];
         ctx.register_phase(family, mode);
-        progress.begin_phase(phase, family, fastread_bench::to_string(mode));
+        progress.begin_phase(phase + 1, family, fastread_bench::to_string(mode));
         benchmark::RunSpecifiedBenchmarks(&reporter);
         progress.end_phase();
+        if (phase == 0 && reporter.debug_library()) {
+            std::cout << fastread_bench::debug_library_note(opts) << "\n" << std::flush;
+        }
+        if (phase + 1 == to_run.size() || to_run[phase + 1].first != family) {
+            progress.clear();
+            ctx.print_family(std::cout, family);
+        }
     }
     progress.finish();
+    {
+        std::ofstream timings(opts.out_dir / "timings.tsv");
+        progress.write_timings(timings);
+    }
     reporter.finish();
     benchmark::Shutdown();
     ctx.report(std::cout);

@@ -41,17 +41,6 @@ const char* to_string(cache_mode m) {
 
 namespace {
 
-// The compiler that built this binary, by name and version ("GCC 12.2.0", "Clang 16.0.6").
-std::string compiler_name() {
-#if defined(__clang__)
-    return "Clang " __clang_version__;
-#elif defined(__GNUC__)
-    return "GCC " __VERSION__;
-#else
-    return "unknown compiler";
-#endif
-}
-
 int open_cycle_counter() {
     perf_event_attr attr{};
     attr.type = PERF_TYPE_HARDWARE;
@@ -104,14 +93,24 @@ double ci95(const std::vector<double>& v) {
     return t95(v.size() - 1) * sd / std::sqrt(static_cast<double>(v.size()));
 }
 
-std::string name_of(const std::string& family, const std::string& row, const std::string& column,
-                    cache_mode mode) {
+} // namespace
+
+std::string benchmark_name(const std::string& family, const std::string& row,
+                           const std::string& column, cache_mode mode) {
     std::string n = family + "/" + row + "/" + column + "/" + to_string(mode);
     std::replace(n.begin(), n.end(), ' ', '_');
     return n;
 }
 
-} // namespace
+std::string compiler_name() {
+#if defined(__clang__)
+    return "Clang " __clang_version__;
+#elif defined(__GNUC__)
+    return "GCC " __VERSION__;
+#else
+    return "unknown compiler";
+#endif
+}
 
 const cycle_source& cycles() {
     static const cycle_source c = detect_cycles();
@@ -251,13 +250,26 @@ bool context::wants(const std::string& family) const {
 
 void context::mark_default(const std::string& family, const std::string& row,
                            std::vector<std::string> alternatives) {
-    check_declared(family, row, "");
-    family_info& f = families_.at(family);
-    f.default_row = row;
-    for (const std::string& r : alternatives) {
+    add_task(family, task{"", row, std::move(alternatives), {}});
+}
+
+void context::add_task(const std::string& family, task t) {
+    check_declared(family, t.default_row, "");
+    for (const std::string& r : t.alternatives) {
         check_declared(family, r, "");
     }
-    f.alternatives = std::move(alternatives);
+    for (const std::string& r : t.rows) {
+        check_declared(family, r, "");
+    }
+    families_.at(family).tasks.push_back(std::move(t));
+}
+
+void context::mark_rows(const std::string& family, row_kind kind,
+                        const std::vector<std::string>& rows) {
+    for (const std::string& r : rows) {
+        check_declared(family, r, "");
+        families_.at(family).kinds[r] = kind;
+    }
 }
 
 void context::add_family(const std::string& family, const std::string& title,
@@ -309,20 +321,33 @@ void context::add(const std::string& family, const std::string& row, const input
             continue;
         }
         if (mode == cache_mode::cold && in.cached_only) {
-            cells_[key{family, row, in.column, mode}].note = "n/a";
+            cells_[key{family, row, in.column, mode}].note = "n/a (cached only)";
             continue;
         }
         if (mode == cache_mode::cold && !cold_available_) {
             cells_[key{family, row, in.column, mode}].note = cold_note_;
             continue;
         }
-        const std::string name = name_of(family, row, in.column, mode);
+        const std::string name = benchmark_name(family, row, in.column, mode);
         names_[name] = key{family, row, in.column, mode};
         progress_meter* const progress = progress_;
         const double min_time = opts_.min_time;
         const std::string shown = row + ", " + in.column;
         auto fn = [in, mode, body, check, verdict, progress, min_time, name,
                    shown](benchmark::State& state) {
+            const auto call_began = std::chrono::steady_clock::now();
+            struct report_spent {
+                progress_meter* progress;
+                const std::string& name;
+                std::chrono::steady_clock::time_point began;
+                ~report_spent() {
+                    if (progress != nullptr) {
+                        progress->spent(name, std::chrono::duration<double>(
+                                                  std::chrono::steady_clock::now() - began)
+                                                  .count());
+                    }
+                }
+            } spent{progress, name, call_began};
             if (!verdict->has_value()) {
                 try {
                     *verdict = check ? check() : std::string();
@@ -408,8 +433,12 @@ void context::add(const std::string& family, const std::string& row, const input
             const double iteration =
                 static_cast<double>(in.bytes) * (mode == cache_mode::cold ? 4e-9 : 1e-9) +
                 (mode == cache_mode::cold ? 0.01 : 0.0);
+            double scale = 1;
+            if (const auto it = estimate_scale_.find(family); it != estimate_scale_.end()) {
+                scale = mode == cache_mode::cold ? it->second.second : it->second.first;
+            }
             progress_->expect(name, family, to_string(mode), repetitions,
-                              iteration + std::max(opts_.min_time, iteration));
+                              scale * (iteration + std::max(opts_.min_time, iteration)));
         }
         pending_.push_back(pending{family, mode, name, std::move(fn), repetitions});
     }
@@ -433,7 +462,13 @@ bool context::register_phase(const std::string& family, cache_mode mode) {
             ->MinTime(opts_.min_time)
             ->Repetitions(p.repetitions)
             ->ReportAggregatesOnly(true)
-            ->ComputeStatistics("ci95", ci95);
+            ->ComputeStatistics("ci95", ci95)
+            ->ComputeStatistics(
+                "min",
+                [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); })
+            ->ComputeStatistics("max", [](const std::vector<double>& v) {
+                return *std::max_element(v.begin(), v.end());
+            });
         any = true;
     }
     return any;
@@ -453,67 +488,30 @@ void context::record(const benchmark::BenchmarkReporter::Run& run) {
         auto f = run.counters.find(name);
         return f == run.counters.end() ? 0.0 : f->second.value;
     };
+    // Seconds per iteration: GetAdjustedRealTime is in the run's unit (milliseconds).
+    figures f{counter("cycles_per_byte"), run.GetAdjustedRealTime() / 1e3,
+              counter("bytes_per_second")};
     if (run.aggregate_name == "mean") {
-        c.cycles_per_byte = counter("cycles_per_byte");
-        c.bytes_per_second = counter("bytes_per_second");
+        c.mean = f;
         c.repetitions = static_cast<int>(run.repetitions);
+    } else if (run.aggregate_name == "median") {
+        c.median = f;
+    } else if (run.aggregate_name == "min") {
+        c.min = f;
+    } else if (run.aggregate_name == "max") {
+        c.max = f;
     } else if (run.aggregate_name == "ci95") {
-        c.cycles_ci = counter("cycles_per_byte");
+        c.ci95 = f;
     } else if (run.aggregate_name.empty() && c.repetitions == 0) {
-        c.cycles_per_byte = counter("cycles_per_byte"); // a single repetition
-        c.bytes_per_second = counter("bytes_per_second");
+        c.mean = c.median = c.min = c.max = f; // a single repetition
         c.repetitions = 1;
     }
 }
 
 // ------------------------------------------------------------------------------------------
-// Reports
+// Host
 
 namespace {
-
-std::string format_cell(const cell& c, bool throughput = false, double seconds_per_cycle_byte = 0,
-                        double items = 0) {
-    if (!c.note.empty()) {
-        return c.note;
-    }
-    if (c.repetitions == 0) {
-        return "-";
-    }
-    std::ostringstream s;
-    if (items > 0) { // time per run = cycles/byte x bytes / TSC Hz; per item: / items
-        const double run = c.cycles_per_byte * seconds_per_cycle_byte;
-        const double ci = c.cycles_ci * seconds_per_cycle_byte;
-        const double unit = run >= 1 ? 1 : run >= 1e-3 ? 1e-3 : 1e-6;
-        const char* name = run >= 1 ? " s" : run >= 1e-3 ? " ms" : " µs";
-        const double shown = run / unit;
-        const int digits = shown < 10 ? 2 : shown < 100 ? 1 : 0;
-        s << std::fixed << std::setprecision(digits) << shown;
-        if (c.repetitions > 1) {
-            s << " ± " << ci / unit;
-        }
-        const double ns = run / items * 1e9;
-        s << name << " (" << std::setprecision(ns < 10 ? 2 : ns < 100 ? 1 : 0) << ns << " ns each)";
-        return s.str();
-    }
-    if (seconds_per_cycle_byte > 0) { // seconds per run = cycles/byte x bytes / TSC Hz
-        const double t = c.cycles_per_byte * seconds_per_cycle_byte;
-        s << std::fixed << std::setprecision(t < 0.1 ? 4 : t < 1 ? 3 : 2) << t;
-        if (c.repetitions > 1) {
-            s << " ± " << c.cycles_ci * seconds_per_cycle_byte;
-        }
-        s << " s";
-        return s.str();
-    }
-    int digits = c.cycles_per_byte < 10 ? 2 : 1;
-    s << std::fixed << std::setprecision(digits) << c.cycles_per_byte;
-    if (c.repetitions > 1) {
-        s << " ± " << std::setprecision(digits) << c.cycles_ci;
-    }
-    if (throughput) {
-        s << " (" << std::setprecision(2) << c.bytes_per_second / 1e9 << " GB/s)";
-    }
-    return s.str();
-}
 
 std::string read_first_line_with(const char* file, const char* prefix) {
     std::ifstream in(file);
@@ -526,210 +524,7 @@ std::string read_first_line_with(const char* file, const char* prefix) {
     return "unknown";
 }
 
-std::string svg_escape(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        default:
-            out += c;
-        }
-    }
-    return out;
-}
-
 } // namespace
-
-std::vector<std::vector<std::string>> context::grid(const std::string& family, cache_mode mode,
-                                                    const std::string& group) const {
-    const family_info& f = families_.at(family);
-    std::vector<const input*> cols;
-    for (const input& in : f.columns) {
-        if (in.group == group) {
-            cols.push_back(&in);
-        }
-    }
-    std::vector<std::vector<std::string>> grid;
-    std::vector<std::string> head{"strategy"};
-    for (const input* in : cols) {
-        head.push_back(in->column);
-    }
-    grid.push_back(head);
-    for (const std::string& row : f.rows) {
-        // A row with no cell in this group (a family whose groups run different rows) is
-        // left out.
-        if (std::none_of(cols.begin(), cols.end(), [&](const input* in) {
-                return cells_.count(key{family, row, in->column, mode}) != 0;
-            })) {
-            continue;
-        }
-        std::vector<std::string> line{row};
-        for (const input* in : cols) {
-            auto it = cells_.find(key{family, row, in->column, mode});
-            const bool timed = f.cells == unit::seconds_per_run || f.cells == unit::time_per_item;
-            const double scale = timed ? static_cast<double>(in->bytes) / cycles().tsc_hz : 0.0;
-            line.push_back(
-                it == cells_.end()
-                    ? "-"
-                    : format_cell(it->second, f.cells == unit::cycles_per_byte_and_rate, scale,
-                                  f.cells == unit::time_per_item ? static_cast<double>(in->items)
-                                                                 : 0.0));
-        }
-        grid.push_back(line);
-    }
-    return grid;
-}
-
-std::string context::table(const std::string& family, cache_mode mode, const std::string& group,
-                           bool markdown) const {
-    const std::vector<std::vector<std::string>> grid = this->grid(family, mode, group);
-    std::ostringstream out;
-    if (markdown) {
-        for (std::size_t r = 0; r < grid.size(); ++r) {
-            out << "|";
-            for (const std::string& c : grid[r]) {
-                out << " " << c << " |";
-            }
-            out << "\n";
-            if (r == 0) {
-                out << "|";
-                for (std::size_t c = 0; c < grid[r].size(); ++c) {
-                    out << (c == 0 ? "---|" : "---:|");
-                }
-                out << "\n";
-            }
-        }
-        return out.str();
-    }
-    // Column widths count UTF-8 code points so that "±" lines up.
-    auto width = [](const std::string& s) {
-        std::size_t n = 0;
-        for (unsigned char ch : s) {
-            n += (ch & 0xC0) != 0x80;
-        }
-        return n;
-    };
-    std::vector<std::size_t> w(grid[0].size(), 0);
-    for (const auto& line : grid) {
-        for (std::size_t c = 0; c < line.size(); ++c) {
-            w[c] = std::max(w[c], width(line[c]));
-        }
-    }
-    for (std::size_t r = 0; r < grid.size(); ++r) {
-        for (std::size_t c = 0; c < grid[r].size(); ++c) {
-            std::string pad(w[c] - width(grid[r][c]), ' ');
-            out << (c == 0 ? grid[r][c] + pad : "  " + pad + grid[r][c]);
-        }
-        out << "\n";
-    }
-    return out.str();
-}
-
-std::string context::svg(const std::string& family) const {
-    // Horizontal bars, log-scale cycles/byte: one panel per cache mode, one bar per
-    // strategy and column of the first column group.
-    const family_info& f = families_.at(family);
-    if (f.columns.empty()) {
-        return {};
-    }
-    const std::string group = f.columns.front().group;
-    std::vector<const input*> cols;
-    for (const input& in : f.columns) {
-        if (in.group == group) {
-            cols.push_back(&in);
-        }
-    }
-    static const char* colours[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
-                                    "#59a14f", "#edc948", "#b07aa1", "#ff9da7"};
-    double lo = 1e9, hi = 0;
-    for (const auto& [k, c] : cells_) {
-        if (k.family == family && c.note.empty() && c.cycles_per_byte > 0) {
-            lo = std::min(lo, c.cycles_per_byte);
-            hi = std::max(hi, c.cycles_per_byte);
-        }
-    }
-    if (hi <= 0) {
-        return {};
-    }
-    // Rows with a bar somewhere (not rows of notes only, such as a verdict).
-    std::vector<std::string> rows;
-    for (const std::string& row : f.rows) {
-        for (const auto& [k, c] : cells_) {
-            if (k.family == family && k.row == row && c.note.empty() && c.cycles_per_byte > 0) {
-                rows.push_back(row);
-                break;
-            }
-        }
-    }
-    const double log_lo = std::floor(std::log10(lo)), log_hi = std::ceil(std::log10(hi));
-    const double span = std::max(1.0, log_hi - log_lo);
-    const int label_w = 230, plot_w = 560, value_w = 70, bar_h = 11, row_gap = 8, top = 50;
-    const int row_h = static_cast<int>(cols.size()) * bar_h + row_gap;
-    const int panel_h = static_cast<int>(rows.size()) * row_h + 40;
-    const int height = top + 2 * panel_h + 30 + 16 * static_cast<int>(cols.size());
-    std::ostringstream s;
-    s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << label_w + plot_w + value_w + 30
-      << "\" height=\"" << height << "\" font-family=\"sans-serif\" font-size=\"11\">\n";
-    s << "<text x=\"10\" y=\"20\" font-size=\"14\">fastread-bench " << svg_escape(family) << ": "
-      << svg_escape(f.title) << " (cycles/byte, log scale; lower is faster)</text>\n";
-    s << "<text x=\"10\" y=\"36\" font-size=\"10\">host: " << svg_escape(host_label())
-      << "</text>\n";
-    int y0 = top;
-    for (cache_mode mode : {cache_mode::cached, cache_mode::cold}) {
-        s << "<text x=\"10\" y=\"" << y0 - 6 << "\" font-weight=\"bold\">" << to_string(mode)
-          << "</text>\n";
-        for (double d = log_lo; d <= log_hi; d += 1) {
-            double x = label_w + (d - log_lo) / span * plot_w;
-            s << "<line x1=\"" << x << "\" y1=\"" << y0 << "\" x2=\"" << x << "\" y2=\""
-              << y0 + panel_h - 30 << "\" stroke=\"#ccc\"/>\n<text x=\"" << x << "\" y=\""
-              << y0 + panel_h - 18 << "\" text-anchor=\"middle\">" << std::pow(10.0, d)
-              << "</text>\n";
-        }
-        int y = y0;
-        for (const std::string& row : rows) {
-            s << "<text x=\"" << label_w - 6 << "\" y=\"" << y + row_h / 2
-              << "\" text-anchor=\"end\"" << (row == f.default_row ? " font-weight=\"bold\"" : "")
-              << ">" << svg_escape(row) << "</text>\n";
-            for (std::size_t c = 0; c < cols.size(); ++c) {
-                auto it = cells_.find(key{family, row, cols[c]->column, mode});
-                if (it != cells_.end() && it->second.note.empty() &&
-                    it->second.cycles_per_byte > 0) {
-                    double v = std::log10(it->second.cycles_per_byte);
-                    double w = std::max(1.0, (v - log_lo) / span * plot_w);
-                    s << "<rect x=\"" << label_w << "\" y=\"" << y + static_cast<int>(c) * bar_h
-                      << "\" width=\"" << w << "\" height=\"" << bar_h - 1 << "\" fill=\""
-                      << colours[c % 8] << "\"><title>" << svg_escape(row) << ", "
-                      << svg_escape(cols[c]->column) << ": " << format_cell(it->second)
-                      << " cycles/byte</title></rect>\n";
-                    // The value beside its bar.
-                    char value[32];
-                    std::snprintf(value, sizeof value, "%.3g", it->second.cycles_per_byte);
-                    s << "<text x=\"" << label_w + w + 3 << "\" y=\""
-                      << y + static_cast<int>(c) * bar_h + bar_h - 2 << "\" font-size=\"9\">"
-                      << value << "</text>\n";
-                }
-            }
-            y += row_h;
-        }
-        y0 += panel_h;
-    }
-    for (std::size_t c = 0; c < cols.size(); ++c) {
-        int y = y0 + 16 * static_cast<int>(c);
-        s << "<rect x=\"" << label_w << "\" y=\"" << y << "\" width=\"12\" height=\"10\" fill=\""
-          << colours[c % 8] << "\"/><text x=\"" << label_w + 18 << "\" y=\"" << y + 9 << "\">"
-          << svg_escape(cols[c]->column) << "</text>\n";
-    }
-    s << "</svg>\n";
-    return s.str();
-}
 
 namespace {
 
@@ -798,127 +593,6 @@ std::string host_label() {
     std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
     s << ", " << date;
     return s.str();
-}
-
-// One self-contained page (no network: styles inline, charts as inline SVG) with every
-// family's tables and chart; each table says its host, and the default row of a family is
-// A family's column groups, in the order their first columns were declared.
-std::vector<std::string> context::column_groups(const family_info& f) {
-    std::vector<std::string> groups;
-    for (const input& in : f.columns) {
-        if (std::find(groups.begin(), groups.end(), in.group) == groups.end()) {
-            groups.push_back(in.group);
-        }
-    }
-    return groups;
-}
-
-// highlighted beside the rows it chooses between.
-std::string context::html_report(const std::string& label) const {
-    std::ostringstream h;
-    h << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-      << "<title>fastread-bench results</title>\n<style>\n"
-      << "body{font-family:sans-serif;margin:2em;max-width:1400px;color:#222}\n"
-      << "table{border-collapse:collapse;margin:0.5em 0 1.5em;font-size:13px}\n"
-      << "th,td{border:1px solid #ccc;padding:3px 8px}td{text-align:right}\n"
-      << "td:first-child,th:first-child{text-align:left}\n"
-      << "tr.default td{background:#ffe58a;font-weight:bold}\n"
-      << "tr.alternative td{background:#fff6d0}\n"
-      << ".host{color:#555;font-size:12px}\n</style></head><body>\n"
-      << "<h1>fastread-bench results</h1>\n<p class=\"host\">Host: " << svg_escape(label)
-      << "<br>Command: <code>" << svg_escape(opts_.command_line) << "</code><br>"
-      << svg_escape(cycles().describe()) << "</p>\n"
-      << "<p>Cells: mean &plusmn; 95% confidence interval over " << opts_.repetitions
-      << " repetitions (cycles per byte of input unless the table says otherwise; lower is "
-         "faster). <span style=\"background:#ffe58a;font-weight:bold\">The default row</span>"
-         " is what a user gets without choosing; <span style=\"background:#fff6d0\">the rows "
-         "it chooses between</span> are beside it.</p>\n";
-    for (const std::string& family : order_) {
-        const family_info& f = families_.at(family);
-        const std::vector<std::string> groups = column_groups(f);
-        h << "<h2 id=\"" << svg_escape(family) << "\">" << svg_escape(family) << ": "
-          << svg_escape(f.title) << "</h2>\n";
-        for (cache_mode mode : {cache_mode::cached, cache_mode::cold}) {
-            for (const std::string& group : groups) {
-                const auto g = grid(family, mode, group);
-                h << "<h3>" << to_string(mode) << ", " << svg_escape(group) << "</h3>\n"
-                  << "<p class=\"host\">host: " << svg_escape(label) << "</p>\n<table>\n";
-                for (std::size_t r = 0; r < g.size(); ++r) {
-                    const std::string& row = g[r][0];
-                    const bool is_default = r > 0 && row == f.default_row;
-                    const bool is_alternative =
-                        r > 0 && std::find(f.alternatives.begin(), f.alternatives.end(), row) !=
-                                     f.alternatives.end();
-                    h << "<tr"
-                      << (is_default       ? " class=\"default\""
-                          : is_alternative ? " class=\"alternative\""
-                                           : "")
-                      << ">";
-                    for (const std::string& c : g[r]) {
-                        h << (r == 0 ? "<th>" : "<td>") << svg_escape(c)
-                          << (r == 0 ? "</th>" : "</td>");
-                    }
-                    h << "</tr>\n";
-                }
-                h << "</table>\n";
-            }
-        }
-        const std::string chart = svg(family);
-        if (!chart.empty()) {
-            h << "<div class=\"chart\">\n" << chart << "</div>\n";
-        }
-    }
-    h << "</body></html>\n";
-    return h.str();
-}
-
-void context::report(std::ostream& out) const {
-    const std::string cpu = read_first_line_with("/proc/cpuinfo", "model name");
-    const std::string label = host_label();
-    std::ostringstream md;
-    char date[32] = "unknown";
-    const std::time_t now = std::time(nullptr);
-    std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
-    md << "# fastread-bench results\n\n"
-       << "- Date: " << date << "\n"
-       << "- Command: `" << opts_.command_line << "`\n"
-       << "- CPU: " << cpu << " (" << benchmark::CPUInfo::Get().num_cpus << " logical CPUs)\n"
-       << "- Compiler: " << compiler_name() << "\n"
-       << "- Host: " << host_description() << "\n"
-       << "- Cycles: " << cycles().describe() << "\n"
-       << "- Figures: cycles per byte of input, mean ± 95% confidence interval over "
-       << opts_.repetitions << " repetitions" << (opts_.quick ? " (--quick run)" : "") << "\n"
-       << "- cached: the file was read once before timing; cold: "
-          "fastread::page_cache::evict before every iteration (not timed)\n\n";
-    out << "\nHost: " << host_description() << "\n";
-    out << "Cycles: " << cycles().describe() << "\n";
-    out << "Cells: cycles per byte of input, mean ± 95% CI over " << opts_.repetitions
-        << " repetitions; lower is faster (GB/s = 10^9 bytes of input per second).\n";
-    for (const std::string& family : order_) {
-        const family_info& f = families_.at(family);
-        const std::vector<std::string> groups = column_groups(f);
-        md << "## " << family << ": " << f.title << "\n\n";
-        for (cache_mode mode : {cache_mode::cached, cache_mode::cold}) {
-            for (const std::string& group : groups) {
-                out << "\n"
-                    << family << ": " << f.title << " — " << to_string(mode) << ", " << group
-                    << "\nhost: " << label << "\n"
-                    << table(family, mode, group, false);
-                md << "### " << to_string(mode) << ", " << group << "\n\nHost: " << label << "\n\n"
-                   << table(family, mode, group, true) << "\n";
-            }
-        }
-        std::string chart = svg(family);
-        if (!chart.empty()) {
-            std::ofstream(opts_.out_dir / (family + ".svg")) << chart;
-            md << "![" << family << "](" << family << ".svg)\n\n";
-        }
-    }
-    std::ofstream(opts_.out_dir / "report.md") << md.str();
-    std::ofstream(opts_.out_dir / "report.html") << html_report(label);
-    out << "\nWrote " << (opts_.out_dir / "results.json").string() << ", "
-        << (opts_.out_dir / "report.md").string() << ", "
-        << (opts_.out_dir / "report.html").string() << " and one SVG chart per family.\n";
 }
 
 // ------------------------------------------------------------------------------------------

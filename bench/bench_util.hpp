@@ -25,8 +25,9 @@ const char* to_string(cache_mode m);
 /// What the command line asked for.
 struct options {
     bool quick = false;
-    bool full = false;   // --full: the long run docs/benchmarks.md comes from
-    int repetitions = 3; // 5 with --full
+    bool verbose = false; // Google Benchmark's lines on standard output too
+    bool full = false;    // --full: the long run docs/benchmarks.md comes from
+    int repetitions = 3;  // 5 with --full
     /// Repetitions of cold rows at most (0: as many as `repetitions`): 2 by default, where
     /// each cold iteration reads its input from the disk again.
     int cold_repetitions = 2;
@@ -50,6 +51,21 @@ struct cycle_source {
     std::string describe() const;
 };
 const cycle_source& cycles();
+
+/// The Google Benchmark name of a cell: family/row/column/mode, spaces as underscores
+/// (e.g. "ppm/ppm::load/P3_big/cached").
+std::string benchmark_name(const std::string& family, const std::string& row,
+                           const std::string& column, cache_mode mode);
+
+/// The lines standard output starts with: which run this is (repetitions, minimum time),
+/// the host, how cycles are counted and where Google Benchmark's own output goes.
+std::string run_heading(const options& o);
+/// One paragraph on Google Benchmark's "Library was built as DEBUG" warning (Debian's
+/// libbenchmark is built without NDEBUG): what it concerns and what it does not.
+std::string debug_library_note(const options& o);
+
+/// The compiler that built this binary, by name and version ("GCC 12.2.0").
+std::string compiler_name();
 
 /// The host every table is labelled with: CPU, CPUs, kernel, the hypervisor's CPUID
 /// signature, and how the default rows reach files (they read; FASTREAD_IO=map makes them
@@ -86,13 +102,39 @@ enum class unit {
     time_per_item,            ///< time per run and per item (input::items), e.g. records
 };
 
-/// A result cell: mean and 95% confidence interval of cycles/byte and bytes/second, or why
-/// there is no figure ("not built", "n/a", an error).
-struct cell {
-    double cycles_per_byte = 0, cycles_ci = 0;
+/// One statistic of a cell over its repetitions: cycles per byte of input and seconds per
+/// run (per iteration: one pass over the input).
+struct figures {
+    double cycles_per_byte = 0;
+    double seconds = 0;
     double bytes_per_second = 0;
+};
+
+/// A result cell: the median, minimum and maximum over the repetitions (and the mean with
+/// its 95% confidence interval, for results.json readers), or why there is no figure ("not
+/// built", "n/a", an error).
+struct cell {
+    figures median, min, max, mean, ci95;
     int repetitions = 0;
     std::string note; // non-empty: no figure
+};
+
+/// What a row is, for the summary and the marks of report.html.
+enum class row_kind {
+    fastread, ///< fastread's own (the default row, the rows it chooses between, the others)
+    baseline, ///< a technique of the articles, implemented as they describe it
+    peer,     ///< another library or tool
+    floor,    ///< a lower bound that does less than the job (RAW: read only), never "fastest"
+};
+
+/// A job of a family (a family can time several, e.g. reading and updating records): the
+/// row a user gets without choosing, the rows it chooses between, and every row that does
+/// the same job (the summary compares the default with these).
+struct task {
+    std::string name;                      ///< e.g. "reading"; empty for a family's only job
+    std::string default_row;               ///< what a user gets without choosing
+    std::vector<std::string> alternatives; ///< the rows the default chooses between
+    std::vector<std::string> rows;         ///< rows doing this job (empty: every row)
 };
 
 /// The set of families, rows and columns, and the results as they arrive.
@@ -110,9 +152,21 @@ class context {
     void add_family(const std::string& family, const std::string& title,
                     const std::vector<std::string>& rows, unit cells = unit::cycles_per_byte);
     /// Names a family's default row (what a user gets without choosing) and the rows it
-    /// chooses between, highlighted in report.html.
+    /// chooses between, highlighted in report.html. A family with several jobs calls
+    /// add_task instead, once per job.
     void mark_default(const std::string& family, const std::string& row,
                       std::vector<std::string> alternatives = {});
+    /// Declares one job of a family, with its default row (see task).
+    void add_task(const std::string& family, task t);
+    /// Says what `rows` are (rows not named are fastread's own).
+    void mark_rows(const std::string& family, row_kind kind, const std::vector<std::string>& rows);
+    /// Scales the time estimate of a family's benchmarks, cached and cold, from what the
+    /// input sizes alone predict (see add()) to what they took: each family calls it first,
+    /// with the ratios its phases showed in a default run (timings.tsv: spent over estimated
+    /// seconds). The estimate is refined as runs finish.
+    void set_estimate_scale(const std::string& family, double cached, double cold) {
+        estimate_scale_[family] = {cached, cold};
+    }
     /// Declares a column of a family.
     void add_column(const std::string& family, const input& in);
 
@@ -129,7 +183,11 @@ class context {
 
     /// Records a finished run (called by the reporter).
     void record(const benchmark::BenchmarkReporter::Run& run);
-    /// Prints the article-style tables and writes report.md and the SVG charts.
+    /// Prints one family's tables (each cache mode and column group; wide tables split
+    /// to fit 120 columns), as soon as its last phase has run.
+    void print_family(std::ostream& out, const std::string& family) const;
+    /// Prints the summary (per family: each column's default row, the fastest row and the
+    /// best peer, with ratios) and writes report.md, report.html and the SVG charts.
     void report(std::ostream& out) const;
 
     /// Registers with Google Benchmark (after clearing what was registered before) the
@@ -155,21 +213,15 @@ class context {
         unit cells = unit::cycles_per_byte;
         std::vector<std::string> rows;
         std::vector<input> columns;
-        std::string default_row;               // what a user gets without choosing
-        std::vector<std::string> alternatives; // the rows it chooses between
+        std::vector<task> tasks;               // the first is the family's main job
+        std::map<std::string, row_kind> kinds; // rows not listed: fastread
     };
     struct key {
         std::string family, row, column;
         cache_mode mode;
         auto operator<=>(const key&) const = default;
     };
-    std::string table(const std::string& family, cache_mode mode, const std::string& group,
-                      bool markdown) const;
-    std::vector<std::vector<std::string>> grid(const std::string& family, cache_mode mode,
-                                               const std::string& group) const;
-    std::string html_report(const std::string& label) const;
-    static std::vector<std::string> column_groups(const family_info& f);
-    std::string svg(const std::string& family) const;
+    friend class report_writer;
     /// Throws std::logic_error unless `family` declared `row` and (if not empty) `column`.
     void check_declared(const std::string& family, const std::string& row,
                         const std::string& column) const;
@@ -191,6 +243,7 @@ class context {
     std::map<key, cell> cells_;
     bool cold_available_ = true;
     std::string cold_note_;
+    std::map<std::string, std::pair<double, double>> estimate_scale_; // family: cached, cold
 };
 
 /// Runs `command` with /bin/sh; returns its standard output. Throws std::runtime_error if

@@ -123,6 +123,10 @@ void add_compare_rows(context& ctx, const input& in) {
 }
 
 void register_compare_family(context& ctx) {
+    // The estimate, calibrated: spent over estimated seconds of this family's cached and
+    // cold phases in a default run (KVM host, 2026-11-27, timings.tsv): the getc rows take 9 s a
+    // repetition.
+    ctx.set_estimate_scale("compare", 3.14, 0.757);
     ctx.add_family("compare", "comparing two equal files (bytes of one file per second)",
                    {"simple-compare (getc)", "compare-with-extra-read (getc)", "getc_unlocked",
                     "block 4 KiB", "block 4 KiB, extra read", "block 1 MiB",
@@ -131,6 +135,14 @@ void register_compare_family(context& ctx) {
                     "RAW: read both files in turn (1 MiB reads)"},
                    unit::cycles_per_byte_and_rate);
     ctx.mark_default("compare", "files_equal automatic", {"block 1 MiB", "mmap"});
+    ctx.mark_rows("compare", row_kind::baseline,
+                  {"simple-compare (getc)", "compare-with-extra-read (getc)", "getc_unlocked",
+                   "block 4 KiB", "block 4 KiB, extra read", "block 1 MiB",
+                   "block 1 MiB, extra read", "whole-file block", "mmap"});
+    // Less than the job: a check that the pages are cached, and reading without comparing.
+    ctx.mark_rows("compare", row_kind::floor,
+                  {"residency check: mincore over maps", "residency check: cachestat",
+                   "RAW: read both files in turn (1 MiB reads)"});
     const options& o = ctx.opts();
     const std::uint64_t mb = option_value(o, "--compare-size", o.quick ? 16 : 256);
     input in;
@@ -142,7 +154,7 @@ void register_compare_family(context& ctx) {
     in.bytes = mb * 1000000;
     std::error_code ec;
     if (fs::file_size(in.path, ec) != in.bytes || fs::file_size(b, ec) != in.bytes) {
-        std::cout << "fastread-bench: generating " << in.path.string() << " and its copy"
+        std::cerr << "fastread-bench: generating " << in.path.string() << " and its copy"
                   << std::endl;
         generate_pair(in.path, b, in.bytes);
     }

@@ -339,8 +339,12 @@ void add_dupes_rows(context& ctx, const input& in, const fs::path& root) {
 }
 
 void register_dupes_family(context& ctx) {
+    // The estimate, calibrated: spent over estimated seconds of this family's cached and
+    // cold phases in a default run (KVM host, 2026-11-27, timings.tsv): rmlint over /usr/share
+    // takes 15 s a run.
+    ctx.set_estimate_scale("dupes", 1.79, 0.94);
     ctx.add_family("dupes",
-                   "finding duplicate files, whole processes (seconds per run; cold: every "
+                   "finding duplicate files, whole processes (time per run; cold: every "
                    "file's pages evicted, directory metadata still cached)",
                    {"fastread-dupes -r",
                     "fastread-dupes -r --cache, first run",
@@ -368,12 +372,15 @@ void register_dupes_family(context& ctx) {
                    unit::seconds_per_run);
     ctx.mark_default("dupes", "fastread-dupes -r",
                      {"fastread-dupes -r --cache, first run", "fastread-dupes -r --cache, re-run"});
+    ctx.mark_rows("dupes", row_kind::peer,
+                  {"fdupes -r", "jdupes -r -z", "rdfind -minsize 0", "rmlint -T df,ef --hidden -L",
+                   "duff -r -a -p"});
     const options& o = ctx.opts();
     std::vector<std::pair<std::string, fs::path>> trees;
     const int files = o.quick ? 500 : 4000;
     const fs::path tree = o.data_dir / ("tree-v1-" + std::to_string(files));
     if (!fs::exists(tree)) {
-        std::cout << "fastread-bench: generating " << tree.string() << std::endl;
+        std::cerr << "fastread-bench: generating " << tree.string() << std::endl;
         generate_tree(tree, files);
     }
     trees.emplace_back("generated tree, " + std::to_string(files) + " files", tree);

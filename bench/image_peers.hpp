@@ -5,8 +5,10 @@
 // comparison, and OpenCV's cv::imread (when built in) brought to fastread's layout.
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -34,6 +36,76 @@ inline std::string compare_samples(const samples& got, const samples& want) {
         }
     }
     return {};
+}
+
+/// A byte-order twin of a 16-bit Netpbm column: a small image in the column's format (its
+/// magic number and maxval) whose every sample differs from its byte swap. Netpbm stores
+/// 2-byte samples most significant byte first (ppm(5), pgm(5)); a decoder that skips the
+/// swap on a little-endian machine still decodes a file right when every sample is v x 257
+/// (forge16.ppm, made by pamdepth), but not the twin. The rows of a 16-bit column are
+/// checked on both.
+struct byte_order_twin {
+    std::filesystem::path path;
+    samples values; ///< what a decoder must return for it
+};
+
+/// Writes (once) and returns the twin for magic number `magic` ('2', '3', '5' or '6') and
+/// `maxval` (256 to 65535) in `dir`: 37 x 3 pixels, samples 256 + (7919 i mod (maxval -
+/// 255)), each nudged by one where its two bytes are equal.
+inline byte_order_twin make_byte_order_twin(const std::filesystem::path& dir, char magic,
+                                            unsigned maxval) {
+    const unsigned width = 37, height = 3, depth = (magic == '3' || magic == '6') ? 3 : 1;
+    byte_order_twin twin;
+    twin.path = dir / ("byte-order-twin-P" + std::string(1, magic) + "-" + std::to_string(maxval) +
+                       (depth == 3 ? ".ppm" : ".pgm"));
+    for (unsigned i = 0; i < width * height * depth; ++i) {
+        unsigned v = 256 + (i * 7919u) % (maxval - 255);
+        if ((v >> 8) == (v & 0xFFu)) {
+            v = v == maxval ? v - 1 : v + 1;
+        }
+        twin.values.push_back(v);
+    }
+    std::string file = "P" + std::string(1, magic) + "\n" + std::to_string(width) + " " +
+                       std::to_string(height) + "\n" + std::to_string(maxval) + "\n";
+    const bool plain = magic == '2' || magic == '3';
+    for (std::size_t i = 0; i < twin.values.size(); ++i) {
+        const unsigned v = twin.values[i];
+        if (plain) {
+            file += std::to_string(v) + ((i + 1) % 12 == 0 ? "\n" : " ");
+        } else {
+            file += static_cast<char>(v >> 8);
+            file += static_cast<char>(v & 0xFFu);
+        }
+    }
+    std::error_code ec;
+    if (std::filesystem::file_size(twin.path, ec) != file.size()) {
+        std::FILE* f = std::fopen(twin.path.c_str(), "wb");
+        if (f == nullptr || std::fwrite(file.data(), 1, file.size(), f) != file.size()) {
+            if (f != nullptr) {
+                std::fclose(f);
+            }
+            throw std::runtime_error("cannot write " + twin.path.string());
+        }
+        std::fclose(f);
+    }
+    return twin;
+}
+
+/// A column's check: `decode(path)` must equal `ref`, and for a 16-bit column `decode` of
+/// the byte-order twin must equal the twin's samples. Empty when right, else what differs
+/// first ("wrong result: ...").
+template <class Decode>
+std::string check_decode(const Decode& decode, const std::filesystem::path& path,
+                         const samples& ref, const std::shared_ptr<byte_order_twin>& twin) {
+    std::string wrong = compare_samples(decode(path), ref);
+    if (wrong.empty() && twin) {
+        wrong = compare_samples(decode(twin->path), twin->values);
+        if (!wrong.empty()) {
+            wrong = "wrong result (byte order): on " + twin->path.filename().string() +
+                    wrong.substr(wrong.find(':'));
+        }
+    }
+    return wrong;
 }
 
 #if FASTREAD_HAVE_OPENCV

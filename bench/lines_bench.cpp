@@ -383,6 +383,9 @@ int run_internal_lines(int argc, char* argv[]) {
 namespace {
 
 void register_lines_family(context& ctx) {
+    // The estimate, calibrated: spent over estimated seconds of this family's cached and
+    // cold phases in a default run (KVM host, 2026-11-27, timings.tsv).
+    ctx.set_estimate_scale("lines", 0.84, 0.16);
     ctx.add_family("lines", "reading every line",
                    {"std::getline ifstream",
                     "std::getline ifstream, sync_with_stdio(false)",
@@ -409,6 +412,13 @@ void register_lines_family(context& ctx) {
                    unit::cycles_per_byte_and_rate);
     ctx.mark_default("lines", "fastread::lines(path)",
                      {"fastread::lines read_source", "fastread::lines mmap_source"});
+    ctx.mark_rows("lines", row_kind::baseline,
+                  {"std::getline ifstream", "std::getline ifstream, sync_with_stdio(false)",
+                   "std::getline std::cin (pipe)",
+                   "std::getline std::cin (pipe), sync_with_stdio(false)", "fgets", "getline(3)",
+                   "istream_line_reader", "file_line_reader", "mmap_line_reader",
+                   "memchr per line over mmap_source"});
+    ctx.mark_rows("lines", row_kind::peer, {"wc -l (process)"});
     const options& o = ctx.opts();
     const std::uint64_t size = o.quick ? std::uint64_t{16} << 20 : std::uint64_t{256} << 20;
     const std::string label = o.quick ? "16 MB" : "256 MB";
@@ -420,7 +430,7 @@ void register_lines_family(context& ctx) {
         in.path = o.data_dir /
                   ("text-v1-" + label.substr(0, label.find(' ')) + (crlf ? "-crlf" : "") + ".txt");
         if (!std::filesystem::exists(in.path)) {
-            std::cout << "fastread-bench: generating " << in.path.string() << std::endl;
+            std::cerr << "fastread-bench: generating " << in.path.string() << std::endl;
             generate_text(in.path, size, crlf);
         }
         inputs.push_back(in);
@@ -434,7 +444,7 @@ void register_lines_family(context& ctx) {
         in.group = "real text";
         in.path = o.data_dir / (o.quick ? "c-headers-16MB.txt" : "c-headers-200MB.txt");
         if (std::filesystem::exists(in.path) ||
-            (std::cout << "fastread-bench: generating " << in.path.string() << std::endl,
+            (std::cerr << "fastread-bench: generating " << in.path.string() << std::endl,
              generate_header_text(in.path, header_size))) {
             inputs.push_back(in);
         }

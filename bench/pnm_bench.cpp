@@ -101,7 +101,7 @@ std::filesystem::path generated(const std::filesystem::path& dir, const column_s
     if (std::filesystem::exists(path)) {
         return path;
     }
-    std::cout << "fastread-bench: generating " << path.string() << std::endl;
+    std::cerr << "fastread-bench: generating " << path.string() << std::endl;
     if (s.pfm) {
         const auto rgb = photo<std::uint16_t>(w, h, 3, 65535, false);
         pfm::image img;
@@ -186,11 +186,16 @@ samples netpbm_decode(const std::filesystem::path& path) {
 #endif
 
 struct column_reference {
+    std::filesystem::path path;
     std::shared_ptr<samples> ref;
+    std::shared_ptr<byte_order_twin> twin; // 16-bit P5 columns: also checked on this
     bool wide = false, bitmap = false, pfm = false, gray_raw = false;
+    // A row's check: `decode(path)` compared with the reference, and with the twin's.
     template <class Decode>
     std::function<std::string()> check_with(Decode decode) const {
-        return [ref = ref, decode]() { return compare_samples(decode(), *ref); };
+        return [path = path, ref = ref, twin = twin, decode]() {
+            return check_decode(decode, path, *ref, twin);
+        };
     }
 };
 
@@ -205,13 +210,19 @@ void add_rows(context& ctx, const input& in, const column_spec& spec) {
         return;
     }
     ctx.add_column(family, in);
+    c.path = in.path;
     c.wide = spec.maxval > 255;
     c.pfm = spec.pfm;
     c.bitmap =
         !spec.pfm && (spec.fmt == pnm::format::pbm_plain || spec.fmt == pnm::format::pbm_raw);
     c.gray_raw = !spec.pfm && spec.fmt == pnm::format::pgm_raw;
+    if (c.wide && c.gray_raw) {
+        c.twin = std::make_shared<byte_order_twin>(
+            make_byte_order_twin(ctx.opts().data_dir, '5', spec.maxval));
+    }
     const auto path = in.path;
     const bool wide = c.wide;
+    using fs_path = std::filesystem::path;
 
     ctx.add(family, "RAW (read only)", in, [path] {
         auto bytes = fastread::ppm::baseline::read_whole_file(path);
@@ -220,17 +231,18 @@ void add_rows(context& ctx, const input& in, const column_spec& spec) {
     auto add_load = [&](const char* row, auto load) {
         ctx.add(
             family, row, in,
-            [load, wide] {
+            [load, wide, path] {
                 if (wide) {
-                    auto img = load(std::uint16_t{});
+                    auto img = load(path, std::uint16_t{});
                     benchmark::DoNotOptimize(img.samples.data());
                 } else {
-                    auto img = load(std::uint8_t{});
+                    auto img = load(path, std::uint8_t{});
                     benchmark::DoNotOptimize(img.samples.data());
                 }
             },
-            c.check_with([load, wide] {
-                return wide ? to_samples(load(std::uint16_t{})) : to_samples(load(std::uint8_t{}));
+            c.check_with([load, wide](const fs_path& p) {
+                return wide ? to_samples(load(p, std::uint16_t{}))
+                            : to_samples(load(p, std::uint8_t{}));
             }));
     };
     if (c.pfm) {
@@ -240,18 +252,19 @@ void add_rows(context& ctx, const input& in, const column_spec& spec) {
                 auto img = pfm::load(path);
                 benchmark::DoNotOptimize(img.samples.data());
             },
-            c.check_with([path] { return to_samples(pfm::load(path)); }));
+            c.check_with([](const fs_path& p) { return to_samples(pfm::load(p)); }));
         for (const char* row : {"pnm::load read_source", "pnm::load mmap_source"}) {
             ctx.note(family, row, in.column, "n/a (PFM)");
         }
     } else {
-        add_load("pnm::load / pfm::load", [path](auto s) { return pnm::load<decltype(s)>(path); });
-        add_load("pnm::load read_source", [path](auto s) {
-            fastread::read_source src(path);
+        add_load("pnm::load / pfm::load",
+                 [](const fs_path& p, auto s) { return pnm::load<decltype(s)>(p); });
+        add_load("pnm::load read_source", [](const fs_path& p, auto s) {
+            fastread::read_source src(p);
             return pnm::load<decltype(s)>(src);
         });
-        add_load("pnm::load mmap_source", [path](auto s) {
-            fastread::mmap_source src(path);
+        add_load("pnm::load mmap_source", [](const fs_path& p, auto s) {
+            fastread::mmap_source src(p);
             return pnm::load<decltype(s)>(src);
         });
     }
@@ -272,7 +285,7 @@ void add_rows(context& ctx, const input& in, const column_spec& spec) {
                     pnm_freepamarray(tuples, &pam);
                 }
             },
-            c.check_with([path] { return netpbm_decode(path); }));
+            c.check_with([](const fs_path& p) { return netpbm_decode(p); }));
     }
 #else
     ctx.note(family, "libnetpbm pnm_readpam", in.column, "not built");
@@ -290,17 +303,17 @@ void add_rows(context& ctx, const input& in, const column_spec& spec) {
                 benchmark::DoNotOptimize(px);
                 stbi_image_free(px);
             },
-            c.check_with([path, wide] {
+            c.check_with([wide](const fs_path& p) {
                 int w = 0, h = 0, n = 0;
                 samples out;
                 if (wide) {
-                    stbi_us* px = stbi_load_16(path.c_str(), &w, &h, &n, 1);
+                    stbi_us* px = stbi_load_16(p.c_str(), &w, &h, &n, 1);
                     if (px != nullptr) {
                         out.assign(px, px + std::size_t(w) * h);
                     }
                     stbi_image_free(px);
                 } else {
-                    stbi_uc* px = stbi_load(path.c_str(), &w, &h, &n, 1);
+                    stbi_uc* px = stbi_load(p.c_str(), &w, &h, &n, 1);
                     if (px != nullptr) {
                         out.assign(px, px + std::size_t(w) * h);
                     }
@@ -320,19 +333,25 @@ void add_rows(context& ctx, const input& in, const column_spec& spec) {
             cv::Mat m = cv::imread(path.string(), cv::IMREAD_UNCHANGED);
             benchmark::DoNotOptimize(m.data);
         },
-        c.check_with([path, bitmap] { return opencv_decode(path, bitmap); }));
+        c.check_with([bitmap](const fs_path& p) { return opencv_decode(p, bitmap); }));
 #else
     ctx.note(family, "OpenCV cv::imread", in.column, "not built");
 #endif
 }
 
 void register_pnm_family(context& ctx) {
+    // The estimate, calibrated: spent over estimated seconds of this family's cached and
+    // cold phases in a default run (KVM host, 2026-11-27, timings.tsv).
+    ctx.set_estimate_scale("pnm", 1.46, 0.63);
 #if FASTREAD_HAVE_NETPBM
     pm_init("fastread-bench", 0);
 #endif
     ctx.add_family("pnm", "Netpbm family and PFM loading", rows);
     ctx.mark_default("pnm", "pnm::load / pfm::load",
                      {"pnm::load read_source", "pnm::load mmap_source"});
+    ctx.mark_rows("pnm", row_kind::floor, {"RAW (read only)"});
+    ctx.mark_rows("pnm", row_kind::peer,
+                  {"libnetpbm pnm_readpam", "stb_image stbi_load", "OpenCV cv::imread"});
     const options& o = ctx.opts();
     // The PPM family's big size; --quick: its medium one.
     const std::uint32_t w = o.quick ? 832 : 2560, h = o.quick ? 832 : 2048;

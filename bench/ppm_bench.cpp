@@ -77,7 +77,7 @@ std::filesystem::path generated(const std::filesystem::path& dir, const std::str
     // The name carries a version: a change to photo() must change it.
     const auto path = dir / ("photo-v1-" + name + (plain ? "-p3" : "-p6") + ".ppm");
     if (!std::filesystem::exists(path)) {
-        std::cout << "fastread-bench: generating " << path.string() << std::endl;
+        std::cerr << "fastread-bench: generating " << path.string() << std::endl;
         const auto format = plain ? ppm::format::plain : ppm::format::raw;
         if (sixteen) {
             ppm::save(path, photo<std::uint16_t>(w, h, 65535), format);
@@ -181,13 +181,17 @@ samples stb_decode(const std::filesystem::path& path, bool sixteen) {
 /// Registers every row for one input file.
 // What every row of one column is checked against, and what the column holds.
 struct column_reference {
-    std::shared_ptr<samples> ref; // the samples ppm::load<uint16_t> gives
-    bool wide = false;            // maxval above 255: 16-bit samples
-    bool plain = false;           // P3
-    // A row's check: its decode compared with the reference.
+    std::filesystem::path path;
+    std::shared_ptr<samples> ref;          // the samples ppm::load<uint16_t> gives
+    std::shared_ptr<byte_order_twin> twin; // 16-bit columns: also checked on this
+    bool wide = false;                     // maxval above 255: 16-bit samples
+    bool plain = false;                    // P3
+    // A row's check: `decode(path)` compared with the reference, and with the twin's.
     template <class Decode>
     std::function<std::string()> check_with(Decode decode) const {
-        return [ref = ref, decode]() { return compare_samples(decode(), *ref); };
+        return [path = path, ref = ref, twin = twin, decode]() {
+            return check_decode(decode, path, *ref, twin);
+        };
     }
 };
 
@@ -213,7 +217,7 @@ void add_baseline_rows(context& ctx, const input& in, const column_reference& c)
                 auto img = fn(path);
                 benchmark::DoNotOptimize(img.samples.data());
             },
-            c.check_with([path, fn = fn] { return to_samples(fn(path)); }));
+            c.check_with([fn = fn](const std::filesystem::path& p) { return to_samples(fn(p)); }));
     }
     ctx.add(family, "RAW (read only)", in, [path] {
         auto bytes = ppm::baseline::read_whole_file(path);
@@ -230,21 +234,22 @@ void add_fastread_rows(context& ctx, const input& in, const column_reference& c)
     auto add_load = [&](const char* row, auto make_and_load) {
         ctx.add(
             family, row, in,
-            [make_and_load, wide] {
+            [make_and_load, wide, path] {
                 if (wide) {
-                    auto img = make_and_load(std::uint16_t{});
+                    auto img = make_and_load(path, std::uint16_t{});
                     benchmark::DoNotOptimize(img.samples.data());
                 } else {
-                    auto img = make_and_load(std::uint8_t{});
+                    auto img = make_and_load(path, std::uint8_t{});
                     benchmark::DoNotOptimize(img.samples.data());
                 }
             },
-            c.check_with([make_and_load, wide] {
-                return wide ? to_samples(make_and_load(std::uint16_t{}))
-                            : to_samples(make_and_load(std::uint8_t{}));
+            c.check_with([make_and_load, wide](const std::filesystem::path& p) {
+                return wide ? to_samples(make_and_load(p, std::uint16_t{}))
+                            : to_samples(make_and_load(p, std::uint8_t{}));
             }));
     };
-    add_load("ppm::load", [path](auto s) { return ppm::load<decltype(s)>(path); });
+    using fs_path = std::filesystem::path;
+    add_load("ppm::load", [](const fs_path& p, auto s) { return ppm::load<decltype(s)>(p); });
     // One row per SIMD level of the plain-raster kernel (the row above uses the best).
     for (fastread::scan::simd_level level : fastread::scan::all_levels) {
         const std::string row = "ppm::load " + std::string(fastread::scan::to_string(level));
@@ -253,28 +258,28 @@ void add_fastread_rows(context& ctx, const input& in, const column_reference& c)
         } else if (level > fastread::scan::best_level()) {
             ctx.note(family, row, in.column, "n/a (CPU)");
         } else {
-            add_load(row.c_str(), [path, level](auto s) {
+            add_load(row.c_str(), [level](const fs_path& p, auto s) {
                 fastread::scan::force_level(level);
-                auto img = ppm::load<decltype(s)>(path);
+                auto img = ppm::load<decltype(s)>(p);
                 fastread::scan::reset_level();
                 return img;
             });
         }
     }
-    add_load("ppm::load mmap_source", [path](auto s) {
-        fastread::mmap_source src(path);
+    add_load("ppm::load mmap_source", [](const fs_path& p, auto s) {
+        fastread::mmap_source src(p);
         return ppm::load<decltype(s)>(src);
     });
-    add_load("ppm::load read_source", [path](auto s) {
-        fastread::read_source src(path);
+    add_load("ppm::load read_source", [](const fs_path& p, auto s) {
+        fastread::read_source src(p);
         return ppm::load<decltype(s)>(src);
     });
-    add_load("ppm::load fread_source", [path](auto s) {
-        fastread::fread_source src(path);
+    add_load("ppm::load fread_source", [](const fs_path& p, auto s) {
+        fastread::fread_source src(p);
         return ppm::load<decltype(s)>(src);
     });
-    add_load("ppm::load stdio_source", [path](auto s) {
-        fastread::stdio_source src(path);
+    add_load("ppm::load stdio_source", [](const fs_path& p, auto s) {
+        fastread::stdio_source src(p);
         return ppm::load<decltype(s)>(src);
     });
 }
@@ -299,7 +304,7 @@ void add_peer_rows(context& ctx, const input& in, const column_reference& c) {
                 ppm_freearray(px, nrows);
             }
         },
-        c.check_with([path] { return netpbm_decode(path); }));
+        c.check_with([](const std::filesystem::path& p) { return netpbm_decode(p); }));
 #else
     ctx.note(family, "libnetpbm ppm_readppm", in.column, "not built");
 #endif
@@ -316,7 +321,7 @@ void add_peer_rows(context& ctx, const input& in, const column_reference& c) {
                 benchmark::DoNotOptimize(px);
                 stbi_image_free(px);
             },
-            c.check_with([path, wide] { return stb_decode(path, wide); }));
+            c.check_with([wide](const std::filesystem::path& p) { return stb_decode(p, wide); }));
     }
 #else
     (void)wide;
@@ -329,7 +334,7 @@ void add_peer_rows(context& ctx, const input& in, const column_reference& c) {
             cv::Mat m = cv::imread(path.string(), cv::IMREAD_UNCHANGED);
             benchmark::DoNotOptimize(m.data);
         },
-        c.check_with([path] { return opencv_decode(path, false); }));
+        c.check_with([](const std::filesystem::path& p) { return opencv_decode(p, false); }));
 #else
     ctx.note(family, "OpenCV cv::imread", in.column, "not built");
 #endif
@@ -347,6 +352,7 @@ void add_rows(context& ctx, const input& in) {
     }
     ctx.add_column(family, in);
     column_reference c;
+    c.path = in.path;
     c.ref = std::make_shared<samples>(to_samples(ref_img));
     c.wide = ref_img.maxval > 255;
     c.plain = [&] {
@@ -358,17 +364,31 @@ void add_rows(context& ctx, const input& in) {
         }
         return magic[1] == '3';
     }();
+    if (c.wide) {
+        c.twin = std::make_shared<byte_order_twin>(
+            make_byte_order_twin(ctx.opts().data_dir, c.plain ? '3' : '6', ref_img.maxval));
+    }
     add_baseline_rows(ctx, in, c);
     add_fastread_rows(ctx, in, c);
     add_peer_rows(ctx, in, c);
 }
 
 void register_ppm_family(context& ctx) {
+    // The estimate, calibrated: spent over estimated seconds of this family's cached and
+    // cold phases in a default run (KVM host, 2026-11-27, timings.tsv): libnetpbm and the stages
+    // 1-3 on the big P3 files take 0.5-1.8 s a repetition.
+    ctx.set_estimate_scale("ppm", 1.63, 0.85);
 #if FASTREAD_HAVE_NETPBM
     pm_init("fastread-bench", 0);
 #endif
     ctx.add_family("ppm", "PPM loading", rows);
     ctx.mark_default("ppm", "ppm::load", {"ppm::load read_source", "ppm::load mmap_source"});
+    ctx.mark_rows("ppm", row_kind::baseline,
+                  {"stage 1 iostream >>", "stage 2 fscanf", "stage 3 fread + atoi",
+                   "stage 4 own parser", "stage 5 mmap"});
+    ctx.mark_rows("ppm", row_kind::floor, {"RAW (read only)"});
+    ctx.mark_rows("ppm", row_kind::peer,
+                  {"libnetpbm ppm_readppm", "stb_image stbi_load", "OpenCV cv::imread"});
     const options& o = ctx.opts();
     const std::string article = "article sizes";
     struct size {

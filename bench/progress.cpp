@@ -17,13 +17,31 @@ void progress_meter::expect(const std::string& name, const std::string& family,
     total_estimate_ += repetitions * seconds;
 }
 
-std::string progress_meter::clock(double seconds) {
+std::string progress_meter::duration(double seconds) {
     const auto s = static_cast<long long>(std::llround(std::max(0.0, seconds)));
-    char text[32];
+    char text[48];
     if (s >= 3600) {
-        std::snprintf(text, sizeof text, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+        std::snprintf(text, sizeof text, "%lld h %02lld min", s / 3600, s / 60 % 60);
+    } else if (s >= 60) {
+        std::snprintf(text, sizeof text, "%lld min %02lld s", s / 60, s % 60);
     } else {
-        std::snprintf(text, sizeof text, "%lld:%02lld", s / 60, s % 60);
+        std::snprintf(text, sizeof text, "%lld s", s);
+    }
+    return text;
+}
+
+std::string progress_meter::about(double seconds) {
+    const double s = std::max(0.0, seconds);
+    char text[48];
+    if (s < 90) {
+        std::snprintf(text, sizeof text, "about %lld seconds",
+                      static_cast<long long>(std::llround(s)));
+    } else if (s < 5400) {
+        std::snprintf(text, sizeof text, "about %lld minutes",
+                      static_cast<long long>(std::llround(s / 60)));
+    } else {
+        const auto m = static_cast<long long>(std::llround(s / 60));
+        std::snprintf(text, sizeof text, "about %lld h %02lld min", m / 60, m % 60);
     }
     return text;
 }
@@ -50,8 +68,10 @@ void progress_meter::start(std::size_t phases) {
     phases_ = phases;
     started_ = steady::now();
     out_ << "fastread-bench: " << total_runs_ << " runs (benchmarks x repetitions) in " << phases
-         << " phases, about " << clock(total_estimate_)
-         << " (estimated from the input sizes; refined as runs finish)" << std::endl;
+         << " phases, " << about(total_estimate_)
+         << " (estimated from the input sizes, calibrated per family on a default run; refined "
+            "as runs finish)"
+         << std::endl;
 }
 
 void progress_meter::begin_phase(std::size_t index, const std::string& family,
@@ -62,6 +82,12 @@ void progress_meter::begin_phase(std::size_t index, const std::string& family,
     mode_ = mode;
     phase_runs_ = 0;
     phase_started_ = steady::now();
+    phase_estimate_ = 0;
+    for (const auto& [name, e] : expected_) {
+        if (e.phase == family + "/" + mode) {
+            phase_estimate_ += e.repetitions * e.seconds;
+        }
+    }
     if (!terminal_) {
         out_ << "fastread-bench: phase " << index << "/" << phases_ << ": " << family << ", "
              << mode << std::endl;
@@ -93,7 +119,8 @@ void progress_meter::draw(const std::string& row) {
     std::string line = "[" + bar + "] " + std::to_string(done_runs_) + "/" +
                        std::to_string(total_runs_) + " runs, phase " + std::to_string(phase_) +
                        "/" + std::to_string(phases_) + " " + family_ + " " + mode_ + ", " +
-                       clock(elapsed()) + " elapsed, about " + clock(seconds_left()) + " left";
+                       duration(elapsed()) + " elapsed, about " + duration(seconds_left()) +
+                       " left";
     if (!row.empty()) {
         line += ": " + row;
     }
@@ -120,9 +147,10 @@ void progress_meter::end_phase() {
         draw("");
     } else {
         out_ << "fastread-bench: phase " << phase_ << "/" << phases_ << " done: " << family_ << ", "
-             << mode_ << ", " << phase_runs_ << " runs in " << clock(took) << "; " << done_runs_
-             << "/" << total_runs_ << " runs, " << clock(elapsed()) << " elapsed, about "
-             << clock(seconds_left()) << " left" << std::endl;
+             << mode_ << ", " << phase_runs_ << " runs in " << duration(took) << " (estimated "
+             << duration(phase_estimate_) << "); " << done_runs_ << "/" << total_runs_ << " runs, "
+             << duration(elapsed()) << " elapsed, about " << duration(seconds_left()) << " left"
+             << std::endl;
     }
 }
 
@@ -133,12 +161,28 @@ void progress_meter::clear() {
     }
 }
 
+void progress_meter::spent(const std::string& name, double seconds) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (auto it = expected_.find(name); it != expected_.end()) {
+        it->second.spent += seconds;
+    }
+}
+
+void progress_meter::write_timings(std::ostream& out) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    out << "benchmark\tphase\trepetitions\testimated_s\tspent_s\n";
+    for (const auto& [name, e] : expected_) {
+        out << name << '\t' << e.phase << '\t' << e.repetitions << '\t' << e.repetitions * e.seconds
+            << '\t' << e.spent << '\n';
+    }
+}
+
 void progress_meter::finish() {
     std::lock_guard<std::mutex> lock(mutex_);
     if (terminal_) {
         out_ << "\r\033[K";
     }
-    out_ << "fastread-bench: " << done_runs_ << " runs in " << clock(elapsed()) << std::endl;
+    out_ << "fastread-bench: " << done_runs_ << " runs in " << duration(elapsed()) << std::endl;
 }
 
 } // namespace fastread_bench

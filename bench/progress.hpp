@@ -4,9 +4,9 @@
 // What the bench tells a user while it runs, on standard error (results stay on standard
 // output): the number of runs (benchmarks x repetitions) and an estimate of the time before
 // the first; on a terminal, a one-line bar with the phase, the row, runs done of all and the
-// time left, redrawn as runs finish; otherwise a line per finished phase, so that CI logs
-// and `| tee` stay readable. The estimate starts from the input sizes and is refined by how
-// long the finished runs took against what was estimated for them.
+// time left (durations, never clock times), redrawn as runs finish; otherwise a line per finished
+// phase, so that CI logs and `| tee` stay readable. The estimate starts from the input sizes and is
+// refined by how long the finished runs took against what was estimated for them.
 
 #include <chrono>
 #include <cstdint>
@@ -34,14 +34,22 @@ class progress_meter {
     void run_done(const std::string& name, const std::string& row);
     /// The phase has finished: its benchmarks count as done whatever was counted.
     void end_phase();
+    /// Wall-clock seconds one call of benchmark `name` took, untimed parts included (the
+    /// check, warming, evictions): what the estimate should have predicted.
+    void spent(const std::string& name, double seconds);
     /// The last phase has finished.
     void finish();
+    /// Per benchmark: phase, repetitions, estimated and spent seconds (tab-separated, with
+    /// a heading line), so that the estimate can be checked against what the runs took.
+    void write_timings(std::ostream& out) const;
     /// Something else is about to write to the terminal: the bar's line is cleared, and
     /// drawn again with the next finished run.
     void clear();
 
-    /// "1:02", "12:05", "1:02:03".
-    static std::string clock(double seconds);
+    /// A duration: "42 s", "12 min 05 s", "1 h 02 min".
+    static std::string duration(double seconds);
+    /// A rounded duration: "about 40 seconds", "about 17 minutes", "about 1 h 32 min".
+    static std::string about(double seconds);
 
   private:
     using steady = std::chrono::steady_clock;
@@ -54,13 +62,15 @@ class progress_meter {
         int repetitions = 0;
         double seconds = 0; // per run
         int done = 0;
+        double spent = 0; // wall seconds of every call
     };
     std::ostream& out_;
     bool terminal_;
-    std::mutex mutex_;
+    mutable std::mutex mutex_;
     std::map<std::string, expected> expected_;
     std::size_t total_runs_ = 0, done_runs_ = 0;
     double total_estimate_ = 0, done_estimate_ = 0; // seconds
+    double phase_estimate_ = 0;                     // seconds, of the current phase
     steady::time_point started_{}, phase_started_{}, last_draw_{};
     std::size_t phases_ = 0, phase_ = 0, phase_runs_ = 0;
     std::string family_, mode_;
