@@ -124,7 +124,8 @@ enum class row_kind {
     fastread, ///< fastread's own (the default row, the rows it chooses between, the others)
     baseline, ///< a technique of the articles, implemented as they describe it
     peer,     ///< another library or tool
-    floor,    ///< a lower bound that does less than the job (RAW: read only), never "fastest"
+    floor,    ///< does less than the job (RAW: read only; a re-run over a warm cache; opening
+              ///< without checks), never "fastest"
 };
 
 /// A job of a family (a family can time several, e.g. reading and updating records): the

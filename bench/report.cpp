@@ -110,18 +110,23 @@ std::size_t width_of(const std::string& s) {
 std::string wrap(const std::string& text, std::size_t width = text_width,
                  const std::string& indent = "    ") {
     std::string out, line;
-    std::size_t at = 0;
+    std::size_t at = text.find_first_not_of(' ');
+    if (at == std::string::npos) {
+        return text + "\n";
+    }
+    line = text.substr(0, at); // the first line's own indentation
     while (at < text.size()) {
         std::size_t space = text.find(' ', at);
         if (space == std::string::npos) {
             space = text.size();
         }
         const std::string word = text.substr(at, space - at);
-        if (!line.empty() && width_of(line) + 1 + width_of(word) > width) {
+        const bool blank = line.find_first_not_of(' ') == std::string::npos;
+        if (!blank && width_of(line) + 1 + width_of(word) > width) {
             out += line + "\n";
             line = indent + word;
         } else {
-            line += (line.empty() ? "" : " ") + word;
+            line += (blank ? "" : " ") + word;
         }
         at = space + 1;
     }
@@ -834,8 +839,8 @@ class report_writer {
              "row</span> is what a user gets without choosing; <span "
              "style=\"background:#fff6d0\">the rows it chooses between</span> are beside it; "
              "<span style=\"background:#b7e4b0;font-weight:bold\">the fastest row of each "
-             "column &#9733;</span> (reference floors such as RAW, which only read, left "
-             "out).</p>\n";
+             "column &#9733;</span> (rows that do less than the job left out: RAW, which only "
+             "reads; a re-run over a warm cache; opening without checks).</p>\n";
         // Summary.
         h << "<h2 id=\"summary\">Summary</h2>\n<p>Per column: the default row, the fastest row "
              "and the best peer (another library or tool; where a family has none, the best of "
