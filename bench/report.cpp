@@ -12,6 +12,7 @@
 #include <ctime>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -264,16 +265,16 @@ class report_writer {
         return it == ctx_.cells_.end() ? nullptr : &it->second;
     }
 
-    /// The fastest row of `t` in one column (floors left out), or an empty string.
+    /// The fastest row of `t` in one column (floors left out; only rows of kind `only` if
+    /// given), or an empty string.
     std::string fastest(const std::string& family, const task* t, const input& in, cache_mode mode,
-                        bool peers_only, row_kind* kind = nullptr) const {
+                        std::optional<row_kind> only = std::nullopt) const {
         const context::family_info& f = ctx_.families_.at(family);
         std::string best;
         double best_value = std::numeric_limits<double>::infinity();
         for (const std::string& row : f.rows) {
             const row_kind k = kind_of(f, row);
-            if (k == row_kind::floor || task_of(f, row) != t ||
-                (peers_only && k != row_kind::peer)) {
+            if (k == row_kind::floor || task_of(f, row) != t || (only && k != *only)) {
                 continue;
             }
             const cell* c = find(family, row, in.column, mode);
@@ -284,9 +285,6 @@ class report_writer {
             if (s.ok && s.value < best_value) {
                 best_value = s.value;
                 best = row;
-                if (kind != nullptr) {
-                    *kind = k;
-                }
             }
         }
         return best;
@@ -336,8 +334,7 @@ class report_writer {
         std::vector<std::string> best(t.cols.size() * (f.tasks.size() + 1));
         for (std::size_t c = 0; c < t.cols.size(); ++c) {
             for (std::size_t k = 0; k < f.tasks.size(); ++k) {
-                best[c * (f.tasks.size() + 1) + k] =
-                    fastest(family, &f.tasks[k], *t.cols[c], mode, false);
+                best[c * (f.tasks.size() + 1) + k] = fastest(family, &f.tasks[k], *t.cols[c], mode);
             }
         }
         for (const std::string& row : f.rows) {
@@ -517,25 +514,12 @@ class report_writer {
                     if (!l.default_fig.ok) {
                         continue;
                     }
-                    l.fastest_row = fastest(family, &t, in, mode, false);
+                    l.fastest_row = fastest(family, &t, in, mode);
                     l.fastest_fig = shown_of(f, in, *find(family, l.fastest_row, in.column, mode));
-                    l.peer_row = fastest(family, &t, in, mode, true);
+                    l.peer_row = fastest(family, &t, in, mode, row_kind::peer);
                     if (l.peer_row.empty()) { // no peer: the best of the articles' techniques
                         l.peer_kind = row_kind::baseline;
-                        const context::family_info& fi = f;
-                        double best = std::numeric_limits<double>::infinity();
-                        for (const std::string& row : fi.rows) {
-                            if (kind_of(fi, row) != row_kind::baseline || task_of(fi, row) != &t) {
-                                continue;
-                            }
-                            if (const cell* c = find(family, row, in.column, mode)) {
-                                const shown s = shown_of(fi, in, *c);
-                                if (s.ok && s.value < best) {
-                                    best = s.value;
-                                    l.peer_row = row;
-                                }
-                            }
-                        }
+                        l.peer_row = fastest(family, &t, in, mode, row_kind::baseline);
                     }
                     if (!l.peer_row.empty()) {
                         l.peer_fig = shown_of(f, in, *find(family, l.peer_row, in.column, mode));
