@@ -15,6 +15,8 @@
 #include <string>
 #include <system_error>
 
+#include "result.hpp"
+
 namespace fastread {
 
 /// Thrown when input bytes do not follow the format being parsed.
@@ -27,10 +29,12 @@ class parse_error : public std::runtime_error {
     ///               which the problem was found.
     /// @param reason what was expected or found, without the file name or offset.
     /// @param file   the input's file name, or empty when there is none (memory, pipes).
-    parse_error(std::uint64_t offset, const std::string& reason, const std::string& file = {})
+    /// @param code   the kind of malformation (`errc`).
+    parse_error(std::uint64_t offset, const std::string& reason, const std::string& file = {},
+                errc code = errc::malformed_input)
         : std::runtime_error((file.empty() ? std::string() : file + ": ") + "byte " +
                              std::to_string(offset) + ": " + reason),
-          offset_(offset), reason_(reason), file_(file) {}
+          offset_(offset), reason_(reason), file_(file), code_(code) {}
 
     /// Byte offset in the input at which the problem was found.
     std::uint64_t offset() const noexcept { return offset_; }
@@ -38,11 +42,16 @@ class parse_error : public std::runtime_error {
     const std::string& reason() const noexcept { return reason_; }
     /// The input's file name; empty when the input had none.
     const std::string& file() const noexcept { return file_; }
+    /// The kind of malformation, in fastread's error category.
+    std::error_code code() const noexcept { return make_error_code(code_); }
+    /// The same report as a value: code(), offset(), file() and what().
+    fastread::error error() const { return {code(), what(), file_, offset_}; }
 
   private:
     std::uint64_t offset_ = 0;
     std::string reason_;
     std::string file_;
+    errc code_ = errc::malformed_input;
 };
 
 /// Thrown by update_at when a read or write fails part way: the errno, the operation and

@@ -52,7 +52,7 @@ inline std::optional<parse_error> shrink_error(int fd, std::uint64_t size_at_ope
     if (now >= reached || (failure && failure->offset() < now)) {
         return std::nullopt;
     }
-    return parse_error(now, shrank_message(size_at_open, now), path.string());
+    return parse_error(now, shrank_message(size_at_open, now), path.string(), errc::input_shrank);
 }
 
 } // namespace fastread::detail

@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 
+#include "../../result.hpp"
+
 namespace fastread::detail {
 
 enum class pnm_errc : unsigned char {
@@ -47,6 +49,50 @@ enum class pnm_field : unsigned char {
     tuple_type, // PAM
     endhdr      // PAM: the header's last line
 };
+
+/// The public error code of a decoder error.
+constexpr errc to_errc(pnm_errc e) noexcept {
+    switch (e) {
+    case pnm_errc::none:
+        break;
+    case pnm_errc::empty_input:
+        return errc::empty_input;
+    case pnm_errc::bad_magic:
+        return errc::bad_magic;
+    case pnm_errc::unsupported_format:
+    case pnm_errc::pfm_magic:
+        return errc::unsupported_format;
+    case pnm_errc::truncated_header:
+        return errc::truncated_header;
+    case pnm_errc::expected_number:
+        return errc::expected_number;
+    case pnm_errc::expected_whitespace:
+    case pnm_errc::expected_line_end:
+        return errc::expected_whitespace;
+    case pnm_errc::number_too_large:
+    case pnm_errc::tuple_type_too_long:
+        return errc::number_too_large;
+    case pnm_errc::zero_dimension:
+        return errc::zero_dimension;
+    case pnm_errc::maxval_out_of_range:
+        return errc::maxval_out_of_range;
+    case pnm_errc::needs_16bit_samples:
+        return errc::needs_16bit_samples;
+    case pnm_errc::size_overflow:
+        return errc::size_overflow;
+    case pnm_errc::truncated_raster:
+        return errc::truncated_data;
+    case pnm_errc::sample_exceeds_maxval:
+        return errc::sample_exceeds_maxval;
+    case pnm_errc::invalid_raster_byte:
+        return errc::invalid_data_byte;
+    case pnm_errc::unknown_pam_line:
+        return errc::bad_header_line;
+    case pnm_errc::missing_pam_field:
+        return errc::missing_header_field;
+    }
+    return errc::malformed_input;
+}
 
 struct pnm_error {
     pnm_errc code = pnm_errc::none;

@@ -234,7 +234,7 @@ load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads,
     }
     std::optional<parse_error> failure;
     if (err) {
-        failure.emplace(err.offset, pnm_error_message(err), path.string());
+        failure.emplace(err.offset, pnm_error_message(err), path.string(), to_errc(err.code));
     }
     throw_slices_outcome(fd, size, furthest, failure, path);
     img.header = std::move(h);
@@ -373,7 +373,7 @@ load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
         }
         if (!failure && bad[t] < count) {
             const pnm_error err = raw_sample_error(h, bad[t], sample_bytes, out[bad[t]]);
-            failure.emplace(err.offset, pnm_error_message(err), path.string());
+            failure.emplace(err.offset, pnm_error_message(err), path.string(), to_errc(err.code));
         }
     }
     throw_slices_outcome(fd, size, furthest, failure, path);

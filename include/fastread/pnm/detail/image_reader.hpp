@@ -73,7 +73,7 @@ class image_reader {
                                        /*last_image=*/false, AnyFormat);
         if (err) {
             out = Image{};
-            throw parse_error(err.offset, pnm_error_message(err), name_);
+            throw parse_error(err.offset, pnm_error_message(err), name_, to_errc(err.code));
         }
         to_image(std::move(decoded), out);
         return true;

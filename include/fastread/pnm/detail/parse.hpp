@@ -246,7 +246,7 @@ decoded_pnm<Sample> load_first_pnm(source_ref source, const std::string& name, b
         *plain = img.header.plain;
     }
     if (err) {
-        throw parse_error(err.offset, pnm_error_message(err), name);
+        throw parse_error(err.offset, pnm_error_message(err), name, to_errc(err.code));
     }
     return img;
 }

@@ -1,0 +1,316 @@
+#include "detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_RESULT_HPP)
+#define FASTREAD_RESULT_HPP
+
+/// @file
+/// Errors as values: `fastread::error` (what went wrong, whole), `fastread::errc` (fastread's
+/// error codes, one per kind of malformed input), `fastread::result<T>` (a value or an
+/// error; C++20 has no `std::expected`) and the handler that a throwing call reports
+/// through when exceptions are off (`set_error_handler`).
+///
+/// The non-throwing `try_` forms of the entry points return `result`s; the throwing forms
+/// raise the same `error` as an exception (`parse_error` for malformed input,
+/// `std::system_error` for the operating system's failures, `std::invalid_argument` for a
+/// caller's mistake), so that both forms report the same code, offset and message.
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <type_traits>
+#include <utility>
+
+/// 1 when the translation unit is built with exceptions (throwing forms throw), 0 under
+/// `-fno-exceptions` (they report through the error handler, then abort).
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS) || defined(_CPPUNWIND)
+#define FASTREAD_EXCEPTIONS 1
+#else
+#define FASTREAD_EXCEPTIONS 0
+#endif
+
+namespace fastread {
+
+/// fastread's error codes (category `fastread::error_category()`, name "fastread"): one
+/// per kind of malformed input, so that a caller can tell them apart without reading the
+/// message. Operating-system failures keep their errno in `std::generic_category()`.
+enum class errc {
+    malformed_input = 1,   ///< the input does not follow its format (no finer kind known)
+    empty_input,           ///< no byte at all where a header was expected
+    bad_magic,             ///< the first bytes are not the format's magic number
+    unsupported_format,    ///< a valid magic number of a format this call does not read
+    truncated_header,      ///< the input ends inside the header
+    expected_number,       ///< a header field is not a number
+    expected_whitespace,   ///< a header field is followed by something else than whitespace
+    number_too_large,      ///< a header number beyond what the format allows
+    zero_dimension,        ///< width or height 0
+    maxval_out_of_range,   ///< maxval 0 or above 65535 (Netpbm)
+    needs_16bit_samples,   ///< maxval above 255 loaded into 8-bit samples
+    size_overflow,         ///< the declared size does not fit in 64 bits
+    over_limit,            ///< the declared size is over a limit the caller set
+    truncated_data,        ///< the input ends before the data its header declares
+    sample_exceeds_maxval, ///< a sample above maxval
+    invalid_data_byte,     ///< a byte that cannot appear in the data (plain raster, text)
+    bad_header_line,       ///< PAM: a header line fastread cannot read
+    missing_header_field,  ///< PAM: ENDHDR before a required field
+    input_shrank,          ///< the file became shorter while it was read
+};
+
+/// The category of `errc`: name "fastread", a message per code.
+inline const std::error_category& error_category() noexcept {
+    struct category final : std::error_category {
+        const char* name() const noexcept override { return "fastread"; }
+        std::string message(int code) const override {
+            switch (static_cast<errc>(code)) {
+            case errc::malformed_input:
+                return "malformed input";
+            case errc::empty_input:
+                return "empty input";
+            case errc::bad_magic:
+                return "not the format's magic number";
+            case errc::unsupported_format:
+                return "a format this call does not read";
+            case errc::truncated_header:
+                return "truncated header";
+            case errc::expected_number:
+                return "a number was expected";
+            case errc::expected_whitespace:
+                return "whitespace was expected";
+            case errc::number_too_large:
+                return "number too large";
+            case errc::zero_dimension:
+                return "zero width or height";
+            case errc::maxval_out_of_range:
+                return "maxval out of range";
+            case errc::needs_16bit_samples:
+                return "needs 16-bit samples";
+            case errc::size_overflow:
+                return "declared size overflows";
+            case errc::over_limit:
+                return "declared size over the limit";
+            case errc::truncated_data:
+                return "truncated data";
+            case errc::sample_exceeds_maxval:
+                return "sample exceeds maxval";
+            case errc::invalid_data_byte:
+                return "invalid byte in the data";
+            case errc::bad_header_line:
+                return "bad header line";
+            case errc::missing_header_field:
+                return "missing header field";
+            case errc::input_shrank:
+                return "the input shrank while it was read";
+            }
+            return "unknown fastread error";
+        }
+    };
+    static const category instance;
+    return instance;
+}
+
+/// `errc` as a `std::error_code` in fastread's category.
+inline std::error_code make_error_code(errc e) noexcept {
+    return {static_cast<int>(e), error_category()};
+}
+
+} // namespace fastread
+
+/// `fastread::errc` converts to `std::error_code` (`make_error_code`).
+template <>
+struct std::is_error_code_enum<fastread::errc> : std::true_type {};
+
+namespace fastread {
+
+/// What went wrong, whole: the code, the byte offset in the input where one applies, the
+/// path where there is one, and the message the throwing form's exception carries.
+/// A default-constructed `error` is no error: its `code()` is empty (`!code()`).
+class error {
+  public:
+    /// No error.
+    error() = default;
+    /// An error `code` with the text `message` (as the exception's `what()` reads), the
+    /// input's `path` (may be empty) and the byte `offset` where the problem was found
+    /// (`std::nullopt` when none applies, e.g. a file that cannot be opened).
+    error(std::error_code code, std::string message, std::string path = {},
+          std::optional<std::uint64_t> offset = std::nullopt)
+        : code_(code), offset_(offset), path_(std::move(path)), message_(std::move(message)) {}
+
+    /// The code: an `errc` in `fastread::error_category()` for malformed input, the errno in
+    /// `std::generic_category()` for the operating system's failures, `std::errc::
+    /// invalid_argument` for a caller's mistake. Empty when there was no error.
+    const std::error_code& code() const noexcept { return code_; }
+    /// Byte offset in the input where the problem was found, if one applies.
+    const std::optional<std::uint64_t>& offset() const noexcept { return offset_; }
+    /// The input's path; empty when the input has none (memory, a pipe) or none applies.
+    const std::string& path() const noexcept { return path_; }
+    /// The whole message, e.g. `photo.ppm: byte 13: sample 300 exceeds maxval 255 (row 0,
+    /// column 0, green)`: the text of the throwing form's exception.
+    const std::string& message() const noexcept { return message_; }
+
+  private:
+    std::error_code code_;
+    std::optional<std::uint64_t> offset_;
+    std::string path_;
+    std::string message_;
+};
+
+/// What a throwing call does with an `error` when the translation unit is built without
+/// exceptions: called with the error, then the process aborts. The default prints the
+/// message to stderr.
+using error_handler = void (*)(const error&) noexcept;
+
+namespace detail {
+
+inline void print_error(const error& e) noexcept {
+    std::fprintf(stderr, "fastread: %s\n", e.message().c_str());
+}
+
+inline error_handler& handler_slot() noexcept {
+    static error_handler slot = &print_error;
+    return slot;
+}
+
+// The slot is read and written atomically (GCC and Clang builtins; elsewhere plainly, so
+// there: set the handler before other threads use fastread). <atomic> is not included for
+// one pointer: it would double the preprocessed size of error.hpp.
+inline error_handler exchange_handler(error_handler h) noexcept {
+#if defined(__GNUC__)
+    return __atomic_exchange_n(&handler_slot(), h, __ATOMIC_ACQ_REL);
+#else
+    const error_handler old = handler_slot();
+    handler_slot() = h;
+    return old;
+#endif
+}
+
+inline error_handler current_handler() noexcept {
+#if defined(__GNUC__)
+    return __atomic_load_n(&handler_slot(), __ATOMIC_ACQUIRE);
+#else
+    return handler_slot();
+#endif
+}
+
+} // namespace detail
+
+/// Sets the handler that throwing calls report through when exceptions are off (see
+/// `error_handler`); returns the previous one. `nullptr` restores the default. The handler
+/// must not return normally into fastread: when it returns, the process aborts.
+inline error_handler set_error_handler(error_handler handler) noexcept {
+    return detail::exchange_handler(handler != nullptr ? handler : &detail::print_error);
+}
+
+namespace detail {
+
+/// Reports `e` the way a throwing call does: as an exception when exceptions are on
+/// (`raise_as`, the exception type the caller's contract names), else through the error
+/// handler, then `std::abort()`.
+template <class Exception, class... Args>
+[[noreturn]] void raise_as([[maybe_unused]] const error& e, [[maybe_unused]] Args&&... args) {
+#if FASTREAD_EXCEPTIONS
+    throw Exception(std::forward<Args>(args)...);
+#else
+    current_handler()(e);
+    std::abort();
+#endif
+}
+
+/// The exception a `result`'s error becomes in `value()`: `std::system_error` for every
+/// code (its `what()` is the error's message followed by the code's text).
+[[noreturn]] inline void raise(const error& e) {
+    raise_as<std::system_error>(e, e.code(), e.message());
+}
+
+} // namespace detail
+
+/// A `T` or the `error` that prevented it (C++20 has no `std::expected`).
+///
+/// `if (r)` tests for a value; `*r` and `r->` reach it (a precondition: there is one);
+/// `value()` returns it or reports the error as a throwing call does; `error()` is the
+/// error (no error when there is a value).
+template <class T>
+class result {
+  public:
+    /// A value.
+    result(T value) : value_(std::move(value)) {}
+    /// An error (its code must not be empty).
+    result(fastread::error e) : error_(std::move(e)) {}
+
+    /// Whether there is a value.
+    explicit operator bool() const noexcept { return value_.has_value(); }
+    /// Whether there is a value.
+    bool has_value() const noexcept { return value_.has_value(); }
+
+    /// The value (precondition: there is one).
+    T& operator*() & noexcept { return *value_; }
+    /// The value (precondition: there is one).
+    const T& operator*() const& noexcept { return *value_; }
+    /// The value, moved out (precondition: there is one).
+    T&& operator*() && noexcept { return std::move(*value_); }
+    /// The value's members (precondition: there is one).
+    T* operator->() noexcept { return &*value_; }
+    /// The value's members (precondition: there is one).
+    const T* operator->() const noexcept { return &*value_; }
+
+    /// The value; without one, the error is reported as a throwing call reports it
+    /// (`std::system_error` with the error's code and message, or the error handler).
+    /// @throws std::system_error (exceptions on) when there is no value.
+    T& value() & {
+        if (!*this) {
+            detail::raise(error());
+        }
+        return **this;
+    }
+    /// @throws std::system_error (exceptions on) when there is no value.
+    const T& value() const& {
+        if (!*this) {
+            detail::raise(error());
+        }
+        return **this;
+    }
+    /// The value, moved out; @throws std::system_error (exceptions on) when there is none.
+    T&& value() && {
+        if (!*this) {
+            detail::raise(error());
+        }
+        return std::move(**this);
+    }
+
+    /// The error; no error (an empty `code()`) when there is a value.
+    const fastread::error& error() const noexcept { return error_; }
+
+  private:
+    std::optional<T> value_;
+    fastread::error error_; // empty with a value
+};
+
+/// The outcome of an operation without a value: success, or its error.
+template <>
+class result<void> {
+  public:
+    /// Success.
+    result() = default;
+    /// An error (its code must not be empty).
+    result(fastread::error e) : error_(std::move(e)) {}
+
+    /// Whether the operation succeeded.
+    explicit operator bool() const noexcept { return !error_.code(); }
+    /// Whether the operation succeeded.
+    bool has_value() const noexcept { return !error_.code(); }
+    /// Nothing on success; else the error is reported as a throwing call reports it.
+    void value() const {
+        if (error_.code()) {
+            detail::raise(error_);
+        }
+    }
+    /// The error; no error (an empty `code()`) on success.
+    const fastread::error& error() const noexcept { return error_; }
+
+  private:
+    fastread::error error_;
+};
+
+} // namespace fastread
+
+#endif // FASTREAD_RESULT_HPP
