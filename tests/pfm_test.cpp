@@ -154,23 +154,31 @@ TEST_CASE("pfm: bad input is rejected at the right byte without allocating what 
         std::string bytes;
         std::uint64_t offset;
         const char* reason;
+        fastread::errc code; // the kind parse_error::code() names
     };
     const bad_case cases[] = {
-        {"", 0, "empty input"},
-        {"P6 1 1 255\n\x01\x02\x03", 0, "P6 starts a Netpbm image, not a PFM one"},
-        {"PG\n", 1, "expected the PFM magic number PF or Pf, found byte 0x47 'G'"},
-        {"PF1 1\n-1\n", 2, "expected whitespace after the PFM magic number"},
-        {"PF\n0 1\n-1\n", 3, "width is out of range"},
-        {"PF\n1x 1\n-1\n", 4, "expected whitespace after the PFM width, found byte 0x78"},
-        {"PF\n1 1x-1\n", 6, "expected whitespace after the PFM height"},
-        {"PF\n1 1\n0\n", 7, "a finite nonzero decimal number"},
-        {"PF\n1 1\nabc\n", 7, "a finite nonzero decimal number"},
-        {"PF\n1 1\n1e99\n", 7, "a finite nonzero decimal number"},
-        {"PF\n1 1\n-1", 9, "input ends inside the PFM header; expected whitespace after scale"},
-        {"PF\n2 1\n-1\n" + std::string(11, '\0'), 21, "(24 bytes), the input ends after 11"},
+        {"", 0, "empty input", fastread::errc::empty_input},
+        {"P6 1 1 255\n\x01\x02\x03", 0, "P6 starts a Netpbm image, not a PFM one",
+         fastread::errc::unsupported_format},
+        {"PG\n", 1, "expected the PFM magic number PF or Pf, found byte 0x47 'G'",
+         fastread::errc::bad_magic},
+        {"PF1 1\n-1\n", 2, "expected whitespace after the PFM magic number",
+         fastread::errc::expected_whitespace},
+        {"PF\n0 1\n-1\n", 3, "width is out of range", fastread::errc::zero_dimension},
+        {"PF\n1x 1\n-1\n", 4, "expected whitespace after the PFM width, found byte 0x78",
+         fastread::errc::expected_whitespace},
+        {"PF\n1 1x-1\n", 6, "expected whitespace after the PFM height",
+         fastread::errc::expected_whitespace},
+        {"PF\n1 1\n0\n", 7, "a finite nonzero decimal number", fastread::errc::expected_number},
+        {"PF\n1 1\nabc\n", 7, "a finite nonzero decimal number", fastread::errc::expected_number},
+        {"PF\n1 1\n1e99\n", 7, "a finite nonzero decimal number", fastread::errc::expected_number},
+        {"PF\n1 1\n-1", 9, "input ends inside the PFM header; expected whitespace after scale",
+         fastread::errc::truncated_header},
+        {"PF\n2 1\n-1\n" + std::string(11, '\0'), 21, "(24 bytes), the input ends after 11",
+         fastread::errc::truncated_data},
         {"PF\n100000 100000\n-1\n" + std::string(2, '\0'), 22,
-         "(120000000000 bytes), the input ends after 2"},
-        {"PF\n4294967295 4294967295\n-1\n", 25, "overflows 64 bits"},
+         "(120000000000 bytes), the input ends after 2", fastread::errc::truncated_data},
+        {"PF\n4294967295 4294967295\n-1\n", 25, "overflows 64 bits", fastread::errc::size_overflow},
     };
     for (const bad_case& c : cases) {
         CAPTURE(c.bytes);
@@ -181,6 +189,9 @@ TEST_CASE("pfm: bad input is rejected at the right byte without allocating what 
             } catch (const parse_error& e) {
                 CHECK(e.offset() == c.offset);
                 CHECK_THAT(e.reason(), Catch::Contains(c.reason));
+                CHECK(e.code() == c.code);
+                CHECK(e.error().offset() == c.offset);
+                CHECK(e.error().message() == e.what());
             }
         };
         expect([&] { from_bytes(c.bytes); });

@@ -38,10 +38,10 @@
 
 namespace fastread::detail {
 
-/// Throws the parse_error of a PFM decoder.
-[[noreturn]] inline void pfm_fail(std::uint64_t offset, const std::string& what,
+/// Throws the parse_error of a PFM decoder: its kind `code`, where, what, which input.
+[[noreturn]] inline void pfm_fail(errc code, std::uint64_t offset, const std::string& what,
                                   const std::string& name) {
-    throw parse_error(offset, what, name);
+    throw parse_error(offset, what, name, code);
 }
 
 /// Reads the unsigned decimal PFM header number at the cursor (after whitespace).
@@ -73,7 +73,7 @@ inline std::uint32_t read_pfm_number(decoder_cursor& cur, const char* field,
     }
     const std::uint64_t at = cur.offset();
     if (static_cast<unsigned>(c - '0') >= 10) {
-        pfm_fail(at,
+        pfm_fail(c < 0 ? errc::truncated_header : errc::expected_number, at,
                  c < 0 ? std::string("input ends inside the PFM header; expected ") + field
                        : std::string("expected the PFM ") + field +
                              " (an unsigned decimal number), found " + describe_byte(c),
@@ -87,7 +87,8 @@ inline std::uint32_t read_pfm_number(decoder_cursor& cur, const char* field,
         c = cur.peek();
     }
     if (value == 0 || value > std::numeric_limits<std::uint32_t>::max()) {
-        pfm_fail(at, std::string("the PFM ") + field + " is out of range 1..4294967295", name);
+        pfm_fail(value == 0 ? errc::zero_dimension : errc::number_too_large, at,
+                 std::string("the PFM ") + field + " is out of range 1..4294967295", name);
     }
     return static_cast<std::uint32_t>(value);
 }
@@ -96,13 +97,13 @@ inline std::uint32_t read_pfm_number(decoder_cursor& cur, const char* field,
 inline void end_pfm_line(decoder_cursor& cur, const char* after, const std::string& name) {
     const int c = cur.peek();
     if (c < 0) {
-        pfm_fail(cur.offset(),
+        pfm_fail(errc::truncated_header, cur.offset(),
                  std::string("input ends inside the PFM header; expected whitespace after ") +
                      after,
                  name);
     }
     if (!is_pnm_space(static_cast<unsigned>(c))) {
-        pfm_fail(cur.offset(),
+        pfm_fail(errc::expected_whitespace, cur.offset(),
                  std::string("expected whitespace after the PFM ") + after + ", found " +
                      describe_byte(static_cast<std::uint64_t>(c)),
                  name);
@@ -114,10 +115,10 @@ inline void end_pfm_line(decoder_cursor& cur, const char* after, const std::stri
 inline pfm::image read_pfm(decoder_cursor& cur, const std::string& name) {
     int c = cur.peek();
     if (c < 0) {
-        pfm_fail(0, "empty input; expected a PFM image (PF or Pf)", name);
+        pfm_fail(errc::empty_input, 0, "empty input; expected a PFM image (PF or Pf)", name);
     }
     if (c != 'P') {
-        pfm_fail(cur.offset(),
+        pfm_fail(errc::bad_magic, cur.offset(),
                  "expected the PFM magic number PF or Pf, found " +
                      describe_byte(static_cast<std::uint64_t>(c)),
                  name);
@@ -125,13 +126,13 @@ inline pfm::image read_pfm(decoder_cursor& cur, const std::string& name) {
     ++cur.pos;
     c = cur.peek();
     if (c >= '1' && c <= '7') {
-        pfm_fail(cur.offset() - 1,
+        pfm_fail(errc::unsupported_format, cur.offset() - 1,
                  std::string("P") + static_cast<char>(c) +
                      " starts a Netpbm image, not a PFM one: read it with fastread::pnm::load",
                  name);
     }
     if (c != 'F' && c != 'f') {
-        pfm_fail(cur.offset(),
+        pfm_fail(c < 0 ? errc::truncated_header : errc::bad_magic, cur.offset(),
                  c < 0 ? std::string("input ends inside the PFM magic number PF or Pf")
                        : "expected the PFM magic number PF or Pf, found " +
                              describe_byte(static_cast<std::uint64_t>(c)),
@@ -143,7 +144,7 @@ inline pfm::image read_pfm(decoder_cursor& cur, const std::string& name) {
     end_pfm_line(cur, "magic number", name);
     img.width = read_pfm_number(cur, "width", name);
     if (c = cur.peek(); c >= 0 && !is_pnm_space(static_cast<unsigned>(c))) {
-        pfm_fail(cur.offset(),
+        pfm_fail(errc::expected_whitespace, cur.offset(),
                  "expected whitespace after the PFM width, found " +
                      describe_byte(static_cast<std::uint64_t>(c)),
                  name);
@@ -171,7 +172,7 @@ inline pfm::image read_pfm(decoder_cursor& cur, const std::string& name) {
     float scale = 0;
     if (length == 0 || length == sizeof token || !parse_scale(first, token + length, scale) ||
         !std::isfinite(scale) || scale == 0) {
-        pfm_fail(scale_at,
+        pfm_fail(length == 0 && c < 0 ? errc::truncated_header : errc::expected_number, scale_at,
                  length == 0 && c < 0
                      ? std::string("input ends inside the PFM header; expected the scale")
                      : "expected the PFM scale, a finite nonzero decimal number (its sign is "
@@ -187,7 +188,7 @@ inline pfm::image read_pfm(decoder_cursor& cur, const std::string& name) {
                                &samples) ||
         __builtin_mul_overflow(samples, std::uint64_t{4}, &bytes) ||
         samples > std::numeric_limits<std::size_t>::max() / 4) {
-        pfm_fail(scale_at,
+        pfm_fail(errc::size_overflow, scale_at,
                  "image size " + std::to_string(img.width) + "x" + std::to_string(img.height) +
                      " overflows 64 bits",
                  name);
@@ -196,7 +197,7 @@ inline pfm::image read_pfm(decoder_cursor& cur, const std::string& name) {
     const std::optional<std::uint64_t> remaining = cur.known_remaining();
     if (remaining && *remaining < bytes) {
         // Rejected before allocating: the input cannot hold what the header declares.
-        pfm_fail(raster_at + *remaining,
+        pfm_fail(errc::truncated_data, raster_at + *remaining,
                  "truncated raster: the header declares " + std::to_string(img.width) + "x" +
                      std::to_string(img.height) + " pixels (" + std::to_string(bytes) +
                      " bytes), the input ends after " + std::to_string(*remaining) + " of them",
@@ -223,7 +224,7 @@ inline pfm::image read_pfm(decoder_cursor& cur, const std::string& name) {
                 cur.read(reinterpret_cast<char*>(img.samples.data() + r * row), row * 4);
             if (got < row * 4) {
                 const std::uint64_t have = (img.height - 1 - r) * row * 4 + got;
-                pfm_fail(raster_at + have,
+                pfm_fail(errc::truncated_data, raster_at + have,
                          "truncated raster: the header declares " + std::to_string(img.width) +
                              "x" + std::to_string(img.height) + " pixels (" +
                              std::to_string(bytes) + " bytes), the input ends after " +
@@ -245,7 +246,7 @@ inline pfm::image read_pfm(decoder_cursor& cur, const std::string& name) {
             cur.read(reinterpret_cast<char*>(img.samples.data()) + filled, want);
         filled += got;
         if (got < want) {
-            pfm_fail(raster_at + filled,
+            pfm_fail(errc::truncated_data, raster_at + filled,
                      "truncated raster: the header declares " + std::to_string(img.width) + "x" +
                          std::to_string(img.height) + " pixels (" + std::to_string(bytes) +
                          " bytes), the input ends after " + std::to_string(filled) + " of them",
