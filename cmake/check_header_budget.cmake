@@ -22,7 +22,7 @@ set(budgets
     "duplicates/read.hpp=83000"
     "duplicates/schedule.hpp=85000"
     "duplicates/walk.hpp=78000"
-    "error.hpp=44000"
+    "error.hpp=23000"
     "fastread.hpp=139000"
     "files_equal.hpp=70000"
     "io.hpp=22000"

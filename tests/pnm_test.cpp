@@ -469,7 +469,7 @@ std::string raw_sliced_outcome(const fs_path& path, unsigned threads, bool any_f
             return "nothing";
         }
         pnm::image<Sample> img;
-        fastread::detail::to_image(std::move(*sliced), img);
+        fastread::detail::to_image(fastread::detail::value_or_throw(std::move(*sliced)), img);
         if (samples != nullptr) {
             *samples = as_unsigned(img);
         }
@@ -627,8 +627,10 @@ TEST_CASE("load(path) of a cached raw file in slices: a file cut short gives a p
             fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
             std::filesystem::resize_file(path, cut);
             try {
-                fastread::detail::load_raw_in_file_slices<std::uint8_t>(fd.get(), size, 3, path,
-                                                                        false);
+                fastread::detail::value_or_throw(
+                    fastread::detail::load_raw_in_file_slices<std::uint8_t>(fd.get(), size, 3,
+                                                                            path, false)
+                        .value());
                 FAIL("a shrunk file decoded");
             } catch (const parse_error& e) {
                 CHECK(e.offset() == cut);
@@ -673,7 +675,10 @@ TEST_CASE("load(path) of a cached P4 file in slices of rows decodes as one strea
         fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
         std::filesystem::resize_file(path, cut);
         try {
-            fastread::detail::load_raw_in_file_slices<std::uint8_t>(fd.get(), size, 3, path, true);
+            fastread::detail::value_or_throw(
+                fastread::detail::load_raw_in_file_slices<std::uint8_t>(fd.get(), size, 3, path,
+                                                                        true)
+                    .value());
             FAIL("a shrunk file decoded");
         } catch (const parse_error& e) {
             CHECK(e.offset() == cut);

@@ -10,7 +10,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -32,9 +31,14 @@ class parse_error : public std::runtime_error {
     /// @param code   the kind of malformation (`errc`).
     parse_error(std::uint64_t offset, const std::string& reason, const std::string& file = {},
                 errc code = errc::malformed_input)
-        : std::runtime_error((file.empty() ? std::string() : file + ": ") + "byte " +
-                             std::to_string(offset) + ": " + reason),
+        : std::runtime_error(detail::parse_error_value(offset, reason, file, code).message()),
           offset_(offset), reason_(reason), file_(file), code_(code) {}
+
+    /// The exception of `e`, an error in fastread's category with an offset (as the
+    /// `try_` forms return for malformed input): the same code, offset, file and message.
+    explicit parse_error(const fastread::error& e)
+        : std::runtime_error(e.message()), offset_(e.offset().value_or(0)),
+          reason_(reason_of(e)), file_(e.path()), code_(static_cast<errc>(e.code().value())) {}
 
     /// Byte offset in the input at which the problem was found.
     std::uint64_t offset() const noexcept { return offset_; }
@@ -48,6 +52,14 @@ class parse_error : public std::runtime_error {
     fastread::error error() const { return {code(), what(), file_, offset_}; }
 
   private:
+    // The message without its "<file>: byte <offset>: " head.
+    static std::string reason_of(const fastread::error& e) {
+        const std::string& m = e.message();
+        const std::string marker = "byte " + std::to_string(e.offset().value_or(0)) + ": ";
+        const std::size_t at = m.find(marker);
+        return at == std::string::npos ? m : m.substr(at + marker.size());
+    }
+
     std::uint64_t offset_ = 0;
     std::string reason_;
     std::string file_;
@@ -90,14 +102,36 @@ class update_error : public std::system_error {
 
 namespace detail {
 
+[[noreturn]] inline void throw_error(const fastread::error& e) {
+    const std::error_code& code = e.code();
+    if (code.category() == error_category()) {
+        if (code == errc::invalid_argument) {
+            raise_as<std::invalid_argument>(e, e.message());
+        }
+        if (code == errc::out_of_range) {
+            raise_as<std::out_of_range>(e, e.message());
+        }
+        raise_as<parse_error>(e, e);
+    }
+    // std::system_error appends ": <the code's text>" to its what(): the message has it.
+    std::string what = e.message();
+    const std::string text = ": " + code.message();
+    if (what.size() >= text.size() &&
+        what.compare(what.size() - text.size(), text.size(), text) == 0) {
+        what.resize(what.size() - text.size());
+    }
+    raise_as<std::system_error>(e, code, what);
+}
+
 /// Throws update_error(err) for `operation` on `path` with `applied` updates in the file.
 [[noreturn]] inline void throw_update_error(int err, const char* operation,
-                                            const std::filesystem::path& path,
+                                            const std::string& path,
                                             std::size_t applied) {
-    throw update_error(std::error_code(err, std::generic_category()),
-                       std::string(operation) + " " + path.string() + " (" +
-                           std::to_string(applied) + " updates applied)",
-                       applied);
+    const std::string what = std::string(operation) + " " + path + " (" +
+                             std::to_string(applied) + " updates applied)";
+    const std::error_code code(err, std::generic_category());
+    raise_as<update_error>(fastread::error(code, what + ": " + code.message(), path),
+                           code, what, applied);
 }
 
 } // namespace detail

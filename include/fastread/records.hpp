@@ -405,7 +405,7 @@ class positioned_file {
 
     void sync(const record_options& options, std::size_t applied) {
         if (const int err = options.durable ? detail::sync_data(fd_.get()) : 0; err != 0) {
-            detail::throw_update_error(err, "fdatasync", path_, applied);
+            detail::throw_update_error(err, "fdatasync", path_.string(), applied);
         }
     }
 

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <type_traits>
 #include <utility>
@@ -55,6 +56,8 @@ enum class errc {
     bad_header_line,       ///< PAM: a header line fastread cannot read
     missing_header_field,  ///< PAM: ENDHDR before a required field
     input_shrank,          ///< the file became shorter while it was read
+    invalid_argument,      ///< a caller's argument breaks the call's contract
+    out_of_range,          ///< a caller's index beyond what the input holds
 };
 
 /// The category of `errc`: name "fastread", a message per code.
@@ -101,6 +104,10 @@ inline const std::error_category& error_category() noexcept {
                 return "missing header field";
             case errc::input_shrank:
                 return "the input shrank while it was read";
+            case errc::invalid_argument:
+                return "invalid argument";
+            case errc::out_of_range:
+                return "index out of range";
             }
             return "unknown fastread error";
         }
@@ -136,9 +143,10 @@ class error {
           std::optional<std::uint64_t> offset = std::nullopt)
         : code_(code), offset_(offset), path_(std::move(path)), message_(std::move(message)) {}
 
-    /// The code: an `errc` in `fastread::error_category()` for malformed input, the errno in
-    /// `std::generic_category()` for the operating system's failures, `std::errc::
-    /// invalid_argument` for a caller's mistake. Empty when there was no error.
+    /// The code: an `errc` in `fastread::error_category()` for malformed input (and
+    /// `errc::invalid_argument` / `errc::out_of_range` for a caller's mistake), the errno in
+    /// `std::generic_category()` for the operating system's failures. Empty when there was
+    /// no error.
     const std::error_code& code() const noexcept { return code_; }
     /// Byte offset in the input where the problem was found, if one applies.
     const std::optional<std::uint64_t>& offset() const noexcept { return offset_; }
@@ -216,10 +224,44 @@ template <class Exception, class... Args>
 #endif
 }
 
-/// The exception a `result`'s error becomes in `value()`: `std::system_error` for every
-/// code (its `what()` is the error's message followed by the code's text).
-[[noreturn]] inline void raise(const error& e) {
-    raise_as<std::system_error>(e, e.code(), e.message());
+/// Reports `e` as the throwing forms do (defined in error.hpp, which this header includes
+/// at its end): `parse_error` for malformed input, `std::invalid_argument` /
+/// `std::out_of_range` for a caller's mistake, `std::system_error` for the operating
+/// system's failures; without exceptions, through the error handler, then `std::abort()`.
+[[noreturn]] inline void throw_error(const error& e);
+
+/// The error of errno `err` in `operation` on `path` (may be empty): code `err` in
+/// `std::generic_category()`, message `<operation> "<path>": <strerror>`, as
+/// `std::system_error` words it.
+inline error system_error_value(int err, std::string_view operation, const std::string& path = {}) {
+    std::string what(operation);
+    if (!path.empty()) {
+        what += " \"";
+        what += path;
+        what += '"';
+    }
+    std::error_code code(err, std::generic_category());
+    what += ": ";
+    what += code.message();
+    return {code, std::move(what), path};
+}
+
+/// The error of malformed input found at byte `offset` of the input named `file` (may be
+/// empty): code `code`, message `<file>: byte <offset>: <reason>` (`byte <offset>: <reason>`
+/// without a file), as `parse_error` words it.
+inline error parse_error_value(std::uint64_t offset, std::string_view reason,
+                               const std::string& file = {}, errc code = errc::malformed_input) {
+    std::string what = file.empty() ? std::string() : file + ": ";
+    what += "byte ";
+    what += std::to_string(offset);
+    what += ": ";
+    what += reason;
+    return {make_error_code(code), std::move(what), file, offset};
+}
+
+/// The error of the caller's mistake described by `message` (`errc::invalid_argument`).
+inline error invalid_argument_value(std::string message) {
+    return {make_error_code(errc::invalid_argument), std::move(message)};
 }
 
 } // namespace detail
@@ -253,26 +295,27 @@ class result {
     /// The value's members (precondition: there is one).
     const T* operator->() const noexcept { return &*value_; }
 
-    /// The value; without one, the error is reported as a throwing call reports it
-    /// (`std::system_error` with the error's code and message, or the error handler).
-    /// @throws std::system_error (exceptions on) when there is no value.
+    /// The value; without one, the error is reported as the throwing form of the call
+    /// reports it (`parse_error`, `std::system_error`, `std::invalid_argument`, or without
+    /// exceptions the error handler).
+    /// @throws parse_error, std::system_error or std::invalid_argument when there is none.
     T& value() & {
         if (!*this) {
-            detail::raise(error());
+            detail::throw_error(error());
         }
         return **this;
     }
-    /// @throws std::system_error (exceptions on) when there is no value.
+    /// @throws parse_error, std::system_error or std::invalid_argument when there is none.
     const T& value() const& {
         if (!*this) {
-            detail::raise(error());
+            detail::throw_error(error());
         }
         return **this;
     }
-    /// The value, moved out; @throws std::system_error (exceptions on) when there is none.
+    /// The value, moved out; @throws as `value()` when there is none.
     T&& value() && {
         if (!*this) {
-            detail::raise(error());
+            detail::throw_error(error());
         }
         return std::move(**this);
     }
@@ -301,7 +344,7 @@ class result<void> {
     /// Nothing on success; else the error is reported as a throwing call reports it.
     void value() const {
         if (error_.code()) {
-            detail::raise(error_);
+            detail::throw_error(error_);
         }
     }
     /// The error; no error (an empty `code()`) on success.
@@ -311,6 +354,36 @@ class result<void> {
     fastread::error error_;
 };
 
+namespace detail {
+/// The value of `r`, or its error reported as throwing calls report it (`throw_error`):
+/// how a throwing form is written on top of its `try_` form.
+template <class T>
+T value_or_throw(result<T>&& r) {
+    if (!r) {
+        throw_error(r.error());
+    }
+    return std::move(*r);
+}
+inline void value_or_throw(result<void>&& r) {
+    if (!r) {
+        throw_error(r.error());
+    }
+}
+} // namespace detail
+
 } // namespace fastread
 
+/// `try` where exceptions are on; `if (true)` without them (no exception can then arrive).
+#if FASTREAD_EXCEPTIONS
+#define FASTREAD_TRY try
+/// `catch (...)` where exceptions are on; `else if (false)` without them.
+#define FASTREAD_CATCH_ALL catch (...)
+#else
+#define FASTREAD_TRY if (true)
+#define FASTREAD_CATCH_ALL else if (false)
+#endif
+
 #endif // FASTREAD_RESULT_HPP
+
+// throw_error's definition needs parse_error.
+#include "error.hpp"

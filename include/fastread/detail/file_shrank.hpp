@@ -43,16 +43,25 @@ inline std::string shrank_message(std::uint64_t size_at_open, std::uint64_t now)
 /// open on `fd`, which had `size_at_open` bytes, now ends before `reached`, the bytes the
 /// parse read from it: it shrank during the call, so what was read may hold zeros where its
 /// data was (a map's guard, or a read(2) racing the truncation) and the error is where the
-/// data now ends. A parse that failed before that byte keeps its own error.
-inline std::optional<parse_error> shrink_error(int fd, std::uint64_t size_at_open,
-                                               std::uint64_t reached,
-                                               const std::optional<parse_error>& failure,
-                                               const std::filesystem::path& path) {
-    const std::uint64_t now = size_now(fd, path);
-    if (now >= reached || (failure && failure->offset() < now)) {
+/// data now ends. A parse that failed before that byte keeps its own error; so does a read
+/// error (an error without an offset). If the size cannot be had, that error.
+inline std::optional<fastread::error> shrink_error(int fd, std::uint64_t size_at_open,
+                                                   std::uint64_t reached,
+                                                   const std::optional<fastread::error>& failure,
+                                                   const std::filesystem::path& path) {
+    if (failure && !failure->offset()) {
         return std::nullopt;
     }
-    return parse_error(now, shrank_message(size_at_open, now), path.string(), errc::input_shrank);
+    fastread::error err;
+    const std::uint64_t now = size_now(fd, path, err);
+    if (err.code()) {
+        return err;
+    }
+    if (now >= reached || (failure && *failure->offset() < now)) {
+        return std::nullopt;
+    }
+    return parse_error_value(now, shrank_message(size_at_open, now), path.string(),
+                             errc::input_shrank);
 }
 
 } // namespace fastread::detail

@@ -28,6 +28,7 @@
 #include <unistd.h>
 #endif
 
+#include "../result.hpp"
 #include "platform.hpp"
 #include "syscall.hpp"
 
@@ -53,16 +54,23 @@ inline constexpr int o_cloexec = O_CLOEXEC;
 inline constexpr int o_cloexec = 0;
 #endif
 
-/// Throws std::system_error(err) whose message names the operation and the path.
+/// The error of errno `err` in `operation` on `path`, as a value (system_error_value).
+inline error os_error(int err, std::string_view operation, const std::filesystem::path& path = {}) {
+    return system_error_value(err, operation, path.string());
+}
+
+/// Reports errno `err` in `operation` on `path` as throwing calls do (std::system_error
+/// whose message names the operation and the path).
 [[noreturn]] inline void throw_system_error(int err, std::string_view operation,
                                             const std::filesystem::path& path = {}) {
-    std::string what(operation);
-    if (!path.empty()) {
-        what += " \"";
-        what += path.string();
-        what += '"';
+    throw_error(os_error(err, operation, path));
+}
+
+/// Reports `err` as throwing calls do when it holds an error; else nothing.
+inline void throw_if(const error& err) {
+    if (err.code()) {
+        throw_error(err);
     }
-    throw std::system_error(err, std::generic_category(), what);
 }
 
 /// A move-only owner of a file descriptor; closes it on destruction.
@@ -299,17 +307,27 @@ inline constexpr int o_nonblock = O_NONBLOCK;
 inline constexpr int o_nonblock = 0;
 #endif
 
-/// Opens `path` read-only (O_CLOEXEC), retrying EINTR; throws std::system_error on failure.
-inline unique_fd open_read_only(const std::filesystem::path& path, int extra_flags = 0) {
+/// Opens `path` read-only (O_CLOEXEC | `extra_flags`), retrying EINTR; on failure an empty
+/// descriptor, with the error ("open", the path) in `err`.
+inline unique_fd open_read_only(const std::filesystem::path& path, int extra_flags, error& err) {
     for (;;) {
         int fd = sys::open(path, O_RDONLY | o_cloexec | extra_flags);
         if (fd >= 0) {
             return unique_fd(fd);
         }
         if (errno != EINTR) {
-            throw_system_error(errno, "open", path);
+            err = os_error(errno, "open", path);
+            return unique_fd();
         }
     }
+}
+
+/// Opens `path` read-only (O_CLOEXEC), retrying EINTR; throws std::system_error on failure.
+inline unique_fd open_read_only(const std::filesystem::path& path, int extra_flags = 0) {
+    error err;
+    unique_fd fd = open_read_only(path, extra_flags, err);
+    throw_if(err);
+    return fd;
 }
 
 /// What fstat tells about an open file.
@@ -346,11 +364,14 @@ inline file_info info_of(const struct stat& st) noexcept {
 
 #endif
 
-inline file_info stat_fd(int fd, const std::filesystem::path& path = {}) {
+/// fstat of `fd` (opened from `path`); on failure a default file_info, with the error
+/// in `err`.
+inline file_info stat_fd(int fd, const std::filesystem::path& path, error& err) {
 #if defined(_WIN32)
     win::file_facts f;
     if (!win::facts_of(fd, f)) {
-        throw_system_error(errno, "GetFileInformationByHandle", path);
+        err = os_error(errno, "GetFileInformationByHandle", path);
+        return {};
     }
     file_info info;
     info.regular = f.regular;
@@ -365,10 +386,19 @@ inline file_info stat_fd(int fd, const std::filesystem::path& path = {}) {
 #else
     struct stat st {};
     if (::fstat(fd, &st) != 0) {
-        throw_system_error(errno, "fstat", path);
+        err = os_error(errno, "fstat", path);
+        return {};
     }
     return info_of(st);
 #endif
+}
+
+/// fstat of `fd` (opened from `path`). @throws std::system_error naming `path` on failure.
+inline file_info stat_fd(int fd, const std::filesystem::path& path = {}) {
+    error err;
+    const file_info info = stat_fd(fd, path, err);
+    throw_if(err);
+    return info;
 }
 
 /// True iff `stream` writes to a terminal (isatty of its descriptor).
@@ -384,31 +414,45 @@ inline bool is_terminal(std::FILE* stream) noexcept {
 /// file offset to the end: for a last check after reading (a read racing a truncation can
 /// return zeros), where fstat costs 2.7x as much (275 against 103 ns on the KVM host, a
 /// sixth of a small P6's load). Falls back to fstat where lseek fails.
-/// @throws std::system_error naming `path` if fstat fails too.
-inline std::uint64_t size_now(int fd, const std::filesystem::path& path = {}) {
+/// On failure of both, 0 with the error in `err`.
+inline std::uint64_t size_now(int fd, const std::filesystem::path& path, error& err) {
 #if defined(_WIN32)
     const std::int64_t end = ::_lseeki64(fd, 0, SEEK_END);
 #else
     const off_t end = ::lseek(fd, 0, SEEK_END);
 #endif
-    return end >= 0 ? static_cast<std::uint64_t>(end) : stat_fd(fd, path).size;
+    return end >= 0 ? static_cast<std::uint64_t>(end) : stat_fd(fd, path, err).size;
+}
+
+/// size_now, throwing its error. @throws std::system_error naming `path` if fstat fails.
+inline std::uint64_t size_now(int fd, const std::filesystem::path& path = {}) {
+    error err;
+    const std::uint64_t size = size_now(fd, path, err);
+    throw_if(err);
+    return size;
 }
 
 #if defined(_WIN32)
 inline unique_fd open_regular(const std::filesystem::path& path, std::string_view operation,
-                              open_mode mode = open_mode::read_only) {
+                              open_mode mode, error& err) {
     unique_fd fd(sys::open(path, mode == open_mode::read_write ? O_RDWR : O_RDONLY));
     if (!fd) {
         if (errno == EISDIR) { // win::open refuses a directory: the message POSIX gives
-            throw_system_error(
-                EISDIR, std::string(operation) + ": not a regular file (a directory):", path);
+            err = os_error(EISDIR, std::string(operation) + ": not a regular file (a directory):",
+                           path);
+        } else {
+            err = os_error(errno, std::string(operation) + ": open", path);
         }
-        throw_system_error(errno, std::string(operation) + ": open", path);
+        return unique_fd();
     }
-    const file_info info = stat_fd(fd.get(), path);
+    const file_info info = stat_fd(fd.get(), path, err);
+    if (err.code()) {
+        return unique_fd();
+    }
     if (!info.regular) {
-        throw_system_error(info.directory ? EISDIR : EINVAL,
-                           std::string(operation) + ": not a regular file:", path);
+        err = os_error(info.directory ? EISDIR : EINVAL,
+                       std::string(operation) + ": not a regular file:", path);
+        return unique_fd();
     }
     return fd;
 }
@@ -426,12 +470,11 @@ inline const char* kind_of(mode_t mode) noexcept {
 /// Opens `path` (O_CLOEXEC | `flags`, retrying EINTR) for an `operation` that only makes
 /// sense on a regular file (records, the page cache): with O_NONBLOCK, so that a FIFO
 /// without a writer does not block the open, which is cleared again once the file is
-/// known to be regular.
-/// @throws std::system_error naming `operation` and the path: what open(2) said, EISDIR
-///         for a directory, EINVAL for any other file that is not regular (FIFO, socket,
-///         device), which is never read.
+/// known to be regular. On failure an empty descriptor, with the error in `err` (naming
+/// `operation` and the path): what open(2) said, EISDIR for a directory, EINVAL for any
+/// other file that is not regular (FIFO, socket, device), which is never read.
 inline unique_fd open_regular(const std::filesystem::path& path, std::string_view operation,
-                              open_mode mode = open_mode::read_only) {
+                              open_mode mode, error& err) {
     const int flags = mode == open_mode::read_write ? O_RDWR : O_RDONLY;
     unique_fd fd;
     for (;;) {
@@ -441,17 +484,21 @@ inline unique_fd open_regular(const std::filesystem::path& path, std::string_vie
             break;
         }
         if (errno != EINTR) {
-            throw_system_error(errno, std::string(operation) + ": open", path);
+            err = os_error(errno, std::string(operation) + ": open", path);
+            return unique_fd();
         }
     }
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) {
-        throw_system_error(errno, std::string(operation) + ": fstat", path);
+        err = os_error(errno, std::string(operation) + ": fstat", path);
+        return unique_fd();
     }
     if (!S_ISREG(st.st_mode)) {
-        throw_system_error(
-            S_ISDIR(st.st_mode) ? EISDIR : EINVAL,
-            std::string(operation) + ": not a regular file (" + kind_of(st.st_mode) + "):", path);
+        err = os_error(S_ISDIR(st.st_mode) ? EISDIR : EINVAL,
+                       std::string(operation) + ": not a regular file (" + kind_of(st.st_mode) +
+                           "):",
+                       path);
+        return unique_fd();
     }
     const int fl = ::fcntl(fd.get(), F_GETFL);
     if (fl >= 0) {
@@ -461,6 +508,15 @@ inline unique_fd open_regular(const std::filesystem::path& path, std::string_vie
 }
 
 #endif // _WIN32
+
+/// open_regular, reporting its error as throwing calls do.
+inline unique_fd open_regular(const std::filesystem::path& path, std::string_view operation,
+                              open_mode mode = open_mode::read_only) {
+    error err;
+    unique_fd fd = open_regular(path, operation, mode, err);
+    throw_if(err);
+    return fd;
+}
 
 } // namespace fastread::detail
 

@@ -258,7 +258,7 @@ void update_in_windows(int fd, const std::filesystem::path& path,
                                              : "pwrite (and restoring records after the "
                                                "failed write failed too: later records may "
                                                "hold their new values)",
-                               path, changes[lost].visit);
+                               path.string(), changes[lost].visit);
         }
         if (thrown) {
             const std::size_t applied = requests[stop].first;

@@ -25,13 +25,29 @@ class source_ref {
     /// Borrows `source`.
     template <byte_source Source>
     requires(!std::is_same_v<Source, source_ref>) explicit source_ref(Source& source) noexcept
-        : object_(&source), next_([](void* s) { return static_cast<Source*>(s)->next(); }) {
+        : object_(&source), next_([](void* s) {
+              if constexpr (reporting_source<Source>) {
+                  return static_cast<Source*>(s)->try_next();
+              } else {
+                  return static_cast<Source*>(s)->next();
+              }
+          }) {
+        if constexpr (reporting_source<Source>) {
+            error_ = [](const void* s) -> const fastread::error* {
+                const fastread::error& e = static_cast<const Source*>(s)->error();
+                return e.code() ? &e : nullptr;
+            };
+        }
         if constexpr (contiguous_source<Source>) {
             bytes_ = [](const void* s) { return static_cast<const Source*>(s)->bytes(); };
         }
         if constexpr (direct_read_source<Source>) {
             read_into_ = [](void* s, std::span<char> dst) {
-                return static_cast<Source*>(s)->read_into(dst);
+                if constexpr (reporting_source<Source>) {
+                    return static_cast<Source*>(s)->try_read_into(dst);
+                } else {
+                    return static_cast<Source*>(s)->read_into(dst);
+                }
             };
         }
         if constexpr (sized_source<Source>) {
@@ -39,7 +55,14 @@ class source_ref {
         }
     }
 
-    /// The source's next chunk (empty at the end), as byte_source::next.
+    /// The read error that ended a reporting_source's input, or nullptr (none, or a source
+    /// that throws its errors instead).
+    const fastread::error* error() const noexcept {
+        return error_ != nullptr ? error_(object_) : nullptr;
+    }
+
+    /// The source's next chunk (empty at the end), as byte_source::next; a
+    /// reporting_source's try_next (a read error ends the input, see error()).
     std::span<const char> next() { return next_(object_); }
 
     /// Whether the source holds the whole input at once (contiguous_source).
@@ -63,6 +86,7 @@ class source_ref {
     std::span<const char> (*bytes_)(const void*) = nullptr;
     std::size_t (*read_into_)(void*, std::span<char>) = nullptr;
     std::optional<std::uint64_t> (*size_hint_)(const void*) = nullptr;
+    const fastread::error* (*error_)(const void*) = nullptr;
 };
 
 } // namespace fastread::detail

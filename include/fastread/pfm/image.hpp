@@ -13,6 +13,7 @@
 
 #include "../detail/config.hpp"
 #include "../error.hpp"
+#include "../result.hpp"
 #include "../pnm/options.hpp"
 
 namespace fastread::pfm {
@@ -39,6 +40,10 @@ struct image {
 /// @throws std::system_error if the file cannot be opened or read.
 image load(const std::filesystem::path& path, load_options options = {});
 
+/// `load` without exceptions: the image, or the `error` the throwing form reports (same
+/// code, offset, path and message). Never throws but `std::bad_alloc`.
+result<image> try_load(const std::filesystem::path& path, load_options options = {});
+
 /// Writes `img` to `path` as PFM: `PF` for depth 3, `Pf` for depth 1, the scale negated on a
 /// little-endian host (the samples are written in native order), rows bottom to top.
 /// Atomic, as ppm::save (a temporary file renamed over `path`).
@@ -47,6 +52,11 @@ image load(const std::filesystem::path& path, load_options options = {});
 ///         nothing is written then.
 /// @throws std::system_error naming `path` if the file cannot be created, written or renamed.
 void save(const std::filesystem::path& path, const image& img);
+
+/// `save` without exceptions: nothing, or the `error` the throwing form reports (the
+/// caller's mistakes as `errc::invalid_argument`, nothing written then; the system's
+/// failures with their errno). Never throws but `std::bad_alloc`.
+result<void> try_save(const std::filesystem::path& path, const image& img);
 
 } // namespace fastread::pfm
 

@@ -21,10 +21,25 @@ namespace fastread::pfm {
 template <class Source>
 requires byte_source<std::remove_cvref_t<Source>> image load(Source&& source);
 
+/// `load(source)` without exceptions: the image, or the `error` the throwing form reports
+/// (the parse's, with its byte offset; a `reporting_source`'s read error). An exception
+/// thrown by the caller's own source type passes through.
+template <class Source>
+requires byte_source<std::remove_cvref_t<Source>> result<image> try_load(Source&& source) {
+    const fastread::detail::source_ref ref(source);
+    fastread::detail::decoder_cursor cursor{ref};
+    result<image> img = fastread::detail::read_pfm(cursor, fastread::detail::source_name(source));
+    if (!img) {
+        if (const fastread::error* read_error = ref.error()) {
+            return *read_error;
+        }
+    }
+    return img;
+}
+
 template <class Source>
 requires byte_source<std::remove_cvref_t<Source>> image load(Source&& source) {
-    fastread::detail::decoder_cursor cursor{fastread::detail::source_ref(source)};
-    return fastread::detail::read_pfm(cursor, fastread::detail::source_name(source));
+    return fastread::detail::value_or_throw(try_load(source));
 }
 
 } // namespace fastread::pfm

@@ -15,6 +15,7 @@
 
 #include "../detail/config.hpp"
 #include "../error.hpp"
+#include "../result.hpp"
 #include "../sample_vector.hpp"
 #include "options.hpp"
 
@@ -69,6 +70,18 @@ struct image {
 template <class Sample = std::uint8_t>
 image<Sample> load(const std::filesystem::path& path, load_options options = {});
 
+/// `load` without exceptions: the image, or the `error` the throwing form reports (the same
+/// code, byte offset, path and message: `errc` codes for malformed input, the errno for the
+/// system's failures). Never throws but `std::bad_alloc`. The throwing form is this call
+/// and `result::value()`, so both run the same code at the same speed.
+///
+/// ```
+/// fastread::result<fastread::pnm::image<>> r = fastread::pnm::try_load("a.pgm");
+/// if (!r) { std::fprintf(stderr, "%s\n", r.error().message().c_str()); }
+/// ```
+template <class Sample = std::uint8_t>
+result<image<Sample>> try_load(const std::filesystem::path& path, load_options options = {});
+
 /// Writes `img` to `path` in format `fmt`: PBM needs depth 1 and maxval 1 (sample 0 is
 /// written as black), PGM depth 1, PPM depth 3; PAM any depth, with the image's tuple type.
 /// Plain formats start each row on a new line and keep lines to 70 characters; P1 writes
@@ -84,6 +97,14 @@ image<Sample> load(const std::filesystem::path& path, load_options options = {})
 ///         or is refused (as ppm::save: other hard links, not a regular file).
 template <class Sample>
 void save(const std::filesystem::path& path, const image<Sample>& img, format fmt);
+
+/// `save` without exceptions: nothing, or the `error` the throwing form reports (the caller's
+/// mistakes as `errc::invalid_argument`, nothing written then; the system's failures with
+/// their errno, naming `path`, which is then left untouched). Never throws but
+/// `std::bad_alloc`.
+template <class Sample>
+result<void> try_save(const std::filesystem::path& path, const image<Sample>& img,
+                      format fmt);
 
 } // namespace fastread::pnm
 

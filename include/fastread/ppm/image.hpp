@@ -15,6 +15,7 @@
 
 #include "../detail/config.hpp"
 #include "../error.hpp"
+#include "../result.hpp"
 #include "../pnm/options.hpp"
 #include "../sample_vector.hpp"
 
@@ -68,6 +69,18 @@ struct image {
 template <class Sample = std::uint8_t>
 image<Sample> load(const std::filesystem::path& path, load_options options = {});
 
+/// `load` without exceptions: the image, or the `error` the throwing form reports (the same
+/// code, byte offset, path and message: `errc` codes for malformed input, the errno for the
+/// system's failures). Never throws but `std::bad_alloc`. The throwing form is this call
+/// and `result::value()`, so both run the same code at the same speed.
+///
+/// ```
+/// fastread::result<fastread::ppm::image<>> r = fastread::ppm::try_load("a.ppm");
+/// if (!r) { std::fprintf(stderr, "%s\n", r.error().message().c_str()); }
+/// ```
+template <class Sample = std::uint8_t>
+result<image<Sample>> try_load(const std::filesystem::path& path, load_options options = {});
+
 /// Writes `img` to `path` as P3 (`format::plain`, lines of at most 70 characters, each row
 /// starting a new line) or P6 (`format::raw`, 2-byte big-endian samples when maxval > 255).
 ///
@@ -87,6 +100,14 @@ image<Sample> load(const std::filesystem::path& path, load_options options = {})
 ///         on POSIX a map of the old file keeps the old bytes.
 template <class Sample>
 void save(const std::filesystem::path& path, const image<Sample>& img, format fmt = format::raw);
+
+/// `save` without exceptions: nothing, or the `error` the throwing form reports (the caller's
+/// mistakes as `errc::invalid_argument`, nothing written then; the system's failures with
+/// their errno, naming `path`, which is then left untouched). Never throws but
+/// `std::bad_alloc`.
+template <class Sample>
+result<void> try_save(const std::filesystem::path& path, const image<Sample>& img,
+                      format fmt = format::raw);
 
 } // namespace fastread::ppm
 

@@ -28,6 +28,13 @@ namespace fastread::ppm {
 template <class Sample = std::uint8_t, class Source>
 requires byte_source<std::remove_cvref_t<Source>> image<Sample> load(Source&& source);
 
+/// `load(source)` without exceptions: the image, or the `error` the throwing form reports
+/// (the parse's, with its byte offset; a `reporting_source`'s read error, as `read_source`
+/// and `stdio_source` report theirs). An exception thrown by the caller's own source type
+/// passes through.
+template <class Sample = std::uint8_t, class Source>
+requires byte_source<std::remove_cvref_t<Source>> result<image<Sample>> try_load(Source&& source);
+
 /// Decodes a sequence of images from one source: ppm(5) raw files may hold several images
 /// back to back, and libnetpbm (`pm_nextimage`) skips whitespace between them.
 ///
@@ -44,8 +51,10 @@ class reader : public detail::image_reader<image<Sample>, Source, /*AnyFormat=*/
     /// `out`, reusing its sample buffer, and returns false when only whitespace remained
     /// (never on the first call: an input without any image is an error); it throws
     /// fastread::parse_error if the next image is malformed or something other than
-    /// whitespace and an image follows, leaving `out` empty. offset() is the input offset,
-    /// in bytes, just after the last image read.
+    /// whitespace and an image follows, leaving `out` empty. try_next(out) is next(out)
+    /// without exceptions: a `result<bool>` holding that error instead (the parse's, or a
+    /// reporting_source's read error). offset() is the input offset, in bytes, just after
+    /// the last image read.
     /// @throws std::bad_alloc only (copying the source's path for messages).
     explicit reader(Source& source) : detail::image_reader<image<Sample>, Source, false>(source) {}
 };
@@ -60,10 +69,20 @@ reader(Source&) -> reader<std::uint8_t, Source>;
 namespace fastread::ppm {
 
 template <class Sample, class Source>
+requires byte_source<std::remove_cvref_t<Source>> result<image<Sample>> try_load(Source&& source) {
+    result<fastread::detail::decoded_pnm<Sample>> decoded =
+        fastread::detail::try_load_first_pnm<Sample>(fastread::detail::source_ref(source),
+                                                     fastread::detail::source_name(source),
+                                                     /*any_format=*/false);
+    if (!decoded) {
+        return decoded.error();
+    }
+    return fastread::detail::as_image<image<Sample>>(std::move(*decoded));
+}
+
+template <class Sample, class Source>
 requires byte_source<std::remove_cvref_t<Source>> image<Sample> load(Source&& source) {
-    return fastread::detail::as_image<image<Sample>>(fastread::detail::load_first_pnm<Sample>(
-        fastread::detail::source_ref(source), fastread::detail::source_name(source),
-        /*any_format=*/false));
+    return fastread::detail::value_or_throw(try_load<Sample>(source));
 }
 
 } // namespace fastread::ppm

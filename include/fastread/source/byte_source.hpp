@@ -14,6 +14,8 @@
 #include <span>
 #include <string>
 
+#include "../result.hpp"
+
 namespace fastread {
 
 /// A source of bytes handed out in chunks.
@@ -50,6 +52,17 @@ concept direct_read_source = byte_source<S> && requires(S& s, std::span<char> ds
 template <class S>
 concept sized_source = byte_source<S> && requires(const S& s) {
     { s.size_hint() } -> std::same_as<std::optional<std::uint64_t>>;
+};
+
+/// A source that can report a read error as a value: `try_next()` is `next()` that, on a
+/// read error, ends the input (returns an empty span, as every later call does) and keeps
+/// the error in `error()` instead of throwing. The parsers prefer it, so that their `try_`
+/// forms return a source's read error without an exception. (A `direct_read_source` that
+/// models it also has `try_read_into(dst)`, the same for `read_into`.)
+template <class S>
+concept reporting_source = byte_source<S> && requires(S& s, const S& cs) {
+    { s.try_next() } -> std::same_as<std::span<const char>>;
+    { cs.error() } -> std::convertible_to<const fastread::error&>;
 };
 
 /// A source opened from a path, which error messages name.

@@ -36,7 +36,7 @@ namespace fastread::detail {
 template <class Sample>
 struct watched_pnm {
     std::optional<decoded_pnm<Sample>> img;
-    std::optional<parse_error> failure;
+    std::optional<fastread::error> failure;
     bool plain = false;
 };
 
@@ -46,10 +46,12 @@ template <class Sample>
 watched_pnm<Sample> decode_watched(source_ref source, const std::filesystem::path& path,
                                    bool any_format) {
     watched_pnm<Sample> w;
-    try {
-        w.img = load_first_pnm<Sample>(source, path.string(), any_format, &w.plain);
-    } catch (const parse_error& e) {
-        w.failure = e;
+    result<decoded_pnm<Sample>> r =
+        try_load_first_pnm<Sample>(source, path.string(), any_format, &w.plain);
+    if (r) {
+        w.img = std::move(*r);
+    } else {
+        w.failure = r.error();
     }
     return w;
 }
@@ -59,8 +61,9 @@ watched_pnm<Sample> decode_watched(source_ref source, const std::filesystem::pat
 /// instead of the image or the parse's own error. A P3 image that decoded is returned
 /// without that check (see the code).
 template <class Sample>
-decoded_pnm<Sample> settle_watched(watched_pnm<Sample>&& w, int fd, std::uint64_t size_at_open,
-                                   std::uint64_t reached, const std::filesystem::path& path) {
+result<decoded_pnm<Sample>> settle_watched(watched_pnm<Sample>&& w, int fd,
+                                           std::uint64_t size_at_open, std::uint64_t reached,
+                                           const std::filesystem::path& path) {
     if (w.img && w.plain) {
         // A plain image decoded: a byte lost to a shrink reads as 0, which is neither a
         // digit (nor a PBM bit) nor whitespace (and ends no comment), so a parse that read one
@@ -68,12 +71,12 @@ decoded_pnm<Sample> settle_watched(watched_pnm<Sample>&& w, int fd, std::uint64_
         // sixth of the time of a 30 KB P3 on some hosts.
         return std::move(*w.img);
     }
-    if (std::optional<parse_error> shrank =
+    if (std::optional<fastread::error> shrank =
             shrink_error(fd, size_at_open, reached, w.failure, path)) {
-        throw *shrank;
+        return std::move(*shrank);
     }
     if (w.failure) {
-        throw *w.failure;
+        return std::move(*w.failure);
     }
     return std::move(*w.img);
 }
@@ -81,7 +84,7 @@ decoded_pnm<Sample> settle_watched(watched_pnm<Sample>&& w, int fd, std::uint64_
 /// Decodes the first image of a guarded map of the file open on `fd`: the pages past a
 /// shrink read as zeros, so any lost page counts as a shrink.
 template <class Sample>
-decoded_pnm<Sample> load_mapped_pnm(int fd, const file_map& map, const std::filesystem::path& path,
+result<decoded_pnm<Sample>> load_mapped_pnm(int fd, const file_map& map, const std::filesystem::path& path,
                                     bool any_format) {
     memory_source source(map.bytes());
     watched_pnm<Sample> w = decode_watched<Sample>(source_ref(source), path, any_format);
@@ -93,8 +96,9 @@ decoded_pnm<Sample> load_mapped_pnm(int fd, const file_map& map, const std::file
 /// read(2) through chunks of `chunk` bytes; read(2) racing a truncation can return zeros
 /// for the lost bytes, so a shrink below the bytes read counts too.
 template <class Sample>
-decoded_pnm<Sample> load_read_pnm(unique_fd fd, std::uint64_t size_at_open, std::size_t chunk,
-                                  const std::filesystem::path& path, bool any_format) {
+result<decoded_pnm<Sample>> load_read_pnm(unique_fd fd, std::uint64_t size_at_open,
+                                          std::size_t chunk, const std::filesystem::path& path,
+                                          bool any_format) {
     const int raw = fd.get();
     read_source source(std::move(fd), path, chunk, size_at_open);
     watched_pnm<Sample> w = decode_watched<Sample>(source_ref(source), path, any_format);
@@ -108,26 +112,40 @@ inline bool header_in_head(int fd, std::uint64_t size, std::size_t sample_bytes_
                            bool any_format, const std::filesystem::path& path, pnm_header& h) {
     constexpr std::size_t head_bytes = std::size_t{64} << 10;
     std::unique_ptr<char[]> head(new char[head_bytes]);
-    const std::size_t head_got =
-        pread_full(fd, head.get(),
-                   static_cast<std::size_t>(std::min<std::uint64_t>(size, head_bytes)), 0, path);
+    fastread::error err; // a read error: the stream reports it
+    const std::size_t head_got = pread_full(
+        fd, head.get(), static_cast<std::size_t>(std::min<std::uint64_t>(size, head_bytes)), 0,
+        path, err);
+    if (err.code()) {
+        return false;
+    }
     memory_source head_source(std::span<const char>(head.get(), head_got));
     decoder_cursor cursor{source_ref(head_source)};
     return !parse_pnm_header(cursor, sample_bytes_max, h, any_format);
 }
 
-/// Ends a load in slices of the file open on `fd` (`size` bytes at open): throws
+/// The outcome of a load in slices of the file open on `fd` (`size` bytes at open): a
 /// shrink_error if the file now ends before `furthest` (the furthest byte the slices read,
-/// UINT64_MAX after a gap or lost page), else `failure` if the slices found an error.
-inline void throw_slices_outcome(int fd, std::uint64_t size, std::uint64_t furthest,
-                                 const std::optional<parse_error>& failure,
-                                 const std::filesystem::path& path) {
-    if (std::optional<parse_error> shrank = shrink_error(fd, size, furthest, failure, path)) {
-        throw *shrank;
+/// UINT64_MAX after a gap or lost page), else `failure` if the slices found an error (a
+/// read error, or the parse's), else nothing.
+inline std::optional<fastread::error> slices_outcome(int fd, std::uint64_t size,
+                                                     std::uint64_t furthest,
+                                                     std::optional<fastread::error> failure,
+                                                     const std::filesystem::path& path) {
+    if (std::optional<fastread::error> shrank = shrink_error(fd, size, furthest, failure, path)) {
+        return shrank;
     }
-    if (failure) {
-        throw *failure;
+    return failure;
+}
+
+/// The first read error of `errors` (one per slice), if any.
+inline std::optional<fastread::error> first_read_error(const std::vector<fastread::error>& errors) {
+    for (const fastread::error& e : errors) {
+        if (e.code()) {
+            return e;
+        }
     }
+    return std::nullopt;
 }
 
 /// Where slice `t` of `threads` of the plain raster in [raster, size) of the file open on
@@ -143,8 +161,10 @@ inline std::optional<std::uint64_t> plain_file_cut(int fd, std::uint64_t previou
     const std::uint64_t lo = std::max(previous, guess > before ? guess - before : 0);
     const std::uint64_t hi = std::min(size, guess + after);
     char window[before + after];
-    const std::size_t got = pread_full(fd, window, static_cast<std::size_t>(hi - lo), lo, path);
-    if (got <= guess - lo) {
+    fastread::error err; // a read error: the stream reports it
+    const std::size_t got =
+        pread_full(fd, window, static_cast<std::size_t>(hi - lo), lo, path, err);
+    if (err.code() || got <= guess - lo) {
         return std::nullopt;
     }
     const char* at = plain_split_point(window, window + (guess - lo), window + got);
@@ -168,7 +188,7 @@ inline std::optional<std::uint64_t> plain_file_cut(int fd, std::uint64_t previou
 /// one ends the raster there); read(2) racing the truncation may return zeros, so a size now
 /// below the furthest byte read, or any early end but in the last slice, is a shrink_error.
 template <class Sample>
-std::optional<decoded_pnm<Sample>>
+std::optional<result<decoded_pnm<Sample>>>
 load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads,
                           const std::filesystem::path& path, bool any_format) {
     pnm_header h;
@@ -196,6 +216,7 @@ load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads,
         scan::decimal_list_for<Sample>(scan::active_level());
     std::vector<std::uint64_t> reached(threads, 0);
     std::vector<unsigned char> ended_early(threads, 0);
+    std::vector<fastread::error> read_errors(threads);
     decoded_pnm<Sample> img;
     pnm_error err;
     scan_plain_slices(
@@ -209,7 +230,8 @@ load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads,
             while (pos < to && st == plain_scanner::status::need_input) {
                 const auto want =
                     static_cast<std::size_t>(std::min<std::uint64_t>(scan_read_block, to - pos));
-                const std::size_t got = pread_full(fd, buffer.get(), want, pos, path);
+                const std::size_t got =
+                    pread_full(fd, buffer.get(), want, pos, path, read_errors[t]);
                 const char* p = buffer.get();
                 st = scanner.scan(p, p + got, pos + got, o, o_end, kernel, e);
                 pos += got;
@@ -232,13 +254,17 @@ load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads,
             furthest = UINT64_MAX; // a gap in the raster: the file shrank
         }
     }
-    std::optional<parse_error> failure;
-    if (err) {
-        failure.emplace(err.offset, pnm_error_message(err), path.string(), to_errc(err.code));
+    std::optional<fastread::error> failure = first_read_error(read_errors);
+    if (!failure && err) {
+        failure = parse_error_value(err.offset, pnm_error_message(err), path.string(),
+                                    to_errc(err.code));
     }
-    throw_slices_outcome(fd, size, furthest, failure, path);
+    if (std::optional<fastread::error> e =
+            slices_outcome(fd, size, furthest, std::move(failure), path)) {
+        return result<decoded_pnm<Sample>>(std::move(*e));
+    }
     img.header = std::move(h);
-    return img;
+    return result<decoded_pnm<Sample>>(std::move(img));
 }
 
 /// Decodes the raw (P4 to P7) image of the regular file open on `fd` (`size` bytes, in
@@ -258,7 +284,7 @@ load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads,
 /// read(2) racing the truncation may return zeros, so a size now below the furthest byte
 /// read, or any early end, is a shrink_error.
 template <class Sample>
-std::optional<decoded_pnm<Sample>>
+std::optional<result<decoded_pnm<Sample>>>
 load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
                         const std::filesystem::path& path, bool any_format) {
     pnm_header h;
@@ -273,12 +299,14 @@ load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
     const auto count = static_cast<std::size_t>(h.samples);
     std::vector<std::uint64_t> reached(threads, 0);     // file offset each slice read to
     std::vector<unsigned char> ended_early(threads, 0); // its read came up short
+    std::vector<fastread::error> read_errors(threads);  // its read error
     decoded_pnm<Sample> img;
 
     // Reads `want` bytes at `pos` into `into` for slice t; false (and the slice marked as
     // ended early) when the file ends before them.
     auto read_block = [&](unsigned t, unsigned char* into, std::size_t want, std::uint64_t pos) {
-        const std::size_t got = pread_full(fd, reinterpret_cast<char*>(into), want, pos, path);
+        const std::size_t got =
+            pread_full(fd, reinterpret_cast<char*>(into), want, pos, path, read_errors[t]);
         reached[t] = pos + got;
         ended_early[t] = got < want;
         return got == want;
@@ -316,9 +344,12 @@ load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
         for (unsigned t = 0; t < threads; ++t) {
             furthest = ended_early[t] ? UINT64_MAX : std::max(furthest, reached[t]);
         }
-        throw_slices_outcome(fd, size, furthest, std::nullopt, path);
+        if (std::optional<fastread::error> e =
+                slices_outcome(fd, size, furthest, first_read_error(read_errors), path)) {
+            return result<decoded_pnm<Sample>>(std::move(*e));
+        }
         img.header = std::move(h);
-        return img;
+        return result<decoded_pnm<Sample>>(std::move(img));
     }
 
     const unsigned sample_bytes = h.sample_bytes();
@@ -364,7 +395,7 @@ load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
     });
 
     std::uint64_t furthest = 0;
-    std::optional<parse_error> failure;
+    std::optional<fastread::error> failure = first_read_error(read_errors);
     for (unsigned t = 0; t < threads; ++t) {
         furthest = std::max(furthest, reached[t]);
         if (ended_early[t]) {
@@ -373,12 +404,16 @@ load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
         }
         if (!failure && bad[t] < count) {
             const pnm_error err = raw_sample_error(h, bad[t], sample_bytes, out[bad[t]]);
-            failure.emplace(err.offset, pnm_error_message(err), path.string(), to_errc(err.code));
+            failure = parse_error_value(err.offset, pnm_error_message(err), path.string(),
+                                        to_errc(err.code));
         }
     }
-    throw_slices_outcome(fd, size, furthest, failure, path);
+    if (std::optional<fastread::error> e =
+            slices_outcome(fd, size, furthest, std::move(failure), path)) {
+        return result<decoded_pnm<Sample>>(std::move(*e));
+    }
     img.header = std::move(h);
-    return img;
+    return result<decoded_pnm<Sample>>(std::move(img));
 }
 
 /// The first image of the file at `path` (P3 or P6, or with `any_format` P1 to P7), read
@@ -386,11 +421,19 @@ load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
 /// when the call may use several threads, read and decoded in slices on each; else
 /// streamed with read(2).
 template <class Sample>
-decoded_pnm<Sample> load_pnm_file(const std::filesystem::path& path, io_mode io, bool any_format) {
+result<decoded_pnm<Sample>> try_load_pnm_file(const std::filesystem::path& path, io_mode io,
+                                              bool any_format) {
     // Open once, then pick the source: a FIFO must not be opened twice, and a /proc file
     // (size 0 to fstat) must be streamed.
-    unique_fd fd = open_read_only(path);
-    const file_info info = stat_fd(fd.get(), path);
+    fastread::error err;
+    unique_fd fd = open_read_only(path, 0, err);
+    if (!fd) {
+        return err;
+    }
+    const file_info info = stat_fd(fd.get(), path, err);
+    if (err.code()) {
+        return err;
+    }
     std::size_t chunk = read_source::default_chunk_size;
     if (info.regular && info.size > 0) {
         if (io == io_mode::map) {
@@ -412,8 +455,9 @@ decoded_pnm<Sample> load_pnm_file(const std::filesystem::path& path, io_mode io,
                 const unsigned threads = threads_for(static_cast<std::size_t>(info.size),
                                                      plain_file_bytes_per_thread, most_cpu_threads);
                 if (threads > 1 && file_resident(fd.get(), info.size, resident_percent)) {
-                    if (std::optional<decoded_pnm<Sample>> img = load_plain_in_file_slices<Sample>(
-                            fd.get(), info.size, threads, path, any_format)) {
+                    if (std::optional<result<decoded_pnm<Sample>>> img =
+                            load_plain_in_file_slices<Sample>(fd.get(), info.size, threads, path,
+                                                              any_format)) {
                         return std::move(*img);
                     }
                 }
@@ -428,8 +472,9 @@ decoded_pnm<Sample> load_pnm_file(const std::filesystem::path& path, io_mode io,
                                     : threads_for(static_cast<std::size_t>(info.size),
                                                   raw_bytes_per_thread, most_cpu_threads);
                 if (threads > 1 && file_resident(fd.get(), info.size, resident_percent)) {
-                    if (std::optional<decoded_pnm<Sample>> img = load_raw_in_file_slices<Sample>(
-                            fd.get(), info.size, threads, path, any_format)) {
+                    if (std::optional<result<decoded_pnm<Sample>>> img =
+                            load_raw_in_file_slices<Sample>(fd.get(), info.size, threads, path,
+                                                            any_format)) {
                         return std::move(*img);
                     }
                 }
@@ -443,8 +488,11 @@ decoded_pnm<Sample> load_pnm_file(const std::filesystem::path& path, io_mode io,
         }
         return load_read_pnm<Sample>(std::move(fd), info.size, chunk, path, any_format);
     }
-    read_source source(std::move(fd), path, chunk);
-    return load_first_pnm<Sample>(source_ref(source), path.string(), any_format);
+    result<read_source> source = read_source::try_adopt(std::move(fd), path, chunk);
+    if (!source) {
+        return source.error();
+    }
+    return try_load_first_pnm<Sample>(source_ref(*source), path.string(), any_format);
 }
 
 } // namespace fastread::detail

@@ -59,12 +59,16 @@ template <class Image, class Source, bool AnyFormat>
 class image_reader {
   public:
     explicit image_reader(Source& source)
-        : cursor_(source_ref(source)), name_(source_name(source)) {}
+        : source_(source), cursor_(source_), name_(source_name(source)) {}
 
-    /// Decodes the next image into `out`, reusing its sample buffer; false when only
-    /// whitespace remained (never on the first call). On a parse_error `out` is left empty.
-    bool next(Image& out) {
+    /// Decodes the next image into `out`, reusing its sample buffer: true, or false when
+    /// only whitespace remained (never on the first call); or the error (the parse's, or
+    /// the source's read error), `out` then left empty.
+    result<bool> try_next(Image& out) {
         if (!next_image_follows(cursor_, started_)) {
+            if (const fastread::error* read_error = source_.error()) {
+                return *read_error;
+            }
             return false;
         }
         decoded_pnm<sample_of<Image>> decoded;
@@ -73,16 +77,24 @@ class image_reader {
                                        /*last_image=*/false, AnyFormat);
         if (err) {
             out = Image{};
-            throw parse_error(err.offset, pnm_error_message(err), name_, to_errc(err.code));
+            if (const fastread::error* read_error = source_.error()) {
+                return *read_error;
+            }
+            return parse_error_value(err.offset, pnm_error_message(err), name_,
+                                     to_errc(err.code));
         }
         to_image(std::move(decoded), out);
         return true;
     }
 
+    /// try_next, reporting its error as throwing calls do.
+    bool next(Image& out) { return value_or_throw(try_next(out)); }
+
     /// Input offset, in bytes, just after the last image read.
     std::uint64_t offset() const noexcept { return cursor_.offset(); }
 
   private:
+    source_ref source_;
     decoder_cursor cursor_;
     std::string name_;
     bool started_ = false;

@@ -233,9 +233,11 @@ struct decoded_pnm {
 
 /// Decodes the first image of `source` (P3 or P6, or with `any_format` P1 to P7); `name`
 /// labels errors. `plain`, when given, is set to whether the header said P1, P2 or P3.
+/// The image, or the error: the source's read error where one ended the input (not the
+/// truncation it looks like), else the parse's.
 template <class Sample>
-decoded_pnm<Sample> load_first_pnm(source_ref source, const std::string& name, bool any_format,
-                                   bool* plain = nullptr) {
+result<decoded_pnm<Sample>> try_load_first_pnm(source_ref source, const std::string& name,
+                                               bool any_format, bool* plain = nullptr) {
     decoder_cursor cursor(source);
     decoded_pnm<Sample> img;
     if (plain != nullptr) {
@@ -246,9 +248,19 @@ decoded_pnm<Sample> load_first_pnm(source_ref source, const std::string& name, b
         *plain = img.header.plain;
     }
     if (err) {
-        throw parse_error(err.offset, pnm_error_message(err), name, to_errc(err.code));
+        if (const fastread::error* read_error = source.error()) {
+            return *read_error;
+        }
+        return parse_error_value(err.offset, pnm_error_message(err), name, to_errc(err.code));
     }
     return img;
+}
+
+/// try_load_first_pnm, reporting its error as throwing calls do.
+template <class Sample>
+decoded_pnm<Sample> load_first_pnm(source_ref source, const std::string& name, bool any_format,
+                                   bool* plain = nullptr) {
+    return value_or_throw(try_load_first_pnm<Sample>(source, name, any_format, plain));
 }
 
 } // namespace fastread::detail

@@ -19,49 +19,85 @@
 #include "image_reader.hpp"
 #include "write.hpp"
 
+namespace fastread::detail {
+
+/// Writes the checked image to `path` atomically as Netpbm format `magic` ('1'..'7').
+template <class Sample>
+result<void> save_pnm_file(const std::filesystem::path& path, std::uint32_t width,
+                           std::uint32_t height, std::uint32_t depth, std::uint16_t maxval,
+                           const std::string& tuple_type, const Sample* samples,
+                           std::size_t count, char magic) {
+    fastread::error err;
+    atomic_file file(path, err);
+    encode_pnm(width, height, depth, maxval, tuple_type, samples, count, magic,
+               [&](const char* data, std::size_t n) { file.write(data, n, err); });
+    if (!file.commit(err)) {
+        return err;
+    }
+    return {};
+}
+
+} // namespace fastread::detail
+
 namespace fastread::pnm {
 
 template <class Sample>
-image<Sample> load(const std::filesystem::path& path, load_options options) {
+result<image<Sample>> try_load(const std::filesystem::path& path, load_options options) {
     const fastread::detail::thread_scope threads(options.threads);
-    return fastread::detail::as_image<image<Sample>>(
-        fastread::detail::load_pnm_file<Sample>(path, options.io, /*any_format=*/true));
+    result<fastread::detail::decoded_pnm<Sample>> decoded =
+        fastread::detail::try_load_pnm_file<Sample>(path, options.io, /*any_format=*/true);
+    if (!decoded) {
+        return decoded.error();
+    }
+    return fastread::detail::as_image<image<Sample>>(std::move(*decoded));
 }
 
 template <class Sample>
-void save(const std::filesystem::path& path, const image<Sample>& img, format fmt) {
+image<Sample> load(const std::filesystem::path& path, load_options options) {
+    return fastread::detail::value_or_throw(try_load<Sample>(path, options));
+}
+
+template <class Sample>
+result<void> try_save(const std::filesystem::path& path, const image<Sample>& img, format fmt) {
     const char* who = "fastread::pnm::save";
     const auto magic = static_cast<int>(fmt);
     if (magic < 1 || magic > 7) {
-        throw std::invalid_argument(std::string(who) + ": format " + std::to_string(magic) +
-                                    " is none of P1 to P7");
+        return fastread::detail::invalid_argument_value(
+            std::string(who) + ": format " + std::to_string(magic) + " is none of P1 to P7");
     }
-    fastread::detail::check_pnm_image(who, img.width, img.height, img.depth, img.maxval,
-                                      img.samples.data(), img.samples.size());
+    if (fastread::error e = fastread::detail::pnm_image_problem(
+            who, img.width, img.height, img.depth, img.maxval, img.samples.data(),
+            img.samples.size());
+        e.code()) {
+        return e;
+    }
     const bool bitmap = fmt == format::pbm_plain || fmt == format::pbm_raw;
     const bool graymap = fmt == format::pgm_plain || fmt == format::pgm_raw;
     const bool pixmap = fmt == format::ppm_plain || fmt == format::ppm_raw;
     const std::uint32_t want_depth = pixmap ? 3 : 1;
     if ((bitmap || graymap || pixmap) && img.depth != want_depth) {
-        throw std::invalid_argument(std::string(who) + ": P" + std::to_string(magic) +
-                                    " needs depth " + std::to_string(want_depth) +
-                                    ", the image has " + std::to_string(img.depth));
+        return fastread::detail::invalid_argument_value(
+            std::string(who) + ": P" + std::to_string(magic) + " needs depth " +
+            std::to_string(want_depth) + ", the image has " + std::to_string(img.depth));
     }
     if (bitmap && img.maxval != 1) {
-        throw std::invalid_argument(std::string(who) + ": PBM needs maxval 1, the image has " +
-                                    std::to_string(img.maxval));
+        return fastread::detail::invalid_argument_value(
+            std::string(who) + ": PBM needs maxval 1, the image has " +
+            std::to_string(img.maxval));
     }
     if (fmt == format::pam && (img.tuple_type.size() > fastread::detail::max_tuple_type_bytes ||
                                img.tuple_type.find_first_of("\n\r") != std::string::npos)) {
-        throw std::invalid_argument(std::string(who) +
-                                    ": a PAM tuple type is one line of at most 255 bytes");
+        return fastread::detail::invalid_argument_value(
+            std::string(who) + ": a PAM tuple type is one line of at most 255 bytes");
     }
-    fastread::detail::atomic_file file(path);
-    fastread::detail::encode_pnm(img.width, img.height, img.depth, img.maxval, img.tuple_type,
-                                 img.samples.data(), img.samples.size(),
-                                 static_cast<char>('0' + magic),
-                                 [&](const char* data, std::size_t n) { file.write(data, n); });
-    file.commit();
+    return fastread::detail::save_pnm_file(path, img.width, img.height, img.depth, img.maxval,
+                                           img.tuple_type, img.samples.data(),
+                                           img.samples.size(), static_cast<char>('0' + magic));
+}
+
+template <class Sample>
+void save(const std::filesystem::path& path, const image<Sample>& img, format fmt) {
+    fastread::detail::value_or_throw(try_save(path, img, fmt));
 }
 
 } // namespace fastread::pnm
@@ -69,22 +105,37 @@ void save(const std::filesystem::path& path, const image<Sample>& img, format fm
 namespace fastread::ppm {
 
 template <class Sample>
-image<Sample> load(const std::filesystem::path& path, load_options options) {
+result<image<Sample>> try_load(const std::filesystem::path& path, load_options options) {
     const fastread::detail::thread_scope threads(options.threads);
-    return fastread::detail::as_image<image<Sample>>(
-        fastread::detail::load_pnm_file<Sample>(path, options.io, /*any_format=*/false));
+    result<fastread::detail::decoded_pnm<Sample>> decoded =
+        fastread::detail::try_load_pnm_file<Sample>(path, options.io, /*any_format=*/false);
+    if (!decoded) {
+        return decoded.error();
+    }
+    return fastread::detail::as_image<image<Sample>>(std::move(*decoded));
+}
+
+template <class Sample>
+image<Sample> load(const std::filesystem::path& path, load_options options) {
+    return fastread::detail::value_or_throw(try_load<Sample>(path, options));
+}
+
+template <class Sample>
+result<void> try_save(const std::filesystem::path& path, const image<Sample>& img, format fmt) {
+    if (fastread::error e = fastread::detail::pnm_image_problem(
+            "fastread::ppm::save", img.width, img.height, 3, img.maxval, img.samples.data(),
+            img.samples.size());
+        e.code()) {
+        return e;
+    }
+    return fastread::detail::save_pnm_file(path, img.width, img.height, 3, img.maxval,
+                                           std::string(), img.samples.data(), img.samples.size(),
+                                           fmt == format::plain ? '3' : '6');
 }
 
 template <class Sample>
 void save(const std::filesystem::path& path, const image<Sample>& img, format fmt) {
-    fastread::detail::check_pnm_image("fastread::ppm::save", img.width, img.height, 3, img.maxval,
-                                      img.samples.data(), img.samples.size());
-    fastread::detail::atomic_file file(path);
-    fastread::detail::encode_pnm(img.width, img.height, 3, img.maxval, std::string(),
-                                 img.samples.data(), img.samples.size(),
-                                 fmt == format::plain ? '3' : '6',
-                                 [&](const char* data, std::size_t n) { file.write(data, n); });
-    file.commit();
+    fastread::detail::value_or_throw(try_save(path, img, fmt));
 }
 
 } // namespace fastread::ppm

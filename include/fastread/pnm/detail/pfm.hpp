@@ -38,10 +38,10 @@
 
 namespace fastread::detail {
 
-/// Throws the parse_error of a PFM decoder: its kind `code`, where, what, which input.
-[[noreturn]] inline void pfm_fail(errc code, std::uint64_t offset, const std::string& what,
-                                  const std::string& name) {
-    throw parse_error(offset, what, name, code);
+/// The error of a PFM decoder: its kind `code`, where, what, which input.
+inline fastread::error pfm_fail(errc code, std::uint64_t offset, const std::string& what,
+                                const std::string& name) {
+    return parse_error_value(offset, what, name, code);
 }
 
 /// Reads the unsigned decimal PFM header number at the cursor (after whitespace).
@@ -64,8 +64,9 @@ inline bool parse_scale(const char* first, const char* last, float& out) {
 #endif
 }
 
+/// The PFM header number at the cursor, or 0 with the error in `err`.
 inline std::uint32_t read_pfm_number(decoder_cursor& cur, const char* field,
-                                     const std::string& name) {
+                                     const std::string& name, fastread::error& err) {
     int c = cur.peek();
     while (c >= 0 && is_pnm_space(static_cast<unsigned>(c))) {
         ++cur.pos;
@@ -73,11 +74,12 @@ inline std::uint32_t read_pfm_number(decoder_cursor& cur, const char* field,
     }
     const std::uint64_t at = cur.offset();
     if (static_cast<unsigned>(c - '0') >= 10) {
-        pfm_fail(c < 0 ? errc::truncated_header : errc::expected_number, at,
+        err = pfm_fail(c < 0 ? errc::truncated_header : errc::expected_number, at,
                  c < 0 ? std::string("input ends inside the PFM header; expected ") + field
                        : std::string("expected the PFM ") + field +
                              " (an unsigned decimal number), found " + describe_byte(c),
                  name);
+        return 0;
     }
     std::uint64_t value = 0;
     while (static_cast<unsigned>(c - '0') < 10) {
@@ -87,38 +89,49 @@ inline std::uint32_t read_pfm_number(decoder_cursor& cur, const char* field,
         c = cur.peek();
     }
     if (value == 0 || value > std::numeric_limits<std::uint32_t>::max()) {
-        pfm_fail(value == 0 ? errc::zero_dimension : errc::number_too_large, at,
+        {
+        err = pfm_fail(value == 0 ? errc::zero_dimension : errc::number_too_large, at,
                  std::string("the PFM ") + field + " is out of range 1..4294967295", name);
+        return 0;
+    }
     }
     return static_cast<std::uint32_t>(value);
 }
 
 /// Consumes the one whitespace byte that ends a PFM header line.
-inline void end_pfm_line(decoder_cursor& cur, const char* after, const std::string& name) {
+/// On failure the error is in `err`.
+inline void end_pfm_line(decoder_cursor& cur, const char* after, const std::string& name,
+                         fastread::error& err) {
     const int c = cur.peek();
     if (c < 0) {
-        pfm_fail(errc::truncated_header, cur.offset(),
+        err = pfm_fail(errc::truncated_header, cur.offset(),
                  std::string("input ends inside the PFM header; expected whitespace after ") +
                      after,
                  name);
+        return;
     }
     if (!is_pnm_space(static_cast<unsigned>(c))) {
-        pfm_fail(errc::expected_whitespace, cur.offset(),
+        {
+        err = pfm_fail(errc::expected_whitespace, cur.offset(),
                  std::string("expected whitespace after the PFM ") + after + ", found " +
                      describe_byte(static_cast<std::uint64_t>(c)),
                  name);
+        return;
+    }
     }
     ++cur.pos;
 }
 
-/// Decodes the PFM image at the cursor (see fastread/pfm.hpp for the rules).
-inline pfm::image read_pfm(decoder_cursor& cur, const std::string& name) {
+/// Decodes the PFM image at the cursor (see fastread/pfm.hpp for the rules): the image or
+/// its parse error.
+inline result<pfm::image> read_pfm(decoder_cursor& cur, const std::string& name) {
+    fastread::error err;
     int c = cur.peek();
     if (c < 0) {
-        pfm_fail(errc::empty_input, 0, "empty input; expected a PFM image (PF or Pf)", name);
+        return pfm_fail(errc::empty_input, 0, "empty input; expected a PFM image (PF or Pf)", name);
     }
     if (c != 'P') {
-        pfm_fail(errc::bad_magic, cur.offset(),
+        return pfm_fail(errc::bad_magic, cur.offset(),
                  "expected the PFM magic number PF or Pf, found " +
                      describe_byte(static_cast<std::uint64_t>(c)),
                  name);
@@ -126,13 +139,13 @@ inline pfm::image read_pfm(decoder_cursor& cur, const std::string& name) {
     ++cur.pos;
     c = cur.peek();
     if (c >= '1' && c <= '7') {
-        pfm_fail(errc::unsupported_format, cur.offset() - 1,
+        return pfm_fail(errc::unsupported_format, cur.offset() - 1,
                  std::string("P") + static_cast<char>(c) +
                      " starts a Netpbm image, not a PFM one: read it with fastread::pnm::load",
                  name);
     }
     if (c != 'F' && c != 'f') {
-        pfm_fail(c < 0 ? errc::truncated_header : errc::bad_magic, cur.offset(),
+        return pfm_fail(c < 0 ? errc::truncated_header : errc::bad_magic, cur.offset(),
                  c < 0 ? std::string("input ends inside the PFM magic number PF or Pf")
                        : "expected the PFM magic number PF or Pf, found " +
                              describe_byte(static_cast<std::uint64_t>(c)),
@@ -141,16 +154,28 @@ inline pfm::image read_pfm(decoder_cursor& cur, const std::string& name) {
     pfm::image img;
     img.depth = c == 'F' ? 3 : 1;
     ++cur.pos;
-    end_pfm_line(cur, "magic number", name);
-    img.width = read_pfm_number(cur, "width", name);
+    end_pfm_line(cur, "magic number", name, err);
+    if (err.code()) {
+        return err;
+    }
+    img.width = read_pfm_number(cur, "width", name, err);
+    if (err.code()) {
+        return err;
+    }
     if (c = cur.peek(); c >= 0 && !is_pnm_space(static_cast<unsigned>(c))) {
-        pfm_fail(errc::expected_whitespace, cur.offset(),
+        return pfm_fail(errc::expected_whitespace, cur.offset(),
                  "expected whitespace after the PFM width, found " +
                      describe_byte(static_cast<std::uint64_t>(c)),
                  name);
     }
-    img.height = read_pfm_number(cur, "height", name);
-    end_pfm_line(cur, "height", name);
+    img.height = read_pfm_number(cur, "height", name, err);
+    if (err.code()) {
+        return err;
+    }
+    end_pfm_line(cur, "height", name, err);
+    if (err.code()) {
+        return err;
+    }
 
     c = cur.peek();
     while (c >= 0 && is_pnm_space(static_cast<unsigned>(c))) {
@@ -172,14 +197,17 @@ inline pfm::image read_pfm(decoder_cursor& cur, const std::string& name) {
     float scale = 0;
     if (length == 0 || length == sizeof token || !parse_scale(first, token + length, scale) ||
         !std::isfinite(scale) || scale == 0) {
-        pfm_fail(length == 0 && c < 0 ? errc::truncated_header : errc::expected_number, scale_at,
+        return pfm_fail(length == 0 && c < 0 ? errc::truncated_header : errc::expected_number, scale_at,
                  length == 0 && c < 0
                      ? std::string("input ends inside the PFM header; expected the scale")
                      : "expected the PFM scale, a finite nonzero decimal number (its sign is "
                        "the byte order)",
                  name);
     }
-    end_pfm_line(cur, "scale", name);
+    end_pfm_line(cur, "scale", name, err);
+    if (err.code()) {
+        return err;
+    }
     const bool little = scale < 0;
     img.scale = std::fabs(scale);
 
@@ -188,7 +216,7 @@ inline pfm::image read_pfm(decoder_cursor& cur, const std::string& name) {
                                &samples) ||
         __builtin_mul_overflow(samples, std::uint64_t{4}, &bytes) ||
         samples > std::numeric_limits<std::size_t>::max() / 4) {
-        pfm_fail(errc::size_overflow, scale_at,
+        return pfm_fail(errc::size_overflow, scale_at,
                  "image size " + std::to_string(img.width) + "x" + std::to_string(img.height) +
                      " overflows 64 bits",
                  name);
@@ -197,7 +225,7 @@ inline pfm::image read_pfm(decoder_cursor& cur, const std::string& name) {
     const std::optional<std::uint64_t> remaining = cur.known_remaining();
     if (remaining && *remaining < bytes) {
         // Rejected before allocating: the input cannot hold what the header declares.
-        pfm_fail(errc::truncated_data, raster_at + *remaining,
+        return pfm_fail(errc::truncated_data, raster_at + *remaining,
                  "truncated raster: the header declares " + std::to_string(img.width) + "x" +
                      std::to_string(img.height) + " pixels (" + std::to_string(bytes) +
                      " bytes), the input ends after " + std::to_string(*remaining) + " of them",
@@ -224,7 +252,7 @@ inline pfm::image read_pfm(decoder_cursor& cur, const std::string& name) {
                 cur.read(reinterpret_cast<char*>(img.samples.data() + r * row), row * 4);
             if (got < row * 4) {
                 const std::uint64_t have = (img.height - 1 - r) * row * 4 + got;
-                pfm_fail(errc::truncated_data, raster_at + have,
+                return pfm_fail(errc::truncated_data, raster_at + have,
                          "truncated raster: the header declares " + std::to_string(img.width) +
                              "x" + std::to_string(img.height) + " pixels (" +
                              std::to_string(bytes) + " bytes), the input ends after " +
@@ -246,7 +274,7 @@ inline pfm::image read_pfm(decoder_cursor& cur, const std::string& name) {
             cur.read(reinterpret_cast<char*>(img.samples.data()) + filled, want);
         filled += got;
         if (got < want) {
-            pfm_fail(errc::truncated_data, raster_at + filled,
+            return pfm_fail(errc::truncated_data, raster_at + filled,
                      "truncated raster: the header declares " + std::to_string(img.width) + "x" +
                          std::to_string(img.height) + " pixels (" + std::to_string(bytes) +
                          " bytes), the input ends after " + std::to_string(filled) + " of them",
@@ -271,19 +299,30 @@ inline pfm::image read_pfm(decoder_cursor& cur, const std::string& name) {
 
 namespace fastread::pfm {
 
-FASTREAD_COMPILED_INLINE image load(const std::filesystem::path& path, load_options options) {
+FASTREAD_COMPILED_INLINE result<image> try_load(const std::filesystem::path& path,
+                                                load_options options) {
     namespace d = fastread::detail;
-    d::unique_fd fd = d::open_read_only(path);
+    fastread::error err;
+    d::unique_fd fd = d::open_read_only(path, 0, err);
+    if (!fd) {
+        return err;
+    }
     const int raw = fd.get();
-    const d::file_info info = d::stat_fd(raw, path);
-    std::optional<parse_error> failure;
+    const d::file_info info = d::stat_fd(raw, path, err);
+    if (err.code()) {
+        return err;
+    }
+    std::optional<fastread::error> failure;
     std::optional<image> img;
     auto decode = [&](d::source_ref source) {
-        try {
-            d::decoder_cursor cursor(source);
-            img = d::read_pfm(cursor, path.string());
-        } catch (const parse_error& e) {
-            failure = e;
+        d::decoder_cursor cursor(source);
+        result<image> r = d::read_pfm(cursor, path.string());
+        if (r) {
+            img = std::move(*r);
+        } else if (const fastread::error* read_error = source.error()) {
+            failure = *read_error;
+        } else {
+            failure = r.error();
         }
     };
     std::uint64_t reached = 0;
@@ -295,50 +334,60 @@ FASTREAD_COMPILED_INLINE image load(const std::filesystem::path& path, load_opti
         }
     }
     if (!img && !failure) {
-        read_source source =
-            info.regular
-                ? read_source(std::move(fd), path, read_source::default_chunk_size, info.size)
-                : read_source(std::move(fd), path, read_source::default_chunk_size);
-        decode(d::source_ref(source));
-        reached = source.consumed();
+        result<read_source> source =
+            info.regular ? result<read_source>(read_source(std::move(fd), path,
+                                                           read_source::default_chunk_size,
+                                                           info.size))
+                         : read_source::try_adopt(std::move(fd), path);
+        if (!source) {
+            return source.error();
+        }
+        decode(d::source_ref(*source));
+        reached = source->consumed();
         if (info.regular) {
             // read(2) racing a truncation may return zeros for the bytes lost: a file now
             // shorter than what was read shrank during the call (as pnm::load checks).
-            if (std::optional<parse_error> shrank =
+            if (std::optional<fastread::error> shrank =
                     d::shrink_error(raw, info.size, reached, failure, path)) {
-                throw *shrank;
+                return std::move(*shrank);
             }
         }
-    } else if (std::optional<parse_error> shrank =
+    } else if (std::optional<fastread::error> shrank =
                    d::shrink_error(raw, info.size, reached, failure, path)) {
-        throw *shrank;
+        return std::move(*shrank);
     }
     if (failure) {
-        throw *failure;
+        return std::move(*failure);
     }
     return std::move(*img);
 }
 
-FASTREAD_COMPILED_INLINE void save(const std::filesystem::path& path, const image& img) {
+FASTREAD_COMPILED_INLINE image load(const std::filesystem::path& path, load_options options) {
+    return fastread::detail::value_or_throw(try_load(path, options));
+}
+
+FASTREAD_COMPILED_INLINE result<void> try_save(const std::filesystem::path& path,
+                                               const image& img) {
     const std::string who = "fastread::pfm::save: ";
+    namespace d = fastread::detail;
     if (img.width == 0 || img.height == 0) {
-        throw std::invalid_argument(who + "width and height must be at least 1");
+        return d::invalid_argument_value(who + "width and height must be at least 1");
     }
     if (img.depth != 1 && img.depth != 3) {
-        throw std::invalid_argument(who + "depth " + std::to_string(img.depth) +
-                                    " is neither 1 (Pf) nor 3 (PF)");
+        return d::invalid_argument_value(who + "depth " + std::to_string(img.depth) +
+                                         " is neither 1 (Pf) nor 3 (PF)");
     }
     std::uint64_t expected = 0;
     if (__builtin_mul_overflow(std::uint64_t{img.width} * img.height, std::uint64_t{img.depth},
                                &expected) ||
         expected != img.samples.size()) {
-        throw std::invalid_argument(who + std::to_string(img.samples.size()) +
-                                    " samples do not make a " + std::to_string(img.width) + "x" +
-                                    std::to_string(img.height) + " image of depth " +
-                                    std::to_string(img.depth));
+        return d::invalid_argument_value(who + std::to_string(img.samples.size()) +
+                                         " samples do not make a " + std::to_string(img.width) +
+                                         "x" + std::to_string(img.height) + " image of depth " +
+                                         std::to_string(img.depth));
     }
     if (!std::isfinite(img.scale) || !(img.scale > 0)) {
-        throw std::invalid_argument(who + "the scale must be finite and positive");
+        return d::invalid_argument_value(who + "the scale must be finite and positive");
     }
     char scale[32];
     char* end = std::to_chars(scale, scale + sizeof scale, img.scale).ptr;
@@ -346,13 +395,21 @@ FASTREAD_COMPILED_INLINE void save(const std::filesystem::path& path, const imag
                          " " + std::to_string(img.height) + "\n" +
                          (std::endian::native == std::endian::little ? "-" : "") +
                          std::string(scale, end) + "\n";
-    fastread::detail::atomic_file file(path);
-    file.write(header.data(), header.size());
+    fastread::error err;
+    d::atomic_file file(path, err);
+    file.write(header.data(), header.size(), err);
     const std::size_t row = std::size_t{img.width} * img.depth;
-    for (std::size_t r = img.height; r-- > 0;) {
-        file.write(reinterpret_cast<const char*>(img.samples.data() + r * row), row * 4);
+    for (std::size_t r = img.height; r-- > 0 && !err.code();) {
+        file.write(reinterpret_cast<const char*>(img.samples.data() + r * row), row * 4, err);
     }
-    file.commit();
+    if (!file.commit(err)) {
+        return err;
+    }
+    return {};
+}
+
+FASTREAD_COMPILED_INLINE void save(const std::filesystem::path& path, const image& img) {
+    fastread::detail::value_or_throw(try_save(path, img));
 }
 
 } // namespace fastread::pfm

@@ -13,42 +13,45 @@
 #include <string>
 #include <vector>
 
+#include "../../result.hpp"
+
 namespace fastread::detail {
 
-/// Throws std::invalid_argument, its message starting with `who`, unless (width, height,
-/// depth, maxval, samples) is a valid image: dimensions and depth at least 1, maxval
-/// 1..255 for 8-bit samples (1..65535 for 16-bit), width * height * depth samples, none
-/// above maxval.
+/// The caller's mistake (errc::invalid_argument, the message starting with `who`) unless
+/// (width, height, depth, maxval, samples) is a valid image: dimensions and depth at least
+/// 1, maxval 1..255 for 8-bit samples (1..65535 for 16-bit), width * height * depth
+/// samples, none above maxval; else no error.
 template <class Sample>
-void check_pnm_image(const char* who, std::uint32_t width, std::uint32_t height,
+fastread::error pnm_image_problem(const char* who, std::uint32_t width, std::uint32_t height,
                      std::uint32_t depth, std::uint16_t maxval, const Sample* samples,
                      std::size_t count) {
     std::uint64_t expected = 0;
     if (width == 0 || height == 0) {
-        throw std::invalid_argument(std::string(who) + ": width and height must be at least 1");
+        return invalid_argument_value(std::string(who) + ": width and height must be at least 1");
     }
     if (depth == 0) {
-        throw std::invalid_argument(std::string(who) + ": depth must be at least 1");
+        return invalid_argument_value(std::string(who) + ": depth must be at least 1");
     }
     if (maxval == 0 || (sizeof(Sample) == 1 && maxval > 255)) {
-        throw std::invalid_argument(std::string(who) + ": maxval " + std::to_string(maxval) +
+        return invalid_argument_value(std::string(who) + ": maxval " + std::to_string(maxval) +
                                     " is out of range 1.." +
                                     std::to_string(sizeof(Sample) == 1 ? 255 : 65535));
     }
     if (__builtin_mul_overflow(std::uint64_t{width} * height, std::uint64_t{depth}, &expected) ||
         expected != count) {
-        throw std::invalid_argument(
+        return invalid_argument_value(
             std::string(who) + ": " + std::to_string(count) + " samples do not make a " +
             std::to_string(width) + "x" + std::to_string(height) +
             (depth == 3 ? std::string(" RGB image") : " image of depth " + std::to_string(depth)));
     }
     for (std::size_t i = 0; i < count; ++i) {
         if (samples[i] > maxval) {
-            throw std::invalid_argument(std::string(who) + ": sample " + std::to_string(i) +
+            return invalid_argument_value(std::string(who) + ": sample " + std::to_string(i) +
                                         " is " + std::to_string(samples[i]) + ", above maxval " +
                                         std::to_string(maxval));
         }
     }
+    return {};
 }
 
 /// Encodes a checked image as Netpbm format `magic` ('1'..'7'); `write(const char*,

@@ -113,7 +113,7 @@ void positioned_file::update_in_order(const std::vector<detail::record_ref>& ref
             throw update_error(e, r.first);
         }
         if (got != r.length) {
-            detail::throw_update_error(EIO, "pread (the file ended early)", path_, r.first);
+            detail::throw_update_error(EIO, "pread (the file ended early)", path_.string(), r.first);
         }
         auto at = [&](std::size_t k) {
             return static_cast<std::size_t>(refs[k].index * sizeof(T) - r.offset);
@@ -159,7 +159,7 @@ void positioned_file::update_in_order(const std::vector<detail::record_ref>& ref
                 while (lost + 1 < j && at(changed[lost]) + sizeof(T) <= lo + done) {
                     ++lost;
                 }
-                detail::throw_update_error(err, "pwrite", path_, changed[lost]);
+                detail::throw_update_error(err, "pwrite", path_.string(), changed[lost]);
             }
             i = j;
         }
@@ -199,7 +199,7 @@ void positioned_file::update_uring(const std::vector<detail::record_ref>& refs, 
                                    std::uint64_t size, const detail::block_rules& rules) {
 #if FASTREAD_HAVE_LIBURING
     if (!detail::uring_usable()) {
-        detail::throw_update_error(ENOSYS, "io_uring_queue_init", path_, 0);
+        detail::throw_update_error(ENOSYS, "io_uring_queue_init", path_.string(), 0);
     }
     const std::vector<detail::block_request> requests =
         detail::plan_blocks(refs, sizeof(T), size, rules);
@@ -219,7 +219,7 @@ void positioned_file::update_uring(const std::vector<detail::record_ref>& refs, 
             },
             [&](std::size_t q) { applied += requests[q].last - requests[q].first; },
             [&](int err, const char* operation) {
-                detail::throw_update_error(err, operation, path_, applied);
+                detail::throw_update_error(err, operation, path_.string(), applied);
             });
     } catch (...) {
         if (!fn_threw) {
@@ -235,7 +235,7 @@ void positioned_file::update_uring(const std::vector<detail::record_ref>& refs, 
     }
 #else
     (void)refs, (void)fn, (void)size, (void)rules;
-    detail::throw_update_error(ENOSYS, "io_uring (fastread was built without liburing)", path_, 0);
+    detail::throw_update_error(ENOSYS, "io_uring (fastread was built without liburing)", path_.string(), 0);
 #endif
 }
 
