@@ -71,6 +71,10 @@ struct line_options {
 /// `lines(FILE*)`, else borrows it.
 /// @throws parse_error (offset of the first byte past the limit) for a line longer than
 ///         `max_line_length`; what the source throws (std::system_error) on I/O errors.
+namespace detail {
+struct line_range_access;
+} // namespace detail
+
 template <byte_source Source>
 class line_range {
   public:
@@ -88,8 +92,9 @@ class line_range {
         std::string_view operator*() const noexcept { return range_->line_; }
         iterator& operator++() {
             if (!range_->next_line()) {
-                range_->exhausted_ = true;
-                range_ = nullptr;
+                line_range* r = std::exchange(range_, nullptr);
+                r->exhausted_ = true;
+                r->raise_unless_reporting();
             }
             return *this;
         }
@@ -131,6 +136,9 @@ class line_range {
         if (!started_) {
             started_ = true;
             exhausted_ = !advance();
+            if (exhausted_) {
+                raise_unless_reporting();
+            }
         }
         return exhausted_ ? iterator() : iterator(this);
     }
@@ -140,12 +148,33 @@ class line_range {
     /// Input offset, in bytes, of the first byte of the current line.
     std::uint64_t line_offset() const noexcept { return line_offset_; }
 
+    /// The error that ended the iteration early: a line longer than `max_line_length`
+    /// (`errc::over_limit`, at the byte past the limit), or the source's read error (a
+    /// `reporting_source`'s, e.g. lines(path)'s). No error (an empty `code()`) when the
+    /// input ended normally or has not ended yet. A range made by `try_lines` ends its
+    /// iteration on such an error and keeps it here; any other range throws it from the
+    /// increment (or `begin()`) that met it, and keeps it here too.
+    const fastread::error& error() const noexcept { return error_; }
+
   private:
+    friend struct detail::line_range_access;
+
+    void raise_unless_reporting() const {
+        if (!reporting_ && error_.code()) {
+            detail::throw_error(error_);
+        }
+    }
+
     static constexpr std::size_t window_blocks = 64; // 64-byte blocks scanned per call (4 KiB)
 
     // With the current chunk used up: the next one, not yet scanned; false at the end.
     bool fetch() {
         if (!cursor_.fill()) {
+            if constexpr (reporting_source<Source>) {
+                if (source_->error().code() && !error_.code()) {
+                    error_ = source_->error();
+                }
+            }
             return false;
         }
         scanned_ = window_ = cursor_.pos;
@@ -182,13 +211,19 @@ class line_range {
         }
     }
 
-    void check_length(std::size_t content) const {
+    // False, with the error kept, for a line longer than the limit.
+    bool check_length(std::size_t content) {
         if (options_.max_line_length != 0 && content > options_.max_line_length) {
-            throw parse_error(line_offset_ + options_.max_line_length,
-                              "line longer than max_line_length (" +
-                                  std::to_string(options_.max_line_length) + " bytes)",
-                              detail::source_name(*source_));
+            error_ =
+                detail::parse_error_value(line_offset_ + options_.max_line_length,
+                                          "line longer than max_line_length (" +
+                                              std::to_string(options_.max_line_length) + " bytes)",
+                                          detail::source_name(*source_), errc::over_limit);
+            done_ = true;
+            line_ = {};
+            return false;
         }
+        return true;
     }
 
     // The common case inline: the next delimiter is already in the current block's mask.
@@ -225,8 +260,10 @@ class line_range {
                     line_ = {};
                     return false;
                 }
-                check_length(carry_.size()); // a last '\r' without '\n' stays: it counts
-                line_ = carry_;              // the last line, without a delimiter: nothing to strip
+                if (!check_length(carry_.size())) { // a last '\r' without '\n' stays: it counts
+                    return false;
+                }
+                line_ = carry_; // the last line, without a delimiter: nothing to strip
                 return true;
             }
             if (!partial) {
@@ -237,8 +274,11 @@ class line_range {
                 // A '\r' ending the chunk may be stripped (if a '\n' starts the next one):
                 // not counted yet.
                 const bool cr_last = strip_cr_ && cursor_.end[-1] == '\r';
-                check_length(carry_.size() + static_cast<std::size_t>(cursor_.end - cursor_.pos) -
-                             (cr_last ? 1 : 0));
+                if (!check_length(carry_.size() +
+                                  static_cast<std::size_t>(cursor_.end - cursor_.pos) -
+                                  (cr_last ? 1 : 0))) {
+                    return false;
+                }
                 carry_.append(cursor_.pos, cursor_.end);
                 partial = true;
                 cursor_.pos = cursor_.end;
@@ -250,7 +290,9 @@ class line_range {
             const bool cr_dropped =
                 strip_cr_ &&
                 (content != 0 ? nl[-1] == '\r' : !carry_.empty() && carry_.back() == '\r');
-            check_length(carry_.size() + content - (cr_dropped ? 1 : 0));
+            if (!check_length(carry_.size() + content - (cr_dropped ? 1 : 0))) {
+                return false;
+            }
             const std::size_t take = content + (options_.keep_delimiter ? 1 : 0);
             if (partial) {
                 carry_.append(cursor_.pos, take);
@@ -284,6 +326,8 @@ class line_range {
     bool started_ = false;
     bool exhausted_ = false; // the iterator has passed the last line
     bool done_ = false;
+    bool reporting_ = false; // made by try_lines: errors end the iteration, kept in error_
+    fastread::error error_;
 };
 
 /// The lines of the file at `path`.
@@ -313,12 +357,58 @@ inline line_range<detail::file_source> lines(const std::filesystem::path& path,
         std::make_unique<detail::file_source>(path, options.io, true), options);
 }
 
+namespace detail {
+/// What try_lines sets in a line_range: it reports its errors through error() only.
+struct line_range_access {
+    template <class Source>
+    static line_range<Source> reporting(line_range<Source>&& range) noexcept {
+        range.reporting_ = true;
+        return std::move(range);
+    }
+};
+} // namespace detail
+
+/// `lines(path)` without exceptions: the range, or the `error` of opening the file (the
+/// errno of `open` or `fstat`, naming the path). An error while the range is iterated (a
+/// read error, the file shrinking below what was handed out, a line over
+/// `max_line_length`) ends the iteration and is kept: `range.error()`. Never throws but
+/// `std::bad_alloc`.
+///
+/// ```
+/// auto lines = fastread::try_lines("app.log");
+/// if (!lines) { /* lines.error() */ }
+/// for (std::string_view line : *lines) { ... }
+/// if (lines->error().code()) { /* the read stopped early */ }
+/// ```
+inline result<line_range<detail::file_source>> try_lines(const std::filesystem::path& path,
+                                                         line_options options = {}) {
+    const detail::thread_scope threads(options.threads);
+    result<detail::file_source> source = detail::file_source::try_open(path, options.io, true);
+    if (!source) {
+        return source.error();
+    }
+    return detail::line_range_access::reporting(line_range<detail::file_source>(
+        std::make_unique<detail::file_source>(std::move(*source)), options));
+}
+
 /// The lines read from `file` (e.g. stdin) with `fread` of 64 KiB chunks; `file` is borrowed
 /// and never closed.
 /// @throws std::invalid_argument if `file` is null; std::bad_alloc; while iterating,
 ///         std::system_error if a read fails (stdio_source).
 inline line_range<stdio_source> lines(std::FILE* file, line_options options = {}) {
     return line_range<stdio_source>(std::make_unique<stdio_source>(file), options);
+}
+
+/// `lines(file)` without exceptions: the range, or the error (`errc::invalid_argument` for
+/// a null `file`, fstat's errno). A read error while iterating ends the iteration and is
+/// kept: `range.error()`. Never throws but `std::bad_alloc`.
+inline result<line_range<stdio_source>> try_lines(std::FILE* file, line_options options = {}) {
+    result<stdio_source> source = stdio_source::try_open(file);
+    if (!source) {
+        return source.error();
+    }
+    return detail::line_range_access::reporting(
+        line_range<stdio_source>(std::make_unique<stdio_source>(std::move(*source)), options));
 }
 
 /// The lines of any byte source (borrowed: it must outlive the range).

@@ -369,6 +369,12 @@ inline void value_or_throw(result<void>&& r) {
         throw_error(r.error());
     }
 }
+/// Reports `err` as throwing calls do when it holds an error; else nothing.
+inline void throw_if(const error& err) {
+    if (err.code()) {
+        throw_error(err);
+    }
+}
 } // namespace detail
 
 } // namespace fastread

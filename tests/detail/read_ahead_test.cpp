@@ -22,16 +22,18 @@ namespace {
 std::string read_all(const std::filesystem::path& path, std::size_t block, unsigned slots,
                      std::size_t* blocks = nullptr) {
     unique_fd fd = open_read_only(path);
-    read_ahead ahead(fd.get(), path, block, slots);
+    int start_error = 0;
+    read_ahead ahead(fd.get(), path, start_error, block, slots);
+    REQUIRE(start_error == 0);
     std::string out;
     std::size_t n = 0;
-    for (std::span<const char> b = ahead.next(); !b.empty(); b = ahead.next()) {
+    for (std::span<const char> b = ahead.try_next(); !b.empty(); b = ahead.try_next()) {
         CHECK(b.size() <= block);
         out.append(b.data(), b.size());
         ++n;
     }
-    CHECK(ahead.next().empty());
-    CHECK(ahead.next().empty());
+    CHECK(ahead.try_next().empty());
+    CHECK(ahead.try_next().empty());
     if (blocks != nullptr) {
         *blocks = n;
     }
@@ -70,21 +72,29 @@ TEST_CASE("read_ahead stops its helper when destroyed before the end", "[read_ah
     unique_fd fd = open_read_only(path);
     for (int taken : {0, 1, 3}) {
         CAPTURE(taken);
-        read_ahead ahead(fd.get(), path, 4096, 2);
+        int start_error = 0;
+        read_ahead ahead(fd.get(), path, start_error, 4096, 2);
+        REQUIRE(start_error == 0);
         for (int i = 0; i < taken; ++i) {
-            CHECK(ahead.next().size() == 4096);
+            CHECK(ahead.try_next().size() == 4096);
         }
     }
 }
 
 #if !defined(_WIN32) // a directory opened as a descriptor (O_DIRECTORY)
 TEST_CASE("read_ahead hands on its helper's read error, naming the file", "[read_ahead][error]") {
-    // pread(2) of a directory fails (EISDIR): next() rethrows it.
+    // pread(2) of a directory fails (EISDIR): try_next() ends the blocks, error() keeps it.
     temp_dir dir;
     unique_fd fd(::open(dir.path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     REQUIRE(fd.get() >= 0);
-    read_ahead ahead(fd.get(), dir.path(), 4096, 2);
-    CHECK_THROWS_WITH(ahead.next(), Catch::Contains(dir.path().string()));
-    CHECK(ahead.next().empty()); // ended
+    int start_error = 0;
+    read_ahead ahead(fd.get(), dir.path(), start_error, 4096, 2);
+    REQUIRE(start_error == 0);
+    CHECK(ahead.try_next().empty());
+    CHECK(ahead.error().code() == std::error_code(EISDIR, std::generic_category()));
+    CHECK(ahead.error().message() ==
+          "pread \"" + dir.path().string() + "\": " + std::generic_category().message(EISDIR));
+    CHECK(ahead.try_next().empty()); // ended
+    CHECK(ahead.error().code().value() == EISDIR);
 }
 #endif

@@ -31,13 +31,19 @@ class chunk_cursor {
         return end_offset_ - static_cast<std::uint64_t>(end - pos);
     }
 
-    /// Makes at least one byte available at `pos`; false at end of input (idempotent).
+    /// Makes at least one byte available at `pos`; false at end of input (idempotent). A
+    /// reporting_source's read error ends the input: the source keeps it.
     bool fill() {
         while (pos == end) {
             if (eof_) {
                 return false;
             }
-            std::span<const char> chunk = src().next();
+            std::span<const char> chunk;
+            if constexpr (!erased && reporting_source<Source>) {
+                chunk = src().try_next(); // a read error ends the input, kept by the source
+            } else {
+                chunk = src().next(); // source_ref: the source's try_next where it has one
+            }
             if (chunk.empty()) {
                 eof_ = true;
                 return false;
@@ -152,7 +158,9 @@ class chunk_cursor {
         }
     }
     std::size_t read_into(std::span<char> dst) {
-        if constexpr (erased || direct_read_source<Source>) {
+        if constexpr (!erased && reporting_source<Source> && direct_read_source<Source>) {
+            return src().try_read_into(dst);
+        } else if constexpr (erased || direct_read_source<Source>) {
             return src().read_into(dst);
         } else {
             return 0; // not reached: read() asks first

@@ -16,11 +16,11 @@
 namespace fastread::detail {
 
 /// The one report of a file that shrank during a call that had already read (or handed
-/// out) `reached` bytes of it: std::system_error (EIO) naming the file, its size `now` and
-/// what was reached, where known (UINT64_MAX: not known).
-[[noreturn]] inline void throw_file_shrank(const std::filesystem::path& path,
-                                           std::uint64_t now = UINT64_MAX,
-                                           std::uint64_t reached = UINT64_MAX) {
+/// out) `reached` bytes of it: an EIO error naming the file, its size `now` and what was
+/// reached, where known (UINT64_MAX: not known).
+inline fastread::error file_shrank_error(const std::filesystem::path& path,
+                                         std::uint64_t now = UINT64_MAX,
+                                         std::uint64_t reached = UINT64_MAX) {
     std::string what = "read (the file shrank";
     if (now != UINT64_MAX) {
         what += " to " + std::to_string(now) + " bytes";
@@ -30,7 +30,14 @@ namespace fastread::detail {
         what += "; " + std::to_string(reached) + " bytes were already read";
     }
     what += ')';
-    throw_system_error(EIO, what, path);
+    return os_error(EIO, what, path);
+}
+
+/// file_shrank_error, thrown (std::system_error).
+[[noreturn]] inline void throw_file_shrank(const std::filesystem::path& path,
+                                           std::uint64_t now = UINT64_MAX,
+                                           std::uint64_t reached = UINT64_MAX) {
+    throw_error(file_shrank_error(path, now, reached));
 }
 
 /// "the file ends here: it shrank from A to B bytes while it was read".

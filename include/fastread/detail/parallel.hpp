@@ -22,6 +22,7 @@
 #include <unistd.h>
 #endif
 
+#include "../result.hpp"
 #include "platform.hpp"
 #include "thread_limit.hpp"
 
@@ -74,13 +75,14 @@ class cpu_spread {
 /// Unlike std::thread, the destructor joins.
 class spread_thread {
   public:
-    /// @throws std::system_error if no thread can be created.
+    /// Starts the thread; if none can be created, `err` is the errno (pthread_attr_init's
+    /// or pthread_create's) and the object joins nothing.
     template <class Fn>
-    spread_thread(Fn fn, const cpu_spread& spread, unsigned k) {
+    spread_thread(Fn fn, const cpu_spread& spread, unsigned k, int& err) {
         std::unique_ptr<state> start = std::make_unique<task<Fn>>(std::move(fn));
         pthread_attr_t attr;
-        if (int err = ::pthread_attr_init(&attr); err != 0) {
-            throw std::system_error(err, std::generic_category(), "pthread_attr_init");
+        if (err = ::pthread_attr_init(&attr); err != 0) {
+            return;
         }
         const int cpu = spread.cpu_for(k);
 #if FASTREAD_LINUX_CALLS
@@ -95,16 +97,28 @@ class spread_thread {
             (void)::pthread_attr_setaffinity_np(&attr, sizeof one, &one);
         }
 #endif
-        int err = ::pthread_create(&id_, &attr, &run, start.get());
+        err = ::pthread_create(&id_, &attr, &run, start.get());
         if (err == EINVAL && cpu >= 0) { // that CPU went away meanwhile: start anywhere
             err = ::pthread_create(&id_, nullptr, &run, start.get());
         }
         ::pthread_attr_destroy(&attr);
         if (err != 0) {
-            throw std::system_error(err, std::generic_category(), "pthread_create");
+            return;
         }
         start.release(); // now owned by the thread
         joinable_ = true;
+    }
+    /// @throws std::system_error if no thread can be created.
+    template <class Fn>
+    spread_thread(Fn fn, const cpu_spread& spread, unsigned k)
+        : spread_thread(std::move(fn), spread, k, start_error_) {
+        if (start_error_ != 0) {
+            throw_error(system_error_value(start_error_, "pthread_create"));
+        }
+    }
+    /// Whether the thread runs (or ran): false when it could not be created.
+    bool started() const noexcept {
+        return joinable_;
     }
     spread_thread(spread_thread&& other) noexcept
         : id_(other.id_), joinable_(std::exchange(other.joinable_, false)) {}
@@ -151,6 +165,7 @@ class spread_thread {
 
     pthread_t id_{};
     bool joinable_ = false;
+    int start_error_ = 0; // the throwing constructor's
 };
 
 /// Runs body(t, begin, end) for `threads` contiguous slices [begin, end) of [0, n), slice 0
@@ -167,11 +182,12 @@ void in_slices(std::size_t n, unsigned threads, Body body) {
         body(0u, std::size_t{0}, n);
         return;
     }
-    std::vector<std::exception_ptr> errors(threads);
+    std::vector<std::exception_ptr> errors(threads); // std::bad_alloc, a caller's body's
     auto run = [&](unsigned t) {
-        try {
+        FASTREAD_TRY {
             body(t, n * t / threads, n * (t + 1) / threads);
-        } catch (...) {
+        }
+        FASTREAD_CATCH_ALL {
             errors[t] = std::current_exception();
         }
     };
@@ -180,9 +196,10 @@ void in_slices(std::size_t n, unsigned threads, Body body) {
     const cpu_spread spread;
     unsigned started = 1; // slices 1 .. started - 1 have a thread
     for (; started < threads; ++started) {
-        try {
-            pool.emplace_back([&run, t = started] { run(t); }, spread, started - 1);
-        } catch (const std::system_error&) {
+        int err = 0;
+        pool.emplace_back([&run, t = started] { run(t); }, spread, started - 1, err);
+        if (err != 0) {
+            pool.pop_back();
             break; // no more threads now: the rest run here
         }
     }

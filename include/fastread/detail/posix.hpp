@@ -66,13 +66,6 @@ inline error os_error(int err, std::string_view operation, const std::filesystem
     throw_error(os_error(err, operation, path));
 }
 
-/// Reports `err` as throwing calls do when it holds an error; else nothing.
-inline void throw_if(const error& err) {
-    if (err.code()) {
-        throw_error(err);
-    }
-}
-
 /// A move-only owner of a file descriptor; closes it on destruction.
 class unique_fd {
   public:
@@ -438,8 +431,8 @@ inline unique_fd open_regular(const std::filesystem::path& path, std::string_vie
     unique_fd fd(sys::open(path, mode == open_mode::read_write ? O_RDWR : O_RDONLY));
     if (!fd) {
         if (errno == EISDIR) { // win::open refuses a directory: the message POSIX gives
-            err = os_error(EISDIR, std::string(operation) + ": not a regular file (a directory):",
-                           path);
+            err = os_error(EISDIR,
+                           std::string(operation) + ": not a regular file (a directory):", path);
         } else {
             err = os_error(errno, std::string(operation) + ": open", path);
         }
@@ -494,10 +487,9 @@ inline unique_fd open_regular(const std::filesystem::path& path, std::string_vie
         return unique_fd();
     }
     if (!S_ISREG(st.st_mode)) {
-        err = os_error(S_ISDIR(st.st_mode) ? EISDIR : EINVAL,
-                       std::string(operation) + ": not a regular file (" + kind_of(st.st_mode) +
-                           "):",
-                       path);
+        err = os_error(
+            S_ISDIR(st.st_mode) ? EISDIR : EINVAL,
+            std::string(operation) + ": not a regular file (" + kind_of(st.st_mode) + "):", path);
         return unique_fd();
     }
     const int fl = ::fcntl(fd.get(), F_GETFL);

@@ -85,20 +85,23 @@ class wait_counter {
 /// called from one thread. Memory: `slots` * `block` bytes.
 ///
 /// The helper stops at the first short read (the end of the file as it is then) or error;
-/// next() hands out what was read, then an empty span, or rethrows the helper's error
-/// (std::system_error naming `path`). Bytes appended after the helper reached the end are
+/// try_next() hands out what was read, then an empty span (after the helper's read error,
+/// kept in error(), naming `path`). Bytes appended after the helper reached the end are
 /// not read. The destructor stops the helper and joins it, whatever it was doing.
 class read_ahead {
   public:
-    /// @throws std::system_error if the helper thread cannot be started (EAGAIN), or
-    ///         std::bad_alloc.
-    read_ahead(int fd, const std::filesystem::path& path, std::size_t block = read_ahead_block,
-               unsigned slots = read_ahead_slots)
+    /// Starts the helper; if it cannot be started, `start_error` is the errno (EAGAIN) and
+    /// the object must be dropped. @throws std::bad_alloc.
+    read_ahead(int fd, const std::filesystem::path& path, int& start_error,
+               std::size_t block = read_ahead_block, unsigned slots = read_ahead_slots)
         : fd_(fd), path_(path), block_(block), slots_(slots) {
         for (slot& s : slots_) {
             s.bytes.reset(new char[block_]);
         }
-        helper_ = std::make_unique<spread_thread>([this] { run(); }, cpu_spread(), 0);
+        helper_ = std::make_unique<spread_thread>([this] { run(); }, cpu_spread(), 0, start_error);
+        if (start_error != 0) {
+            helper_.reset();
+        }
     }
     read_ahead(const read_ahead&) = delete;
     read_ahead& operator=(const read_ahead&) = delete;
@@ -110,9 +113,9 @@ class read_ahead {
     }
 
     /// The next block of the file (`block` bytes, fewer at the end), valid until the next
-    /// call; an empty span at the end. Releases the block handed out before.
-    /// @throws std::system_error (naming the file) if the helper's read failed.
-    std::span<const char> next() {
+    /// call; an empty span at the end, or when the helper's read failed (then in
+    /// `error()`). Releases the block handed out before.
+    std::span<const char> try_next() noexcept {
         if (taken_ > 0) {
             released_.store(taken_);
         }
@@ -125,9 +128,10 @@ class read_ahead {
         }
         slot& s = slots_[taken_ % slots_.size()];
         ++taken_;
-        if (s.error) {
+        if (s.error.code()) {
             ended_ = true;
-            std::rethrow_exception(s.error);
+            error_ = s.error;
+            return {};
         }
         if (s.length < block_) {
             ended_ = true; // the helper stopped after this block
@@ -135,11 +139,14 @@ class read_ahead {
         return {s.bytes.get(), s.length};
     }
 
+    /// The helper's read error (naming the file) that ended the blocks, if any.
+    const fastread::error& error() const noexcept { return error_; }
+
   private:
     struct slot {
         std::unique_ptr<char[]> bytes;
         std::size_t length = 0;
-        std::exception_ptr error;
+        fastread::error error;
     };
 
     void run() noexcept {
@@ -153,13 +160,8 @@ class read_ahead {
                 return;
             }
             slot& s = slots_[i % count];
-            try {
-                s.length = pread_full(fd_, s.bytes.get(), block_, i * block_, path_);
-            } catch (...) {
-                s.length = 0;
-                s.error = std::current_exception();
-            }
-            const bool last = s.error || s.length < block_;
+            s.length = pread_full(fd_, s.bytes.get(), block_, i * block_, path_, s.error);
+            const bool last = s.error.code() || s.length < block_;
             produced_.store(i + 1);
             if (last) {
                 return;
@@ -176,6 +178,7 @@ class read_ahead {
     std::atomic<bool> stop_{false};
     std::uint64_t taken_ = 0; // blocks handed out (caller's side)
     bool ended_ = false;
+    fastread::error error_;
     std::unique_ptr<spread_thread> helper_; // started after the rest exists; joined first
 };
 

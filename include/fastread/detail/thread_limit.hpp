@@ -16,6 +16,8 @@
 #include <string>
 #include <system_error>
 
+#include "../result.hpp"
+
 namespace fastread::detail {
 
 /// What fastread::set_max_threads stored; 0: not set.
@@ -31,8 +33,8 @@ inline unsigned parse_thread_count(const char* value) {
     const char* end = value + std::strlen(value);
     const auto [at, ec] = std::from_chars(value, end, n);
     if (ec != std::errc() || at != end || n == 0) {
-        throw std::invalid_argument(std::string("FASTREAD_THREADS=") + value +
-                                    ": expected a whole number of threads, 1 or more");
+        throw_error(invalid_argument_value(std::string("FASTREAD_THREADS=") + value +
+                                           ": expected a whole number of threads, 1 or more"));
     }
     return n;
 }

@@ -38,9 +38,10 @@ class growing_team {
         std::vector<spread_thread> first;
         first.reserve(start_ - 1);
         for (unsigned t = 1; t < start_; ++t) {
-            try {
-                first.emplace_back([this, t] { call(t); }, spread_, t - 1);
-            } catch (const std::system_error&) {
+            int err = 0;
+            first.emplace_back([this, t] { call(t); }, spread_, t - 1, err);
+            if (err != 0) {
+                first.pop_back();
                 break;
             }
         }
@@ -75,14 +76,16 @@ class growing_team {
             return;
         }
         const std::lock_guard<std::mutex> lock(m_);
-        try {
-            while (threads_ < n) {
-                const unsigned t = threads_;
-                extra_.emplace_back([this, t] { call(t); }, spread_, t - 1);
-                ++threads_;
+        while (threads_ < n) {
+            const unsigned t = threads_;
+            int err = 0;
+            extra_.emplace_back([this, t] { call(t); }, spread_, t - 1, err);
+            if (err != 0) {
+                extra_.pop_back();
+                threads_ = most_; // run with the threads there are
+                return;
             }
-        } catch (...) { // std::system_error: run with the threads there are
-            threads_ = most_;
+            ++threads_;
         }
     }
 
@@ -97,9 +100,10 @@ class growing_team {
         return limit ? std::min(n, *limit) : n;
     }
     void call(unsigned t) noexcept {
-        try {
+        FASTREAD_TRY {
             body_(t);
-        } catch (...) {
+        }
+        FASTREAD_CATCH_ALL {
             errors_[t] = std::current_exception();
         }
     }

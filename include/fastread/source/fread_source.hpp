@@ -17,6 +17,7 @@
 
 #include "../detail/posix.hpp"
 #include "../detail/stdio.hpp"
+#include "../result.hpp"
 #include "../sample_vector.hpp"
 #include "byte_source.hpp"
 
@@ -31,23 +32,47 @@ class fread_source {
   public:
     /// Reads the whole file at `path`. Throws `std::system_error` naming the path if it
     /// cannot be opened or read.
-    explicit fread_source(const std::filesystem::path& path) : path_(path) {
-        detail::unique_file file(detail::open_stream(path, "rb"));
-        if (!file) {
-            detail::throw_system_error(errno, "fopen", path_);
-        }
-        read_all(file.get());
-    }
+    explicit fread_source(const std::filesystem::path& path)
+        : fread_source(detail::value_or_throw(try_open(path))) {}
 
     /// Reads everything that remains in `file` (borrowed: not closed).
     /// @throws std::invalid_argument if `file` is null; std::system_error if fstat or
     ///         fread fails; std::bad_alloc.
-    explicit fread_source(std::FILE* file) {
-        if (file == nullptr) {
-            throw std::invalid_argument("fastread::fread_source: needs a FILE*");
+    explicit fread_source(std::FILE* file) : fread_source(detail::value_or_throw(try_open(file))) {}
+
+    /// Reads the whole file at `path` without throwing: the source, or the error (fopen's,
+    /// fstat's or fread's errno, naming the path). Never throws but `std::bad_alloc`.
+    static result<fread_source> try_open(const std::filesystem::path& path) {
+        fread_source source;
+        source.path_ = path;
+        detail::unique_file file(detail::open_stream(path, "rb"));
+        if (!file) {
+            return detail::os_error(errno, "fopen", path);
         }
-        read_all(file);
+        if (fastread::error e = source.read_all(file.get()); e.code()) {
+            return e;
+        }
+        return source;
     }
+
+    /// Reads everything that remains in `file` without throwing: the source, or the error
+    /// (`errc::invalid_argument` for a null `file`, fstat's or fread's errno).
+    static result<fread_source> try_open(std::FILE* file) {
+        if (file == nullptr) {
+            return detail::invalid_argument_value("fastread::fread_source: needs a FILE*");
+        }
+        fread_source source;
+        if (fastread::error e = source.read_all(file); e.code()) {
+            return e;
+        }
+        return source;
+    }
+
+    ///@{
+    /// Moves the source (its buffer); not copyable.
+    fread_source(fread_source&&) noexcept = default;
+    fread_source& operator=(fread_source&&) noexcept = default;
+    ///@}
 
     /// The whole input on the first call, then an empty span.
     std::span<const char> next() noexcept {
@@ -63,8 +88,14 @@ class fread_source {
     const std::filesystem::path& path() const noexcept { return path_; }
 
   private:
-    void read_all(std::FILE* file) {
-        detail::file_info info = detail::stat_fd(detail::descriptor_of(file), path_);
+    fread_source() = default;
+
+    fastread::error read_all(std::FILE* file) {
+        fastread::error err;
+        detail::file_info info = detail::stat_fd(detail::descriptor_of(file), path_, err);
+        if (err.code()) {
+            return err;
+        }
         // fstat's size is exact for regular files (one fread does it) and 0 for pipes and
         // /proc files; the loop below also catches a file that grew since fstat.
         std::size_t capacity = info.regular && info.size > 0 && info.size < SIZE_MAX - 1
@@ -77,8 +108,7 @@ class fread_source {
             used += got;
             if (used < capacity) {
                 if (std::ferror(file)) {
-                    int err = errno != 0 ? errno : EIO;
-                    detail::throw_system_error(err, "fread", path_);
+                    return detail::os_error(errno != 0 ? errno : EIO, "fread", path_);
                 }
                 break; // end of file
             }
@@ -86,6 +116,7 @@ class fread_source {
         }
         buffer_.resize(used);
         buffer_.shrink_to_fit();
+        return {};
     }
 
     sample_vector<char> buffer_;

@@ -14,6 +14,7 @@
 #include <system_error>
 
 #include "../detail/policy.hpp"
+#include "../result.hpp"
 #include "byte_source.hpp"
 
 namespace fastread {
@@ -29,30 +30,69 @@ class istream_source {
 
     /// Throws `std::invalid_argument` if `chunk_size` is 0.
     explicit istream_source(std::istream& stream, std::size_t chunk_size = default_chunk_size)
-        : stream_(&stream), chunk_size_(chunk_size) {
+        : istream_source(detail::value_or_throw(try_open(stream, chunk_size))) {}
+
+    /// Reads from `stream` (borrowed) without throwing: the source, or the error
+    /// (`errc::invalid_argument` for a `chunk_size` of 0).
+    static result<istream_source> try_open(std::istream& stream,
+                                           std::size_t chunk_size = default_chunk_size) {
         if (chunk_size == 0) {
-            throw std::invalid_argument("fastread::istream_source: chunk_size must be at least 1");
+            return detail::invalid_argument_value(
+                "fastread::istream_source: chunk_size must be at least 1");
         }
-        buffer_.reset(new char[chunk_size_]);
+        istream_source source;
+        source.stream_ = &stream;
+        source.chunk_size_ = chunk_size;
+        source.buffer_.reset(new char[chunk_size]);
+        return source;
     }
 
-    /// The next chunk (up to `chunk_size` bytes); empty at end of input.
-    std::span<const char> next() { return {buffer_.get(), read(buffer_.get(), chunk_size_)}; }
+    ///@{
+    /// Moves the source (its buffer); not copyable.
+    istream_source(istream_source&&) noexcept = default;
+    istream_source& operator=(istream_source&&) noexcept = default;
+    ///@}
+
+    /// The next chunk (up to `chunk_size` bytes); empty at end of input. Throws
+    /// `std::system_error` (EIO) when the stream goes bad.
+    std::span<const char> next() {
+        const std::span<const char> chunk = try_next();
+        detail::throw_if(error_);
+        return chunk;
+    }
+
+    /// As `next()`, without throwing: a stream gone bad ends the input, the error (EIO)
+    /// kept in `error()`.
+    std::span<const char> try_next() { return {buffer_.get(), read(buffer_.get(), chunk_size_)}; }
 
     /// Reads the bytes after the last chunk straight into `dst`; returns how many arrived.
-    std::size_t read_into(std::span<char> dst) { return read(dst.data(), dst.size()); }
+    /// Throws `std::system_error` (EIO) when the stream goes bad.
+    std::size_t read_into(std::span<char> dst) {
+        const std::size_t got = try_read_into(dst);
+        detail::throw_if(error_);
+        return got;
+    }
+
+    /// As `read_into`, without throwing (the error kept in `error()`).
+    std::size_t try_read_into(std::span<char> dst) { return read(dst.data(), dst.size()); }
+
+    /// The error that ended the input; no error (an empty `code()`) otherwise.
+    const fastread::error& error() const noexcept { return error_; }
 
   private:
+    istream_source() = default;
+
     std::size_t read(char* dst, std::size_t n) {
         if (n == 0 || !stream_->good()) {
-            if (stream_->bad()) {
-                throw std::system_error(EIO, std::generic_category(), "istream read");
+            if (stream_->bad() && !error_.code()) {
+                error_ = detail::system_error_value(EIO, "istream read");
             }
             return 0;
         }
         stream_->read(dst, static_cast<std::streamsize>(n));
         if (stream_->bad()) {
-            throw std::system_error(EIO, std::generic_category(), "istream read");
+            error_ = detail::system_error_value(EIO, "istream read");
+            return 0;
         }
         return static_cast<std::size_t>(stream_->gcount());
     }
@@ -60,6 +100,7 @@ class istream_source {
     std::istream* stream_ = nullptr;
     std::size_t chunk_size_ = default_chunk_size;
     std::unique_ptr<char[]> buffer_;
+    fastread::error error_;
 };
 
 } // namespace fastread

@@ -15,6 +15,7 @@
 #include "../detail/file_map.hpp"
 #include "../detail/posix.hpp"
 #include "../detail/rw.hpp"
+#include "../result.hpp"
 #include "byte_source.hpp"
 
 namespace fastread {
@@ -36,21 +37,38 @@ namespace fastread {
 class mmap_source {
   public:
     /// Maps the file at `path`. Throws `std::system_error` naming the path if it cannot be
-    /// opened, is not a regular file, or the map fails.
-    explicit mmap_source(const std::filesystem::path& path) : path_(path) {
-        // O_NONBLOCK so that a FIFO with no writer is rejected instead of hanging in open().
-        detail::unique_fd fd = detail::open_read_only(path, detail::o_nonblock);
-        map(fd.get());
-    }
+    /// opened, is not a regular file, or the map fails (`try_open` returns the same errors).
+    explicit mmap_source(const std::filesystem::path& path)
+        : mmap_source(detail::value_or_throw(try_open(path))) {}
 
     /// Maps the file open on `fd` (borrowed: not closed). Throws as above.
-    explicit mmap_source(int fd) { map(fd); }
+    explicit mmap_source(int fd) : mmap_source(detail::value_or_throw(try_open(fd))) {}
 
-    ///@{
-    /// Moves the map (and the descriptor it owns); not copyable.
-    mmap_source(mmap_source&&) noexcept = default;
-    mmap_source& operator=(mmap_source&&) noexcept = default;
-    ///@}
+    /// Maps the file at `path` without throwing: the source, or the error (open's errno,
+    /// EISDIR for a directory, ENODEV for a file that cannot be mapped, the map's errno).
+    static result<mmap_source> try_open(const std::filesystem::path& path) {
+        mmap_source source;
+        source.path_ = path;
+        fastread::error err;
+        // O_NONBLOCK so that a FIFO with no writer is rejected instead of hanging in open().
+        detail::unique_fd fd = detail::open_read_only(path, detail::o_nonblock, err);
+        if (!fd) {
+            return err;
+        }
+        if (fastread::error e = source.map(fd.get()); e.code()) {
+            return e;
+        }
+        return source;
+    }
+
+    /// Maps the file open on `fd` (borrowed) without throwing: the source or the error.
+    static result<mmap_source> try_open(int fd) {
+        mmap_source source;
+        if (fastread::error e = source.map(fd); e.code()) {
+            return e;
+        }
+        return source;
+    }
 
     /// The whole file on the first call, then an empty span.
     std::span<const char> next() noexcept {
@@ -66,26 +84,41 @@ class mmap_source {
     const std::filesystem::path& path() const noexcept { return path_; }
 
   private:
-    void map(int fd) {
-        detail::file_info info = detail::stat_fd(fd, path_);
+    mmap_source() = default;
+
+    fastread::error map(int fd) {
+        fastread::error err;
+        detail::file_info info = detail::stat_fd(fd, path_, err);
+        if (err.code()) {
+            return err;
+        }
         if (info.directory) {
-            detail::throw_system_error(EISDIR, "mmap", path_);
+            return detail::os_error(EISDIR, "mmap", path_);
         }
         if (!info.regular) {
-            detail::throw_system_error(ENODEV, "mmap (not a regular file)", path_);
+            return detail::os_error(ENODEV, "mmap (not a regular file)", path_);
         }
         if (info.size == 0) {
             // An empty file, or a /proc-style file whose size is unknown: one byte tells.
             char probe = 0;
-            if (detail::read_some(fd, &probe, 1, path_) != 0) {
-                detail::throw_system_error(ENODEV, "mmap (file size unknown)", path_);
+            const std::size_t got = detail::read_some(fd, &probe, 1, path_, err);
+            if (err.code()) {
+                return err;
             }
-            return;
+            if (got != 0) {
+                return detail::os_error(ENODEV, "mmap (file size unknown)", path_);
+            }
+            return {};
         }
-        map_ = detail::file_map(fd, info.size, detail::file_map::access::read_only,
-                                detail::file_map::sharing::private_copy, path_);
+        int map_error = 0;
+        map_ = detail::file_map::try_map(fd, info.size, detail::file_map::access::read_only,
+                                         detail::file_map::sharing::private_copy, map_error);
+        if (map_error != 0) {
+            return detail::os_error(map_error, "mmap", path_);
+        }
         // Advice only: a failure changes nothing observable.
         map_.advise(detail::map_advice::sequential);
+        return {};
     }
 
     detail::file_map map_;

@@ -18,6 +18,7 @@
 #include "../detail/policy.hpp"
 #include "../detail/posix.hpp"
 #include "../detail/stdio.hpp"
+#include "../result.hpp"
 #include "byte_source.hpp"
 
 namespace fastread {
@@ -38,45 +39,98 @@ class stdio_source {
     static constexpr std::size_t default_chunk_size = detail::default_chunk_bytes;
 
     /// Reads from `file` (borrowed: never closed). Throws `std::invalid_argument` if `file`
-    /// is null or `chunk_size` is 0.
+    /// is null or `chunk_size` is 0 (`try_open` returns the same errors).
     explicit stdio_source(std::FILE* file, std::size_t chunk_size = default_chunk_size)
-        : file_(file), chunk_size_(chunk_size) {
-        if (file == nullptr || chunk_size == 0) {
-            throw std::invalid_argument(
-                "fastread::stdio_source: needs a FILE* and a chunk_size of at least 1");
-        }
-        buffer_.reset(new char[chunk_size_]);
-        init_size_hint();
-    }
+        : stdio_source(detail::value_or_throw(try_open(file, chunk_size))) {}
 
     /// Opens `path` with `fopen(path, "rb")` and closes it on destruction. Throws
     /// `std::system_error` naming the path if it cannot be opened.
     explicit stdio_source(const std::filesystem::path& path,
                           std::size_t chunk_size = default_chunk_size)
-        : owned_(detail::open_stream(path, "rb")), path_(path) {
-        if (!owned_) {
-            detail::throw_system_error(errno, "fopen", path_);
+        : stdio_source(detail::value_or_throw(try_open(path, chunk_size))) {}
+
+    /// Reads from `file` (borrowed) without throwing: the source, or the error
+    /// (`errc::invalid_argument` for a null `file` or a `chunk_size` of 0, fstat's errno).
+    static result<stdio_source> try_open(std::FILE* file,
+                                         std::size_t chunk_size = default_chunk_size) {
+        if (file == nullptr || chunk_size == 0) {
+            return detail::invalid_argument_value(
+                "fastread::stdio_source: needs a FILE* and a chunk_size of at least 1");
+        }
+        stdio_source source;
+        source.file_ = file;
+        source.chunk_size_ = chunk_size;
+        if (fastread::error e = source.init(); e.code()) {
+            return e;
+        }
+        return source;
+    }
+
+    /// Opens `path` with `fopen(path, "rb")` without throwing: the source, or the error
+    /// (fopen's errno naming the path; `errc::invalid_argument` for a `chunk_size` of 0).
+    static result<stdio_source> try_open(const std::filesystem::path& path,
+                                         std::size_t chunk_size = default_chunk_size) {
+        stdio_source source;
+        source.owned_.reset(detail::open_stream(path, "rb"));
+        source.path_ = path;
+        if (!source.owned_) {
+            return detail::os_error(errno, "fopen", path);
         }
         if (chunk_size == 0) {
-            throw std::invalid_argument("fastread::stdio_source: chunk_size must be at least 1");
+            return detail::invalid_argument_value(
+                "fastread::stdio_source: chunk_size must be at least 1");
         }
-        file_ = owned_.get();
-        chunk_size_ = chunk_size;
-        buffer_.reset(new char[chunk_size_]);
-        init_size_hint();
+        source.file_ = source.owned_.get();
+        source.chunk_size_ = chunk_size;
+        if (fastread::error e = source.init(); e.code()) {
+            return e;
+        }
+        return source;
     }
+
+    ///@{
+    /// Moves the source (its buffer and the `FILE*` it owns); not copyable.
+    stdio_source(stdio_source&&) noexcept = default;
+    stdio_source& operator=(stdio_source&&) noexcept = default;
+    ///@}
 
     /// The next chunk (up to `chunk_size` bytes); empty at end of input. Valid until the
     /// next call. Throws `std::system_error` on a read error.
     std::span<const char> next() {
+        const std::span<const char> chunk = try_next();
+        detail::throw_if(error_);
+        return chunk;
+    }
+
+    /// As `next()`, without throwing: a read error ends the input (an empty span, as every
+    /// later call returns) and is kept in `error()`.
+    std::span<const char> try_next() noexcept {
+        if (error_.code()) {
+            return {};
+        }
         const std::size_t got =
             prompt_ ? read_available(buffer_.get(), chunk_size_) : read(buffer_.get(), chunk_size_);
-        return {buffer_.get(), got};
+        return {buffer_.get(), error_.code() ? 0 : got};
     }
 
     /// Reads the bytes after the last chunk straight into `dst` with one `fread`; returns
-    /// how many arrived (fewer than `dst.size()` only at end of input).
-    std::size_t read_into(std::span<char> dst) { return read(dst.data(), dst.size()); }
+    /// how many arrived (fewer than `dst.size()` only at end of input). Throws
+    /// `std::system_error` on a read error.
+    std::size_t read_into(std::span<char> dst) {
+        const std::size_t got = try_read_into(dst);
+        detail::throw_if(error_);
+        return got;
+    }
+
+    /// As `read_into`, without throwing: a read error ends the input and is kept in
+    /// `error()`.
+    std::size_t try_read_into(std::span<char> dst) noexcept {
+        return error_.code() ? 0 : read(dst.data(), dst.size());
+    }
+
+    /// The read error that ended the input (`try_next`, `try_read_into`); no error (an
+    /// empty `code()`) otherwise.
+    const fastread::error& error() const noexcept { return error_; }
 
     /// Bytes still to come when the `FILE*` reads a regular file of known size.
     std::optional<std::uint64_t> size_hint() const noexcept { return size_hint_; }
@@ -100,7 +154,8 @@ class stdio_source {
             }
             const int err = errno != 0 ? errno : EIO;
             if (err != EINTR) {
-                detail::throw_system_error(err, "fread", path_);
+                error_ = detail::os_error(err, "fread", path_);
+                return got;
             }
             std::clearerr(file_);
         }
@@ -126,19 +181,28 @@ class stdio_source {
                 return static_cast<std::size_t>(got); // 0: the end (a terminal's Ctrl-D too)
             }
             if (errno != EINTR) {
-                detail::throw_system_error(errno, "read", path_);
+                error_ = detail::os_error(errno, "read", path_);
+                return 0;
             }
         }
 #else
         return read(dst, n);
 #endif
     }
-    void init_size_hint() {
+    stdio_source() = default;
+
+    // The buffer and what fstat says; fstat's error.
+    fastread::error init() {
+        buffer_.reset(new char[chunk_size_]);
         const int fd = detail::descriptor_of(file_);
         if (fd < 0) {
-            return; // fmemopen and friends have no descriptor
+            return {}; // fmemopen and friends have no descriptor
         }
-        detail::file_info info = detail::stat_fd(fd, path_);
+        fastread::error err;
+        detail::file_info info = detail::stat_fd(fd, path_, err);
+        if (err.code()) {
+            return err;
+        }
         fd_ = fd;
 #if defined(__GLIBC__)
         prompt_ = !info.regular;
@@ -148,6 +212,7 @@ class stdio_source {
             static_cast<std::uint64_t>(at) <= info.size) {
             size_hint_ = info.size - static_cast<std::uint64_t>(at);
         }
+        return {};
     }
 
     detail::unique_file owned_;
@@ -158,6 +223,7 @@ class stdio_source {
     std::filesystem::path path_;
     int fd_ = -1;         // the FILE's descriptor, or -1
     bool prompt_ = false; // not a regular file: next() returns what is there
+    fastread::error error_;
 };
 
 } // namespace fastread

@@ -62,41 +62,89 @@ class file_source {
     static constexpr std::size_t window = window_bytes;
 
     /// Opens `path` and reads it as plan_reading(io, ..., ahead) says.
-    file_source(const std::filesystem::path& path, io_mode io, bool ahead = false) : path_(path) {
-        unique_fd fd = open_read_only(path);
-        const file_info info = stat_fd(fd.get(), path);
+    /// @throws std::system_error naming the path if it cannot be opened.
+    file_source(const std::filesystem::path& path, io_mode io, bool ahead = false)
+        : file_source(value_or_throw(try_open(path, io, ahead))) {}
+
+    /// Opens `path` and reads it as plan_reading(io, ..., ahead) says: the source, or the
+    /// error (open's or fstat's errno, naming the path).
+    static result<file_source> try_open(const std::filesystem::path& path, io_mode io,
+                                        bool ahead = false) {
+        fastread::error err;
+        unique_fd fd = open_read_only(path, 0, err);
+        if (!fd) {
+            return err;
+        }
+        const file_info info = stat_fd(fd.get(), path, err);
+        if (err.code()) {
+            return err;
+        }
         const reading_plan plan =
             info.regular ? plan_reading(io, fd.get(), info.size, ahead) : reading_plan::stream;
-        start(std::move(fd), info, plan);
+        file_source source(path);
+        if (fastread::error e = source.start(std::move(fd), info, plan); e.code()) {
+            return e;
+        }
+        return source;
     }
 
     /// Reads the file open on `fd` (fstat gave `info`) as `plan` says; a plan that maps
     /// falls back to streaming where the map cannot be made, one that reads ahead where no
-    /// thread can be started.
+    /// thread can be started. @throws std::system_error if fstat fails (a stream of a file
+    /// that is not regular).
     file_source(unique_fd fd, const file_info& info, reading_plan plan,
                 const std::filesystem::path& path)
         : path_(path) {
-        start(std::move(fd), info, plan);
+        throw_if(start(std::move(fd), info, plan));
     }
 
+    ///@{
+    /// Moves the source; not copyable.
+    file_source(file_source&&) noexcept = default;
+    file_source& operator=(file_source&&) noexcept = default;
+    ///@}
+
+    /// The next chunk; empty at the end. @throws std::system_error naming the file on a
+    /// read error, or if the file shrank below what was handed out.
     std::span<const char> next() {
+        const std::span<const char> chunk = try_next();
+        throw_if(error_);
+        return chunk;
+    }
+
+    /// As next(), without throwing: an error ends the input and is kept in error().
+    std::span<const char> try_next() noexcept {
+        if (error_.code()) {
+            return {};
+        }
         if (ahead_) {
-            const std::span<const char> chunk = ahead_->next();
+            const std::span<const char> chunk = ahead_->try_next();
             handed_out_ += chunk.size();
             if (chunk.empty()) {
+                if (ahead_->error().code()) {
+                    error_ = ahead_->error();
+                    return {};
+                }
                 // The end: as when streaming, a file that now ends before what was handed
                 // out shrank during the pass (pread racing the truncation may give zeros).
-                check_size(stat_fd(fd_.get(), path_).size);
+                check_size(stat_fd(fd_.get(), path_, error_).size);
             }
             return chunk;
         }
         if (reader_) {
-            const std::span<const char> chunk = reader_->next();
+            const std::span<const char> chunk = reader_->try_next();
             handed_out_ += chunk.size();
-            if (chunk.empty() && read_fd_ >= 0) {
-                // The end: a regular file that now ends before what was handed out shrank
-                // during the pass, and read(2) racing the truncation may have returned zeros.
-                check_size(stat_fd(read_fd_, path_).size);
+            if (chunk.empty()) {
+                if (reader_->error().code()) {
+                    error_ = reader_->error();
+                    return {};
+                }
+                if (read_fd_ >= 0) {
+                    // The end: a regular file that now ends before what was handed out
+                    // shrank during the pass, and read(2) racing the truncation may have
+                    // returned zeros.
+                    check_size(stat_fd(read_fd_, path_, error_).size);
+                }
             }
             return chunk;
         }
@@ -107,8 +155,11 @@ class file_source {
         const auto begin = static_cast<std::size_t>(handed_out_);
         if (begin % window == 0 || begin >= limit_) {
             // A window starts, or the input ends: where does the file end now?
-            const std::uint64_t now = stat_fd(fd_.get(), path_).size;
-            check_not_lost(now);
+            const std::uint64_t now = stat_fd(fd_.get(), path_, error_).size;
+            if (error_.code() || !check_not_lost(now)) {
+                done_ = true;
+                return {};
+            }
             limit_ = now < map_.size() ? static_cast<std::size_t>(now) : map_.size();
         }
         if (limit_ <= begin) {
@@ -121,47 +172,66 @@ class file_source {
         return {map_.data() + begin, window_end - begin};
     }
 
+    /// The error that ended the input (a read error, a shrink below what was handed out);
+    /// no error otherwise.
+    const fastread::error& error() const noexcept { return error_; }
+
     const std::filesystem::path& path() const noexcept { return path_; }
 
   private:
+    explicit file_source(const std::filesystem::path& path) : path_(path) {}
+
     // What the constructors share: read ahead, map (falling back to streaming) or stream.
-    void start(unique_fd fd, const file_info& info, reading_plan plan) {
+    fastread::error start(unique_fd fd, const file_info& info, reading_plan plan) {
         if (plan == reading_plan::ahead) {
             fd_ = std::move(fd);
-            try {
-                ahead_ = std::make_unique<read_ahead>(fd_.get(), path_);
-                return;
-            } catch (const std::system_error&) {
-                fd = std::move(fd_); // no thread now: stream on this thread
+            int start_error = 0;
+            ahead_ = std::make_unique<read_ahead>(fd_.get(), path_, start_error);
+            if (start_error == 0) {
+                return {};
             }
+            ahead_.reset();
+            fd = std::move(fd_); // no thread now: stream on this thread
         }
         if (plan == reading_plan::map) {
             map_ = guarded_map(fd.get(), info.size);
             if (map_) {
                 fd_ = std::move(fd);
                 map_.advise(detail::map_advice::sequential);
-                return;
+                return {};
             }
         }
         if (info.regular && info.size > 0) { // not /proc files: their size reads as 0
             read_fd_ = fd.get();             // owned by reader_ from here
+            reader_.emplace(std::move(fd), path_, read_source::default_chunk_size, info.size);
+            return {};
         }
-        reader_.emplace(std::move(fd), path_);
+        result<read_source> r = read_source::try_adopt(std::move(fd), path_);
+        if (!r) {
+            return r.error();
+        }
+        reader_.emplace(std::move(*r));
+        return {};
     }
-
-    void check_not_lost(std::uint64_t now) const {
+    // False (the error in error_) when the file now ends before what was handed out.
+    bool check_not_lost(std::uint64_t now) noexcept {
         if (handed_out_ == 0) {
-            return;
+            return true;
         }
-        check_size(now);
+        if (!check_size(now)) {
+            return false;
+        }
         if (map_.lost() >= 0) { // shrank, then grew back: what was handed out held zeros
-            throw_system_error(EIO, "read (the file changed size while it was read)", path_);
+            error_ = os_error(EIO, "read (the file changed size while it was read)", path_);
+            return false;
         }
+        return true;
     }
-    void check_size(std::uint64_t now) const {
-        if (now < handed_out_) {
-            throw_file_shrank(path_, now, handed_out_);
+    bool check_size(std::uint64_t now) noexcept {
+        if (!error_.code() && now < handed_out_) {
+            error_ = file_shrank_error(path_, now, handed_out_);
         }
+        return !error_.code();
     }
 
     std::filesystem::path path_;
@@ -172,6 +242,7 @@ class file_source {
     int read_fd_ = -1;             // the sized regular file reader_ reads, else -1
     bool done_ = false;
     std::optional<read_source> reader_;
+    fastread::error error_;
     std::unique_ptr<read_ahead> ahead_; // last: its helper reads fd_, so it is destroyed first
 };
 
