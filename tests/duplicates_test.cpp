@@ -387,9 +387,11 @@ TEST_CASE("find_duplicates' reads tell the thread team when they wait for the de
     miss_probe.on_miss = [&] { ++waits; };
     miss_probe.probing = true;
     std::string got(s.size() + 10, '\0');
+    int read_error = 0;
     // Just written: in the page cache, so the RWF_NOWAIT read takes it all.
-    CHECK(fastread::detail::pread_full_probing(fd, got.data(), got.size(), 0, "f", &miss_probe) ==
-          s.size());
+    CHECK(fastread::detail::pread_full_probing(fd, got.data(), got.size(), 0, "f", &miss_probe,
+                                               read_error) == s.size());
+    CHECK(read_error == 0);
     CHECK(got.substr(0, s.size()) == s);
     CHECK(waits == 0);
     CHECK(miss_probe.probing);
@@ -420,8 +422,8 @@ TEST_CASE("find_duplicates' reads tell the thread team when they wait for the de
         waits = 0;
         miss_probe.probing = true;
         std::fill(got.begin(), got.end(), '\0');
-        CHECK(fastread::detail::pread_full_probing(fd, got.data(), 5000, 100000, "f",
-                                                   &miss_probe) == 5000);
+        CHECK(fastread::detail::pread_full_probing(fd, got.data(), 5000, 100000, "f", &miss_probe,
+                                                   read_error) == 5000);
         CHECK(got.substr(0, 5000) == s.substr(100000, 5000));
         if (waits == heard) {
             break;
@@ -430,8 +432,9 @@ TEST_CASE("find_duplicates' reads tell the thread team when they wait for the de
     }
     CHECK(waits == heard);
     CHECK(miss_probe.probing == (heard == 0));
-    CHECK(fastread::detail::pread_full_probing(fd, got.data(), got.size(), 0, "f", &miss_probe) ==
-          s.size());
+    CHECK(fastread::detail::pread_full_probing(fd, got.data(), got.size(), 0, "f", &miss_probe,
+                                               read_error) == s.size());
+    CHECK(read_error == 0);
     CHECK(got.substr(0, s.size()) == s);
     CHECK(waits == heard);
 }

@@ -37,8 +37,8 @@ class parse_error : public std::runtime_error {
     /// The exception of `e`, an error in fastread's category with an offset (as the
     /// `try_` forms return for malformed input): the same code, offset, file and message.
     explicit parse_error(const fastread::error& e)
-        : std::runtime_error(e.message()), offset_(e.offset().value_or(0)),
-          reason_(reason_of(e)), file_(e.path()), code_(static_cast<errc>(e.code().value())) {}
+        : std::runtime_error(e.message()), offset_(e.offset().value_or(0)), reason_(reason_of(e)),
+          file_(e.path()), code_(static_cast<errc>(e.code().value())) {}
 
     /// Byte offset in the input at which the problem was found.
     std::uint64_t offset() const noexcept { return offset_; }
@@ -123,15 +123,27 @@ namespace detail {
     raise_as<std::system_error>(e, code, what);
 }
 
-/// Throws update_error(err) for `operation` on `path` with `applied` updates in the file.
-[[noreturn]] inline void throw_update_error(int err, const char* operation,
-                                            const std::string& path,
+/// Throws update_error(cause, applied): `cause`'s code and message, `applied` updates in
+/// the file.
+[[noreturn]] inline void throw_update_error(const std::system_error& cause, std::size_t applied) {
+    raise_as<update_error>(fastread::error(cause.code(), cause.what()), cause, applied);
+}
+
+/// Throws update_error(code, what, applied).
+[[noreturn]] inline void throw_update_error(std::error_code code, const std::string& what,
                                             std::size_t applied) {
-    const std::string what = std::string(operation) + " " + path + " (" +
-                             std::to_string(applied) + " updates applied)";
+    raise_as<update_error>(fastread::error(code, what + ": " + code.message()), code, what,
+                           applied);
+}
+
+/// Throws update_error(err) for `operation` on `path` with `applied` updates in the file.
+[[noreturn]] inline void throw_update_error(int err, const char* operation, const std::string& path,
+                                            std::size_t applied) {
+    const std::string what =
+        std::string(operation) + " " + path + " (" + std::to_string(applied) + " updates applied)";
     const std::error_code code(err, std::generic_category());
-    raise_as<update_error>(fastread::error(code, what + ": " + code.message(), path),
-                           code, what, applied);
+    raise_as<update_error>(fastread::error(code, what + ": " + code.message(), path), code, what,
+                           applied);
 }
 
 } // namespace detail

@@ -82,22 +82,32 @@ struct compare_options {
 bool files_equal(const std::filesystem::path& a, const std::filesystem::path& b,
                  compare_options options = {});
 
+/// `files_equal` without exceptions: whether the files hold the same bytes, or the `error`
+/// the throwing form reports (the errno, naming the path). Never throws but
+/// `std::bad_alloc`.
+///
+/// ```
+/// fastread::result<bool> same = fastread::try_files_equal("a", "b");
+/// if (same && *same) { ... }
+/// ```
+result<bool> try_files_equal(const std::filesystem::path& a, const std::filesystem::path& b,
+                             compare_options options = {});
+
 // ---------------------------------------------------------------------------------------
 // Implementation
 
 namespace detail {
 
-inline bool compare_getc(const std::filesystem::path& a, const std::filesystem::path& b,
-                         bool unlocked) {
-    auto open = [](const std::filesystem::path& p) {
-        unique_file f(detail::open_stream(p, "rb"));
-        if (!f) {
-            throw_system_error(errno, "fopen", p);
-        }
-        return f;
-    };
-    auto fa = open(a);
-    auto fb = open(b);
+inline result<bool> compare_getc(const std::filesystem::path& a, const std::filesystem::path& b,
+                                 bool unlocked) {
+    unique_file fa(detail::open_stream(a, "rb"));
+    if (!fa) {
+        return os_error(errno, "fopen", a);
+    }
+    unique_file fb(detail::open_stream(b, "rb"));
+    if (!fb) {
+        return os_error(errno, "fopen", b);
+    }
     int ca = 0, cb = 0;
     if (unlocked) {
         do {
@@ -111,22 +121,29 @@ inline bool compare_getc(const std::filesystem::path& a, const std::filesystem::
         } while (ca == cb && ca != EOF);
     }
     if (std::ferror(fa.get()) != 0) {
-        throw_system_error(EIO, "getc", a);
+        return os_error(EIO, "getc", a);
     }
     if (std::ferror(fb.get()) != 0) {
-        throw_system_error(EIO, "getc", b);
+        return os_error(EIO, "getc", b);
     }
     return ca == cb;
 }
 
 // Reads both descriptors `block` bytes at a time in turn and compares.
-inline bool compare_blocks(int fa, int fb, std::size_t block, const std::filesystem::path& a,
-                           const std::filesystem::path& b) {
+inline result<bool> compare_blocks(int fa, int fb, std::size_t block,
+                                   const std::filesystem::path& a, const std::filesystem::path& b) {
     std::unique_ptr<char[]> ba(new char[block]);
     std::unique_ptr<char[]> bb(new char[block]);
+    fastread::error err;
     for (;;) {
-        const std::size_t na = read_full(fa, ba.get(), block, a);
-        const std::size_t nb = read_full(fb, bb.get(), block, b);
+        const std::size_t na = read_full(fa, ba.get(), block, a, err);
+        if (err.code()) {
+            return err;
+        }
+        const std::size_t nb = read_full(fb, bb.get(), block, b, err);
+        if (err.code()) {
+            return err;
+        }
         if (na != nb || std::memcmp(ba.get(), bb.get(), na) != 0) {
             return false;
         }
@@ -138,59 +155,82 @@ inline bool compare_blocks(int fa, int fb, std::size_t block, const std::filesys
 
 /// Compares the regular files open on `fa` and `fb` (fstat gave `ia` and `ib`, of equal
 /// sizes) through file_source, each read as its plan says. False if they differ or if
-/// either changed size during the pass (a shrink the source reports as EIO included);
-/// throws std::system_error for any other read error.
-inline bool compare_file_sources(unique_fd fa, const file_info& ia, reading_plan plan_a,
-                                 const std::filesystem::path& a, unique_fd fb, const file_info& ib,
-                                 reading_plan plan_b, const std::filesystem::path& b) {
+/// either changed size during the pass (a shrink the source reports as EIO included); the
+/// error of any other read failure.
+inline result<bool> compare_file_sources(unique_fd fa, const file_info& ia, reading_plan plan_a,
+                                         const std::filesystem::path& a, unique_fd fb,
+                                         const file_info& ib, reading_plan plan_b,
+                                         const std::filesystem::path& b) {
     const int raw_a = fa.get(), raw_b = fb.get(); // open as long as the sources live
     file_source sa(std::move(fa), ia, plan_a, a);
     file_source sb(std::move(fb), ib, plan_b, b);
+    fastread::error ignored; // a file that cannot be stat'ed any more has changed
     auto changed = [&] {
-        return stat_fd(raw_a, a).size != ia.size || stat_fd(raw_b, b).size != ib.size;
+        return stat_fd(raw_a, a, ignored).size != ia.size ||
+               stat_fd(raw_b, b, ignored).size != ib.size;
     };
-    try {
-        std::span<const char> x, y;
-        for (;;) {
-            if (x.empty()) {
-                x = sa.next();
-            }
-            if (y.empty()) {
-                y = sb.next();
-            }
-            if (x.empty() || y.empty()) {
-                return x.empty() && y.empty() && !changed();
-            }
-            const std::size_t n = std::min(x.size(), y.size());
-            if (std::memcmp(x.data(), y.data(), n) != 0) {
-                return false;
-            }
-            x = x.subspan(n);
-            y = y.subspan(n);
+    std::span<const char> x, y;
+    for (;;) {
+        if (x.empty()) {
+            x = sa.try_next();
         }
-    } catch (const std::system_error& e) {
-        if (e.code().value() == EIO && changed()) {
+        if (y.empty()) {
+            y = sb.try_next();
+        }
+        if (x.empty() || y.empty()) {
+            for (const fastread::error* e : {&sa.error(), &sb.error()}) {
+                if (e->code()) {
+                    if (e->code().value() == EIO && changed()) {
+                        return false;
+                    }
+                    return *e;
+                }
+            }
+            return x.empty() && y.empty() && !changed();
+        }
+        const std::size_t n = std::min(x.size(), y.size());
+        if (std::memcmp(x.data(), y.data(), n) != 0) {
             return false;
         }
-        throw;
+        x = x.subspan(n);
+        y = y.subspan(n);
     }
 }
 
-inline bool compare_maps(int fa, int fb) {
-    mmap_source ma(fa);
-    mmap_source mb(fb);
-    const std::span<const char> x = ma.bytes(), y = mb.bytes();
+inline result<bool> compare_maps(int fa, int fb) {
+    result<mmap_source> ma = mmap_source::try_open(fa);
+    if (!ma) {
+        return ma.error();
+    }
+    result<mmap_source> mb = mmap_source::try_open(fb);
+    if (!mb) {
+        return mb.error();
+    }
+    const std::span<const char> x = ma->bytes(), y = mb->bytes();
     return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size()) == 0;
 }
 
 } // namespace detail
 
-inline bool files_equal(const std::filesystem::path& a, const std::filesystem::path& b,
-                        compare_options options) {
-    detail::unique_fd fa = detail::open_read_only(a);
-    detail::unique_fd fb = detail::open_read_only(b);
-    const detail::file_info ia = detail::stat_fd(fa.get(), a);
-    const detail::file_info ib = detail::stat_fd(fb.get(), b);
+inline result<bool> try_files_equal(const std::filesystem::path& a, const std::filesystem::path& b,
+                                    compare_options options) {
+    fastread::error err;
+    detail::unique_fd fa = detail::open_read_only(a, 0, err);
+    if (!fa) {
+        return err;
+    }
+    detail::unique_fd fb = detail::open_read_only(b, 0, err);
+    if (!fb) {
+        return err;
+    }
+    const detail::file_info ia = detail::stat_fd(fa.get(), a, err);
+    if (err.code()) {
+        return err;
+    }
+    const detail::file_info ib = detail::stat_fd(fb.get(), b, err);
+    if (err.code()) {
+        return err;
+    }
     if (ia.device == ib.device && ia.inode == ib.inode) {
         return true;
     }
@@ -238,10 +278,13 @@ inline bool files_equal(const std::filesystem::path& a, const std::filesystem::p
     case compare_method::preload_then_block:
         // Only a regular file has pages to load: a pipe would be drained.
         if (ia.regular) {
-            page_cache::preload(a);
+            detail::preload_file(a, err);
         }
-        if (ib.regular) {
-            page_cache::preload(b);
+        if (ib.regular && !err.code()) {
+            detail::preload_file(b, err);
+        }
+        if (err.code()) {
+            return err;
         }
         return detail::compare_blocks(fa.get(), fb.get(), block, a, b);
     case compare_method::mmap:
@@ -251,6 +294,11 @@ inline bool files_equal(const std::filesystem::path& a, const std::filesystem::p
         break;
     }
     return detail::compare_blocks(fa.get(), fb.get(), block, a, b);
+}
+
+inline bool files_equal(const std::filesystem::path& a, const std::filesystem::path& b,
+                        compare_options options) {
+    return detail::value_or_throw(try_files_equal(a, b, options));
 }
 
 } // namespace fastread

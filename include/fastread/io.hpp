@@ -26,6 +26,8 @@
 #include <string>
 #include <string_view>
 
+#include "result.hpp"
+
 namespace fastread {
 
 /// How an entry point reaches a regular file.
@@ -52,7 +54,8 @@ inline io_mode parse_io_mode(std::string_view value) {
     if (value == "map") {
         return io_mode::map;
     }
-    throw std::invalid_argument("FASTREAD_IO=" + std::string(value) + ": expected read or map");
+    detail::throw_error(detail::invalid_argument_value("FASTREAD_IO=" + std::string(value) +
+                                                       ": expected read or map"));
 }
 
 /// The mode `FASTREAD_IO` asks for (read at each call), or `std::nullopt` when it is unset

@@ -212,7 +212,8 @@ class file_line_reader {
                               strip_type strip = strip_type::strip_delimiter)
         : file_(file), delimiter_(delimiter), strip_(strip) {
         if (file == nullptr) {
-            throw std::invalid_argument("fastread::file_line_reader: null FILE*");
+            detail::throw_error(
+                detail::invalid_argument_value("fastread::file_line_reader: null FILE*"));
         }
     }
     ///@{

@@ -71,14 +71,30 @@ inline void evict(const std::filesystem::path& path) {
     }
 }
 
-inline void preload(const std::filesystem::path& path) {
-    detail::unique_fd fd = detail::open_regular(path, "page_cache::preload");
-    // Also widens the kernel's read-ahead for this descriptor (advice; failure is harmless).
-    detail::advise(fd.get(), detail::file_advice::sequential);
-    constexpr std::size_t block = detail::block_bytes;
-    std::unique_ptr<char[]> buffer(new char[block]);
-    while (detail::read_some(fd.get(), buffer.get(), block, path) != 0) {
+} // namespace fastread::page_cache
+
+namespace fastread::detail {
+/// page_cache::preload, its error (naming the path) in `err`.
+inline void preload_file(const std::filesystem::path& path, error& err) {
+    unique_fd fd = open_regular(path, "page_cache::preload", open_mode::read_only, err);
+    if (!fd) {
+        return;
     }
+    // Also widens the kernel's read-ahead for this descriptor (advice; failure is harmless).
+    advise(fd.get(), file_advice::sequential);
+    constexpr std::size_t block = block_bytes;
+    std::unique_ptr<char[]> buffer(new char[block]);
+    while (read_some(fd.get(), buffer.get(), block, path, err) != 0) {
+    }
+}
+} // namespace fastread::detail
+
+namespace fastread::page_cache {
+
+inline void preload(const std::filesystem::path& path) {
+    error err;
+    detail::preload_file(path, err);
+    detail::throw_if(err);
 }
 
 inline double resident_fraction(const std::filesystem::path& path) {

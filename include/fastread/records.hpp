@@ -131,9 +131,10 @@ class positioned_file {
     ///         file if fstat fails.
     std::uint64_t record_count(std::size_t record_size) const {
         if (record_size == 0) {
-            throw std::invalid_argument("positioned_file::record_count: a record size of 0 "
-                                        "bytes (\"" +
-                                        path_.string() + "\")");
+            detail::throw_error(
+                detail::invalid_argument_value("positioned_file::record_count: a record size of 0 "
+                                               "bytes (\"" +
+                                               path_.string() + "\")"));
         }
         return detail::stat_fd(fd_.get(), path_).size / record_size;
     }
@@ -144,9 +145,9 @@ class positioned_file {
                  const record_options& options = {}) {
         static_assert(std::is_trivially_copyable_v<T>, "records are copied as bytes");
         if (indices.size() != out.size()) {
-            throw std::invalid_argument("read_at: indices (" + std::to_string(indices.size()) +
-                                        ") and out (" + std::to_string(out.size()) +
-                                        ") differ in length");
+            detail::throw_error(detail::invalid_argument_value(
+                "read_at: indices (" + std::to_string(indices.size()) + ") and out (" +
+                std::to_string(out.size()) + ") differ in length"));
         }
         const std::uint64_t size = checked_size(indices, sizeof(T));
         if (indices.empty()) {
@@ -230,8 +231,8 @@ class positioned_file {
     void update_records(std::span<const std::uint64_t> indices, detail::record_update_fn<T> fn,
                         const record_options& options) {
         if (!writable_) {
-            throw update_error(std::make_error_code(std::errc::bad_file_descriptor),
-                               "update_at: " + path_.string() + " was opened read-only", 0);
+            detail::throw_update_error(std::make_error_code(std::errc::bad_file_descriptor),
+                                       "update_at: " + path_.string() + " was opened read-only", 0);
         }
         const std::uint64_t size = checked_size(indices, sizeof(T));
         if (indices.empty()) {
@@ -492,10 +493,11 @@ template <class T, class F>
 void update_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices, F&& fn,
                const record_options& options = {}) {
     std::unique_ptr<positioned_file> file;
-    try {
+    FASTREAD_TRY {
         file = std::make_unique<positioned_file>(path, true);
-    } catch (const std::system_error& e) {
-        throw update_error(e, 0);
+    }
+    FASTREAD_CATCH_AS(std::system_error, e) {
+        detail::throw_update_error(e, 0);
     }
     file->update_at<T>(indices, fn, options);
 }

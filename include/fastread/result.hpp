@@ -379,14 +379,34 @@ inline void throw_if(const error& err) {
 
 } // namespace fastread
 
-/// `try` where exceptions are on; `if (true)` without them (no exception can then arrive).
+namespace fastread::detail {
+/// What a FASTREAD_CATCH_AS names without exceptions: never reached (no exception can
+/// arrive), so any object of the type will do.
+template <class Exception>
+const Exception& unreachable_exception() {
+    static const Exception e{std::error_code(), std::string()};
+    return e;
+}
+} // namespace fastread::detail
+
+/// `try` where exceptions are on; `if (true)` without them (no exception can then arrive:
+/// a throwing form reports through the error handler, then aborts).
 #if FASTREAD_EXCEPTIONS
 #define FASTREAD_TRY try
 /// `catch (...)` where exceptions are on; `else if (false)` without them.
 #define FASTREAD_CATCH_ALL catch (...)
+/// `catch (const Exception& name)` where exceptions are on; without them a branch never
+/// taken that declares `name` (Exception: std::system_error or a class built like it).
+#define FASTREAD_CATCH_AS(Exception, name) catch (const Exception& name)
+/// `throw;` where exceptions are on; `std::abort()` without them (never reached).
+#define FASTREAD_RETHROW throw
 #else
 #define FASTREAD_TRY if (true)
 #define FASTREAD_CATCH_ALL else if (false)
+#define FASTREAD_CATCH_AS(Exception, name)                                                         \
+    else if (const Exception& name = ::fastread::detail::unreachable_exception<Exception>();       \
+             ((void)name, false))
+#define FASTREAD_RETHROW std::abort()
 #endif
 
 #endif // FASTREAD_RESULT_HPP

@@ -226,13 +226,13 @@ class view {
         const detail::file_info info = detail::stat_fd(fd.get(), path);
         const std::string file = path.string();
         if (!info.regular) {
-            throw parse_error(0, "not a regular file", file);
+            detail::throw_error(detail::parse_error_value(0, "not a regular file", file));
         }
         if (info.size < format::header_size) {
-            throw parse_error(info.size,
-                              "the file ends before its 64-byte header (" +
-                                  std::to_string(info.size) + " bytes)",
-                              file);
+            detail::throw_error(detail::parse_error_value(
+                info.size,
+                "the file ends before its 64-byte header (" + std::to_string(info.size) + " bytes)",
+                file));
         }
         // The header with pread, not through the map: a first fault on a cold map reads
         // the kernel's whole read-around window (`read_ahead_kb`, often MiBs), a 64-byte read only
@@ -267,14 +267,17 @@ class view {
     /// byte position) if its offsets are out of order or past the data.
     std::string_view at(std::size_t i) const {
         if (i >= count_) {
-            throw std::out_of_range("string_table::view::at: index " + std::to_string(i) +
-                                    " >= size() " + std::to_string(count_));
+            detail::throw_error(fastread::error(make_error_code(errc::out_of_range),
+                                                "string_table::view::at: index " +
+                                                    std::to_string(i) + " >= size() " +
+                                                    std::to_string(count_)));
         }
         const std::uint64_t b = offset(i), e = offset(i + 1);
         if (b > e || e > data_size_) {
-            throw parse_error(offsets_at_ + 8 * (b > e ? i : i + 1),
-                              "offset of string " + std::to_string(b > e ? i : i + 1) +
-                                  (b > e ? " is after the next one" : " is past the data"));
+            detail::throw_error(detail::parse_error_value(
+                offsets_at_ + 8 * (b > e ? i : i + 1),
+                "offset of string " + std::to_string(b > e ? i : i + 1) +
+                    (b > e ? " is after the next one" : " is past the data")));
         }
         return {reinterpret_cast<const char*>(data_) + b, static_cast<std::size_t>(e - b)};
     }
@@ -312,7 +315,7 @@ class view {
     void check_header(const unsigned char* h, std::uint64_t file_size, const std::string& file) {
         auto u16 = [&](std::size_t at) { return static_cast<unsigned>(h[at] | h[at + 1] << 8); };
         auto fail = [&](std::uint64_t at, const std::string& why) {
-            throw parse_error(at, why, file);
+            detail::throw_error(detail::parse_error_value(at, why, file));
         };
         if (std::memcmp(h, format::magic.data(), format::magic.size()) != 0) {
             fail(0, "not a string table (wrong magic bytes)");
@@ -378,7 +381,8 @@ class view {
         detail::advise_range(offsets_, static_cast<std::size_t>(8 * (count_ + 1)),
                              detail::map_advice::will_need);
         if (offset(0) != 0) {
-            throw parse_error(offsets_at_, "the first offset is not 0", file);
+            detail::throw_error(
+                detail::parse_error_value(offsets_at_, "the first offset is not 0", file));
         }
         // Branch-free over the whole array, then a second look only when it failed.
         std::uint64_t prev = 0, bad = 0;
@@ -392,19 +396,20 @@ class view {
             for (std::uint64_t i = 1; i <= count_; ++i) {
                 const std::uint64_t cur = offset(static_cast<std::size_t>(i));
                 if (cur < prev) {
-                    throw parse_error(offsets_at_ + 8 * i,
-                                      "offset of string " + std::to_string(i) +
-                                          " is before the previous one",
-                                      file);
+                    detail::throw_error(detail::parse_error_value(
+                        offsets_at_ + 8 * i,
+                        "offset of string " + std::to_string(i) + " is before the previous one",
+                        file));
                 }
                 prev = cur;
             }
         }
         if (prev != data_size_) {
-            throw parse_error(offsets_at_ + 8 * count_,
-                              "the last offset (" + std::to_string(prev) +
-                                  ") is not the data size (" + std::to_string(data_size_) + ")",
-                              file);
+            detail::throw_error(detail::parse_error_value(
+                offsets_at_ + 8 * count_,
+                "the last offset (" + std::to_string(prev) + ") is not the data size (" +
+                    std::to_string(data_size_) + ")",
+                file));
         }
     }
 

@@ -73,9 +73,10 @@ inline int stat_path(const std::string& utf8, bool follow, path_facts& out) noex
 #if defined(_WIN32)
     win::file_facts f;
     int err = 0;
-    try {
+    FASTREAD_TRY {
         err = win::facts_of_path(path_of(utf8), follow, f);
-    } catch (...) {
+    }
+    FASTREAD_CATCH_ALL {
         return EINVAL; // not UTF-8
     }
     if (err != 0) {
@@ -106,9 +107,10 @@ class dir_reader {
 #if defined(_WIN32)
         path_ = utf8;
         std::error_code ec;
-        try {
+        FASTREAD_TRY {
             it_ = std::filesystem::directory_iterator(path_of(utf8), ec);
-        } catch (...) {
+        }
+        FASTREAD_CATCH_ALL {
             return ENOMEM;
         }
         open_ = !ec;

@@ -107,7 +107,7 @@ class uring {
     explicit uring(unsigned depth) {
         const int rc = io_uring_queue_init(depth, &ring_, 0);
         if (rc != 0) {
-            throw std::system_error(-rc, std::generic_category(), "io_uring_queue_init");
+            throw_error(system_error_value(-rc, "io_uring_queue_init"));
         }
     }
     uring(const uring&) = delete;
@@ -140,7 +140,7 @@ class uring_batch {
             const int rc = io_uring_submit_and_wait(ring_.get(), 1);
             if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
                 // The ring refuses work: what is in flight cannot be waited for either.
-                throw std::system_error(-rc, std::generic_category(), "io_uring_submit_and_wait");
+                throw_error(system_error_value(-rc, "io_uring_submit_and_wait"));
             }
             io_uring_cqe* cqe = nullptr;
             unsigned head = 0, seen = 0;
@@ -229,9 +229,10 @@ class uring_batch {
             prep(s); // a short read: the rest
         } else {
             std::pair<std::size_t, std::size_t> range{0, 0};
-            try {
+            FASTREAD_TRY {
                 range = on_read_(sl.request, buffer(s));
-            } catch (...) {
+            }
+            FASTREAD_CATCH_ALL {
                 thrown_ = std::current_exception();
                 release(s);
                 return;

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "../result.hpp"
+
 namespace fastread::detail {
 
 /// One visit: the record's index in the file and its position in the caller's batch.
@@ -127,10 +129,11 @@ inline void check_indices(std::span<const std::uint64_t> indices, std::uint64_t 
                           const std::filesystem::path& path) {
     for (std::size_t i = 0; i < indices.size(); ++i) {
         if (indices[i] >= count) {
-            throw std::out_of_range(path.string() + ": record index " + std::to_string(indices[i]) +
-                                    " (at position " + std::to_string(i) +
-                                    " of the batch) is out of range: the file holds " +
-                                    std::to_string(count) + " whole records");
+            throw_error(fastread::error(
+                make_error_code(errc::out_of_range),
+                path.string() + ": record index " + std::to_string(indices[i]) + " (at position " +
+                    std::to_string(i) + " of the batch) is out of range: the file holds " +
+                    std::to_string(count) + " whole records"));
         }
     }
 }

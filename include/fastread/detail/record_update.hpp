@@ -143,7 +143,7 @@ void update_in_windows(int fd, const std::filesystem::path& path,
         };
 
         // 1. Read the window's requests, on every CPU.
-        try {
+        FASTREAD_TRY {
             in_slices(qb - qa, threads_for_calls(qb - qa),
                       [&](unsigned, std::size_t b, std::size_t e) {
                           for (std::size_t q = qa + b; q < qa + e; ++q) {
@@ -154,8 +154,9 @@ void update_in_windows(int fd, const std::filesystem::path& path,
                               }
                           }
                       });
-        } catch (const std::system_error& e) {
-            throw update_error(e, requests[qa].first);
+        }
+        FASTREAD_CATCH_AS(std::system_error, e) {
+            throw_update_error(e, requests[qa].first);
         }
 
         // 2. fn in file order, on this thread; a request's changes are kept or dropped whole.
@@ -169,9 +170,10 @@ void update_in_windows(int fd, const std::filesystem::path& path,
                 T value;
                 std::memcpy(&value, record, sizeof(T));
                 T updated = value;
-                try {
+                FASTREAD_TRY {
                     updated = fn(value);
-                } catch (...) {
+                }
+                FASTREAD_CATCH_ALL {
                     thrown = std::current_exception();
                     thrown_index = refs[k].index;
                     stop = q;
@@ -262,9 +264,10 @@ void update_in_windows(int fd, const std::filesystem::path& path,
         }
         if (thrown) {
             const std::size_t applied = requests[stop].first;
-            try {
+            FASTREAD_TRY {
                 std::rethrow_exception(thrown);
-            } catch (...) {
+            }
+            FASTREAD_CATCH_ALL {
                 std::throw_with_nested(update_error(
                     std::make_error_code(std::errc::operation_canceled),
                     "update_at: fn threw for record " + std::to_string(thrown_index) + " of \"" +

@@ -119,6 +119,15 @@ class hash_cache {
     /// if it exists but cannot be read.
     state load(const std::filesystem::path& path,
                std::uint32_t hash_version = current_hash_version) {
+        error err;
+        const state st = load(path, err, hash_version);
+        throw_if(err);
+        return st;
+    }
+
+    /// load, without throwing: on an error `err` holds it (the state is then `missing`).
+    state load(const std::filesystem::path& path, error& err,
+               std::uint32_t hash_version = current_hash_version) {
         entries_.clear();
         std::string bytes;
         {
@@ -126,14 +135,25 @@ class hash_cache {
             if (!std::filesystem::exists(std::filesystem::symlink_status(path, exists_error))) {
                 return state::missing; // (what could not be looked at fails to open below)
             }
-            const unique_fd fd = open_read_only(path);
-            const file_info info = stat_fd(fd.get(), path);
+            const unique_fd fd = open_read_only(path, 0, err);
+            if (!fd) {
+                return state::missing;
+            }
+            const file_info info = stat_fd(fd.get(), path, err);
+            if (err.code()) {
+                return state::missing;
+            }
             if (!info.regular) {
-                throw_system_error(info.directory ? EISDIR : EINVAL, "not a regular file:", path);
+                err = os_error(info.directory ? EISDIR : EINVAL, "not a regular file:", path);
+                return state::missing;
             }
             // The file's own size justifies the allocation.
             bytes.resize(static_cast<std::size_t>(info.size));
-            if (pread_full(fd.get(), bytes.data(), bytes.size(), 0, path) != bytes.size()) {
+            const std::size_t got = pread_full(fd.get(), bytes.data(), bytes.size(), 0, path, err);
+            if (err.code()) {
+                return state::missing;
+            }
+            if (got != bytes.size()) {
                 return state::corrupt; // shrank while read
             }
         }
@@ -224,6 +244,14 @@ class hash_cache {
     /// std::system_error naming the path if it cannot.
     void save(const std::filesystem::path& path,
               std::uint32_t hash_version = current_hash_version) const {
+        error err;
+        save(path, err, hash_version);
+        throw_if(err);
+    }
+
+    /// save, without throwing: false, the error in `err`, if the file cannot be written.
+    bool save(const std::filesystem::path& path, error& err,
+              std::uint32_t hash_version = current_hash_version) const {
         std::vector<const hash_cache_entry*> sorted;
         sorted.reserve(entries_.size());
         for (const auto& [id, entry] : entries_) {
@@ -265,12 +293,13 @@ class hash_cache {
             std::error_code ec;
             std::filesystem::create_directories(dir, ec);
             if (ec) {
-                throw_system_error(ec.value(), "create the directory of", path);
+                err = os_error(ec.value(), "create the directory of", path);
+                return false;
             }
         }
-        atomic_file out(path);
-        out.write(bytes.data(), bytes.size());
-        out.commit();
+        atomic_file out(path, err);
+        out.write(bytes.data(), bytes.size(), err);
+        return out.commit(err);
     }
 
   private:

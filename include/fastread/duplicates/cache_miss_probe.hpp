@@ -59,15 +59,19 @@ inline ssize_t pread_probing(int fd, char* dst, std::size_t n, std::uint64_t off
     }
 }
 
-// pread_probing until `n` bytes arrived or the file ended; returns the count.
-// @throws std::system_error naming `path` on a read error.
+// pread_probing until `n` bytes arrived or the file ended; returns the count, short on a
+// read error, whose errno is then in `err` (else 0).
 inline std::size_t pread_full_probing(int fd, char* dst, std::size_t n, std::uint64_t offset,
-                                      const std::string& path, cache_miss_probe* miss_probe) {
-    return read_full_at(
+                                      const std::string& path, cache_miss_probe* miss_probe,
+                                      int& err) {
+    error e;
+    const std::size_t got = read_full_at(
         [fd, miss_probe](char* to, std::size_t want, std::uint64_t at) {
             return pread_probing(fd, to, want, at, miss_probe);
         },
-        dst, n, offset, path);
+        dst, n, offset, path, e);
+    err = e.code().value();
+    return got;
 }
 
 } // namespace fastread::detail

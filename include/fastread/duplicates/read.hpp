@@ -108,11 +108,10 @@ class duplicate_reader : protected duplicate_walk {
     }
 
     bool still_same(const dup_file& f, int fd, worker& w) const {
-        file_info st;
-        try {
-            st = stat_fd(fd);
-        } catch (const std::system_error& e) {
-            return w.fail(f.path, e.code().value(), "stat");
+        fastread::error err;
+        const file_info st = stat_fd(fd, {}, err);
+        if (err.code()) {
+            return w.fail(f.path, err.code().value(), "stat");
         }
         if (!unchanged(f, st)) {
             return w.fail(f.path, e_changed, "changed");
@@ -138,10 +137,11 @@ class duplicate_reader : protected duplicate_walk {
         }
         auto got = static_cast<std::size_t>(first);
         if (got != 0 && got < size) { // a short read before the expected end: keep reading
-            try {
-                got += pread_full_probing(fd, dst + got, size + 1 - got, got, f.path, w.miss_probe);
-            } catch (const std::system_error& e) {
-                return w.fail(f.path, e.code().value(), "read");
+            int err = 0;
+            got +=
+                pread_full_probing(fd, dst + got, size + 1 - got, got, f.path, w.miss_probe, err);
+            if (err != 0) {
+                return w.fail(f.path, err, "read");
             }
         }
         if (got != size) {
@@ -180,21 +180,23 @@ class duplicate_reader : protected duplicate_walk {
         }
         char buf[2 * probe_bytes];
         const std::uint64_t size = f.info.size;
-        try {
-            if (size <= 2 * probe_bytes) {
-                if (pread_full_probing(fd.get(), buf, static_cast<std::size_t>(size), 0, f.path,
-                                       w.miss_probe) != size) {
-                    return w.fail(f.path, e_changed, "changed");
-                }
-            } else if (pread_full_probing(fd.get(), buf, probe_bytes, 0, f.path, w.miss_probe) !=
-                           probe_bytes ||
-                       pread_full_probing(fd.get(), buf + probe_bytes, probe_bytes,
-                                          size - probe_bytes, f.path,
-                                          w.miss_probe) != probe_bytes) {
-                return w.fail(f.path, e_changed, "changed");
-            }
-        } catch (const std::system_error& e) {
-            return w.fail(f.path, e.code().value(), "read");
+        int err = 0;
+        bool whole = false;
+        if (size <= 2 * probe_bytes) {
+            whole = pread_full_probing(fd.get(), buf, static_cast<std::size_t>(size), 0, f.path,
+                                       w.miss_probe, err) == size;
+        } else {
+            whole = pread_full_probing(fd.get(), buf, probe_bytes, 0, f.path, w.miss_probe, err) ==
+                        probe_bytes &&
+                    err == 0 &&
+                    pread_full_probing(fd.get(), buf + probe_bytes, probe_bytes, size - probe_bytes,
+                                       f.path, w.miss_probe, err) == probe_bytes;
+        }
+        if (err != 0) {
+            return w.fail(f.path, err, "read");
+        }
+        if (!whole) {
+            return w.fail(f.path, e_changed, "changed");
         }
         out = probe_digest(buf, buf + probe_bytes, size);
         return true;
@@ -228,11 +230,15 @@ class duplicate_reader : protected duplicate_walk {
         char head[probe_bytes];
         char tail[probe_bytes];
         std::uint64_t total = 0;
-        try {
+        {
             for (std::uint64_t offset = 0;; offset += block_bytes) {
                 const char* const block = w.buffer_a();
+                int err = 0;
                 const std::size_t n = pread_full_probing(fd.get(), w.buffer_a(), block_bytes,
-                                                         offset, f.path, w.miss_probe);
+                                                         offset, f.path, w.miss_probe, err);
+                if (err != 0) {
+                    return w.fail(f.path, err, "read");
+                }
                 XXH3_128bits_update(&state, block, n);
                 // The first and last probe_bytes of what was read so far.
                 if (offset == 0) {
@@ -249,8 +255,6 @@ class duplicate_reader : protected duplicate_walk {
                     break;
                 }
             }
-        } catch (const std::system_error& e) {
-            return w.fail(f.path, e.code().value(), "read");
         }
         if (total != f.info.size) {
             return w.fail(f.path, e_changed, "changed");
@@ -305,12 +309,9 @@ class duplicate_reader : protected duplicate_walk {
     // pread of up to `n` bytes at `offset`; false (reported) on an I/O error.
     static bool read_part(const dup_file& f, int fd, char* dst, std::size_t n, std::uint64_t offset,
                           std::size_t& got, worker& w) {
-        try {
-            got = pread_full_probing(fd, dst, n, offset, f.path, w.miss_probe);
-            return true;
-        } catch (const std::system_error& e) {
-            return w.fail(f.path, e.code().value(), "read");
-        }
+        int err = 0;
+        got = pread_full_probing(fd, dst, n, offset, f.path, w.miss_probe, err);
+        return err == 0 || w.fail(f.path, err, "read");
     }
 };
 

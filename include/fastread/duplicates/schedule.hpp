@@ -105,15 +105,14 @@ class duplicate_finder : protected duplicate_comparer {
                              .count();
         cache_ = std::make_unique<hash_cache>();
         cache_changed_ = true; // rewritten unless loaded as it is
-        try {
-            const hash_cache::state state = cache_->load(opt_.cache);
-            cache_changed_ = state != hash_cache::state::loaded;
-            if (state == hash_cache::state::corrupt) {
-                report({duplicate_error{
-                    opt_.cache, std::error_code(EILSEQ, std::generic_category()), "cache"}});
-            }
-        } catch (const std::system_error& e) {
-            report({duplicate_error{opt_.cache, e.code(), "cache"}});
+        fastread::error err;
+        const hash_cache::state state = cache_->load(opt_.cache, err);
+        cache_changed_ = state != hash_cache::state::loaded;
+        if (err.code()) {
+            report({duplicate_error{opt_.cache, err.code(), "cache"}});
+        } else if (state == hash_cache::state::corrupt) {
+            report({duplicate_error{opt_.cache, std::error_code(EILSEQ, std::generic_category()),
+                                    "cache"}});
         }
     }
 
@@ -124,10 +123,9 @@ class duplicate_finder : protected duplicate_comparer {
         if (learned_ == 0 && !cache_changed_) {
             return; // nothing new: the file on disk already holds every entry
         }
-        try {
-            cache_->save(opt_.cache);
-        } catch (const std::system_error& e) {
-            report({duplicate_error{opt_.cache, e.code(), "cache"}});
+        fastread::error err;
+        if (!cache_->save(opt_.cache, err)) {
+            report({duplicate_error{opt_.cache, err.code(), "cache"}});
         }
     }
 

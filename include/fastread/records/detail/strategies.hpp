@@ -27,7 +27,7 @@ void positioned_file::update_in_phases(const std::vector<detail::record_ref>& re
     const std::size_t n = refs.size();
     std::unique_ptr<unsigned char[]> values(new unsigned char[n * sizeof(T)]);
     auto value_at = [&](std::size_t k) { return values.get() + k * sizeof(T); };
-    try {
+    FASTREAD_TRY {
         // With pread even for mmap: a read fault would map the pages read-only, and
         // each later store would fault again (ext4's page_mkwrite;
         // docs/benchmarks/notes-2026-11.md, "Records at random positions").
@@ -44,8 +44,9 @@ void positioned_file::update_in_phases(const std::vector<detail::record_ref>& re
                                 sizeof(T));
                 }
             });
-    } catch (const std::system_error& e) {
-        throw update_error(e, 0);
+    }
+    FASTREAD_CATCH_AS(std::system_error, e) {
+        detail::throw_update_error(e, 0);
     }
     // fn, in order. `last[k]`: visit k is the last of its index and changed the record.
     std::vector<std::size_t> writes; // visits whose value goes back to the file
@@ -86,12 +87,13 @@ void positioned_file::update_in_phases(const std::vector<detail::record_ref>& re
         for (std::size_t j = w; j < e; ++j) {
             std::memcpy(bytes.data() + (j - w) * sizeof(T), value_at(writes[j]), sizeof(T));
         }
-        try {
+        FASTREAD_TRY {
             detail::pwrite_all(fd_.get(), reinterpret_cast<const char*>(bytes.data()), bytes.size(),
                                refs[writes[w]].index * sizeof(T), path_);
-        } catch (const std::system_error& err) {
+        }
+        FASTREAD_CATCH_AS(std::system_error, err) {
             // Every visit before this write's first record is in the file.
-            throw update_error(err, writes[w] + 1 - count_run(refs, writes[w]));
+            detail::throw_update_error(err, writes[w] + 1 - count_run(refs, writes[w]));
         }
         w = e;
     }
@@ -107,13 +109,15 @@ void positioned_file::update_in_order(const std::vector<detail::record_ref>& ref
     std::vector<std::size_t> changed; // visits of the request that changed their record
     for (const detail::block_request& r : requests) {
         std::size_t got = 0;
-        try {
+        FASTREAD_TRY {
             got = detail::pread_full(fd_.get(), buffer.get(), r.length, r.offset, path_);
-        } catch (const std::system_error& e) {
-            throw update_error(e, r.first);
+        }
+        FASTREAD_CATCH_AS(std::system_error, e) {
+            detail::throw_update_error(e, r.first);
         }
         if (got != r.length) {
-            detail::throw_update_error(EIO, "pread (the file ended early)", path_.string(), r.first);
+            detail::throw_update_error(EIO, "pread (the file ended early)", path_.string(),
+                                       r.first);
         }
         auto at = [&](std::size_t k) {
             return static_cast<std::size_t>(refs[k].index * sizeof(T) - r.offset);
@@ -123,9 +127,10 @@ void positioned_file::update_in_order(const std::vector<detail::record_ref>& ref
             T value;
             std::memcpy(&value, buffer.get() + at(k), sizeof(T));
             T updated = value;
-            try {
+            FASTREAD_TRY {
                 updated = fn(value);
-            } catch (...) {
+            }
+            FASTREAD_CATCH_ALL {
                 // The requests before this one are in the file, none of this one's
                 // changes: an update_error says so, with fn's exception nested.
                 std::throw_with_nested(update_error(
@@ -206,24 +211,26 @@ void positioned_file::update_uring(const std::vector<detail::record_ref>& refs, 
     random_advice advice(fd_.get());
     std::size_t applied = 0;
     bool fn_threw = false;
-    try {
+    FASTREAD_TRY {
         detail::run_on_uring(
             fd_.get(), requests, detail::uring_depth,
             [&](std::size_t q, char* buffer) {
-                try {
+                FASTREAD_TRY {
                     return detail::apply_in_buffer<T>(buffer, requests[q], refs, fn);
-                } catch (...) {
+                }
+                FASTREAD_CATCH_ALL {
                     fn_threw = true;
-                    throw;
+                    FASTREAD_RETHROW;
                 }
             },
             [&](std::size_t q) { applied += requests[q].last - requests[q].first; },
             [&](int err, const char* operation) {
                 detail::throw_update_error(err, operation, path_.string(), applied);
             });
-    } catch (...) {
+    }
+    FASTREAD_CATCH_ALL {
         if (!fn_threw) {
-            throw;
+            FASTREAD_RETHROW;
         }
         // The requests whose writes completed are in the file (counted when each
         // finished, in completion order); none of the failing request's changes.
@@ -235,7 +242,8 @@ void positioned_file::update_uring(const std::vector<detail::record_ref>& refs, 
     }
 #else
     (void)refs, (void)fn, (void)size, (void)rules;
-    detail::throw_update_error(ENOSYS, "io_uring (fastread was built without liburing)", path_.string(), 0);
+    detail::throw_update_error(ENOSYS, "io_uring (fastread was built without liburing)",
+                               path_.string(), 0);
 #endif
 }
 
