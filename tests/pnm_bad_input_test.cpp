@@ -28,11 +28,19 @@ struct bad_case {
 
 // Decodes `bytes` with `decode` (taking a byte source or a path) through every kind of
 // source and checks each one reports the same parse_error: same offset, same reason; from a
-// file, the message names the file.
-template <class Decode>
-void check_rejected(const bad_case& c, Decode decode) {
+// file, the message names the file. Each time, `try_decode` (the try_ form) on the same
+// input returns the same error as a value: code, offset, path and message.
+template <class Decode, class TryDecode>
+void check_rejected(const bad_case& c, Decode decode, TryDecode try_decode) {
     CAPTURE(c.name);
+    bool trying = false; // run() calls the try_ form
     auto expect = [&](auto&& run, const std::string& file) {
+        trying = true;
+        const fastread::error value = run();
+        trying = false;
+        CHECK(value.code().category() == fastread::error_category());
+        CHECK(value.offset() == c.offset);
+        CHECK(value.path() == file);
         try {
             run();
             FAIL_CHECK("accepted: " << c.name);
@@ -40,7 +48,19 @@ void check_rejected(const bad_case& c, Decode decode) {
             CHECK(e.offset() == c.offset);
             CHECK_THAT(e.reason(), Catch::Contains(c.reason));
             CHECK(e.file() == file);
+            CHECK(value.code() == e.code());
+            CHECK(value.message() == e.what());
         }
+    };
+    // The throwing form, or the try_ form's error (an empty one when it gave a value).
+    auto decode_either = [&](auto& input) -> fastread::error {
+        if (!trying) {
+            decode(input);
+            return {};
+        }
+        auto r = try_decode(input);
+        CHECK_FALSE(r);
+        return r ? fastread::error() : r.error();
     };
     temp_dir dir;
     const auto path = dir / "bad.pnm";
@@ -48,22 +68,22 @@ void check_rejected(const bad_case& c, Decode decode) {
     expect(
         [&] {
             memory_source m(std::span<const char>(c.bytes.data(), c.bytes.size()));
-            decode(m);
+            return decode_either(m);
         },
         "");
-    expect([&] { decode(path); }, path.string());
+    expect([&] { return decode_either(path); }, path.string());
     for (std::size_t chunk : {1, 2, 3, 7, 64}) {
         CAPTURE(chunk);
         expect(
             [&] {
                 read_source r(path, chunk);
-                decode(r);
+                return decode_either(r);
             },
             path.string());
         expect(
             [&] {
                 chunked_source s(c.bytes, chunk);
-                decode(s);
+                return decode_either(s);
             },
             "");
     }
@@ -71,13 +91,15 @@ void check_rejected(const bad_case& c, Decode decode) {
         [&] {
             fastread_test::pipe_feeder pipe(c.bytes);
             read_source r(pipe.read_fd(), 5);
-            decode(r);
+            return decode_either(r);
         },
         "");
 }
 
 void check_pnm_rejected(const bad_case& c) {
-    check_rejected(c, [](auto&& input) { pnm::load<std::uint16_t>(input); });
+    check_rejected(
+        c, [](auto&& input) { pnm::load<std::uint16_t>(input); },
+        [](auto&& input) { return pnm::try_load<std::uint16_t>(input); });
 }
 
 } // namespace
@@ -95,9 +117,11 @@ TEST_CASE("pnm: bad magic numbers, and PFM named as such", "[pnm][error]") {
     }
     // ppm::load names PFM too, and points from P5 to pnm::load.
     check_rejected({"PFM to ppm", "Pf\n1 1\n1\n", 0, "Pf starts a PFM image (grayscale"},
-                   [](auto&& input) { ppm::load(input); });
+                   [](auto&& input) { ppm::load(input); },
+                   [](auto&& input) { return ppm::try_load(input); });
     check_rejected({"P5 to ppm", "P5 1 1 255\n\x01", 1, "fastread::pnm::load reads P1 to P7"},
-                   [](auto&& input) { ppm::load(input); });
+                   [](auto&& input) { ppm::load(input); },
+                   [](auto&& input) { return ppm::try_load(input); });
 }
 
 TEST_CASE("pnm: bad PBM, PGM and PAM rasters are rejected at the right byte", "[pnm][error]") {
@@ -170,7 +194,8 @@ TEST_CASE("pnm: bad PAM headers are rejected at the right byte", "[pnm][error]")
     // 8-bit samples cannot hold maxval 1000.
     check_rejected({"8-bit", "P7\nWIDTH 1\nHEIGHT 1\nDEPTH 1\nMAXVAL 1000\nENDHDR\n\x03\xe8", 35,
                     "needs 16-bit samples"},
-                   [](auto&& input) { pnm::load<std::uint8_t>(input); });
+                   [](auto&& input) { pnm::load<std::uint8_t>(input); },
+                   [](auto&& input) { return pnm::try_load<std::uint8_t>(input); });
 }
 
 TEST_CASE("pnm: declared sizes the input cannot hold are rejected without allocating them",

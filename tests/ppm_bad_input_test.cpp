@@ -29,15 +29,35 @@ std::string p6_header(const std::string& dims) {
 }
 
 // Decodes `bytes` through every kind of source and checks each one reports the same
-// parse_error: same offset, same reason; from a file, the message names the file.
+// parse_error: same offset, same reason; from a file, the message names the file. Each time,
+// ppm::try_load on the same input returns the same error as a value: code, offset, path and
+// message.
 template <class Sample = std::uint8_t>
 void check_rejected(const bad_case& c) {
     CAPTURE(c.name);
+    bool trying = false; // decode() calls try_load
+    auto load = [&](auto& input) -> fastread::error {
+        if (!trying) {
+            ppm::load<Sample>(input);
+            return {};
+        }
+        auto r = ppm::try_load<Sample>(input);
+        CHECK_FALSE(r);
+        return r ? fastread::error() : r.error();
+    };
     auto expect = [&](auto&& decode, const std::string& file) {
+        trying = true;
+        const fastread::error value = decode();
+        trying = false;
+        CHECK(value.code().category() == fastread::error_category());
+        CHECK(value.offset() == c.offset);
+        CHECK(value.path() == file);
         try {
             decode();
             FAIL_CHECK("accepted: " << c.name);
         } catch (const parse_error& e) {
+            CHECK(value.code() == e.code());
+            CHECK(value.message() == e.what());
             CHECK(e.offset() == c.offset);
             CHECK_THAT(e.reason(), Catch::Contains(c.reason));
             CHECK(e.file() == file);
@@ -52,22 +72,22 @@ void check_rejected(const bad_case& c) {
     expect(
         [&] {
             memory_source m(std::span<const char>(c.bytes.data(), c.bytes.size()));
-            ppm::load<Sample>(m);
+            return load(m);
         },
         "");
-    expect([&] { ppm::load<Sample>(path); }, path.string());
+    expect([&] { return load(path); }, path.string());
     for (std::size_t chunk : {1, 2, 3, 7, 64}) {
         CAPTURE(chunk);
         expect(
             [&] {
                 read_source r(path, chunk);
-                ppm::load<Sample>(r);
+                return load(r);
             },
             path.string());
         expect(
             [&] {
                 chunked_source s(c.bytes, chunk);
-                ppm::load<Sample>(s);
+                return load(s);
             },
             "");
     }
@@ -75,7 +95,7 @@ void check_rejected(const bad_case& c) {
         [&] {
             fastread_test::pipe_feeder pipe(c.bytes);
             read_source r(pipe.read_fd(), 5);
-            ppm::load<Sample>(r);
+            return load(r);
         },
         "");
 }
