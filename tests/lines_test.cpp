@@ -179,6 +179,23 @@ TEST_CASE("lines: lines longer than the chunk grow the buffer, and max_line_leng
             CHECK_THAT(e.what(), Catch::Contains("max_line_length (10 bytes)"));
         }
     }
+    // The try_ form: the lines before, then the same error kept by the range.
+    temp_dir dir;
+    write_file(dir / "long.txt", bytes);
+    auto range = fastread::try_lines(dir / "long.txt", limited);
+    REQUIRE(range);
+    CHECK(collect(*range) == std::vector<std::string>{"short"});
+    CHECK(range->error().code() == fastread::errc::over_limit);
+    CHECK(range->error().offset() == 6 + 10);
+    CHECK(range->error().message() == (dir / "long.txt").string() +
+                                          ": byte 16: line longer than max_line_length (10 bytes)");
+    try {
+        collect(lines(dir / "long.txt", limited));
+        FAIL("accepted a line over max_line_length");
+    } catch (const parse_error& e) {
+        CHECK(range->error().message() == e.what());
+        CHECK(e.code() == fastread::errc::over_limit);
+    }
 }
 
 TEST_CASE("lines: max_line_length counts the line as handed out, not a CR strip_cr drops",
@@ -201,6 +218,14 @@ TEST_CASE("lines: max_line_length counts the line as handed out, not a CR strip_
                 CHECK(e.offset() == offset);
             }
         }
+        // The try_ form from a file: the same offset, kept by the range.
+        temp_dir dir;
+        write_file(dir / "t.txt", bytes);
+        auto range = fastread::try_lines(dir / "t.txt", opts);
+        REQUIRE(range);
+        collect(*range);
+        CHECK(range->error().code() == fastread::errc::over_limit);
+        CHECK(range->error().offset() == offset);
     };
     rejects("abcd\r\n", limited, 3);
     rejects("abc\r", limited, 3);    // a CR at the end of the input is kept

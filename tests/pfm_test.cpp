@@ -182,7 +182,13 @@ TEST_CASE("pfm: bad input is rejected at the right byte without allocating what 
     };
     for (const bad_case& c : cases) {
         CAPTURE(c.bytes);
-        auto expect = [&](auto&& run) {
+        // `run` calls the throwing form; `try_run` the try_ form on the same input, whose
+        // error must be the exception's: code, offset, path and message.
+        auto expect = [&](auto&& run, auto&& try_run) {
+            const fastread::result<pfm::image> r = try_run();
+            REQUIRE_FALSE(r);
+            CHECK(r.error().code() == c.code);
+            CHECK(r.error().offset() == c.offset);
             try {
                 run();
                 FAIL_CHECK("accepted");
@@ -192,17 +198,28 @@ TEST_CASE("pfm: bad input is rejected at the right byte without allocating what 
                 CHECK(e.code() == c.code);
                 CHECK(e.error().offset() == c.offset);
                 CHECK(e.error().message() == e.what());
+                CHECK(r.error().message() == e.what());
+                CHECK(r.error().path() == e.file());
             }
         };
-        expect([&] { from_bytes(c.bytes); });
+        expect([&] { from_bytes(c.bytes); },
+               [&] {
+                   memory_source m(std::span<const char>(c.bytes.data(), c.bytes.size()));
+                   return pfm::try_load(m);
+               });
         for (std::size_t chunk : {1, 3, 64}) {
-            expect([&] {
-                chunked_source s(c.bytes, chunk);
-                pfm::load(s);
-            });
+            expect(
+                [&] {
+                    chunked_source s(c.bytes, chunk);
+                    pfm::load(s);
+                },
+                [&] {
+                    chunked_source s(c.bytes, chunk);
+                    return pfm::try_load(s);
+                });
         }
         temp_dir dir;
         write_file(dir / "bad.pfm", c.bytes);
-        expect([&] { pfm::load(dir / "bad.pfm"); });
+        expect([&] { pfm::load(dir / "bad.pfm"); }, [&] { return pfm::try_load(dir / "bad.pfm"); });
     }
 }
