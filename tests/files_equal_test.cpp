@@ -120,11 +120,30 @@ TEST_CASE("files_equal: sizes, empty files, the same inode, and errors", "[compa
         } catch (const std::system_error& e) {
             CHECK(e.code() == std::errc::no_such_file_or_directory);
             CHECK(std::string(e.what()).find((dir / "missing").string()) != std::string::npos);
+            // The try_ form: the same error as a value.
+            const fastread::result<bool> r =
+                fastread::try_files_equal(dir / "abc", dir / "missing", o);
+            REQUIRE_FALSE(r);
+            CHECK(r.error().code() == e.code());
+            CHECK(r.error().message() == e.what());
+            CHECK_FALSE(r.error().offset());
         }
+        const fastread::result<bool> same =
+            fastread::try_files_equal(dir / "abc", dir / "abc-link", o);
+        REQUIRE(same);
+        CHECK(*same);
+        const fastread::result<bool> prefix =
+            fastread::try_files_equal(dir / "abc", dir / "abcd", o);
+        REQUIRE(prefix);
+        CHECK_FALSE(*prefix);
     }
     // A directory cannot be read as a file: an error naming it, whatever the method.
     fs::create_directory(dir / "sub");
     CHECK_THROWS_AS(files_equal(dir / "abc", dir / "sub"), std::system_error);
+    const fastread::result<bool> dir_result = fastread::try_files_equal(dir / "abc", dir / "sub");
+    REQUIRE_FALSE(dir_result);
+    CHECK(dir_result.error().code() == std::errc::is_a_directory);
+    CHECK_THAT(dir_result.error().message(), Catch::Contains((dir / "sub").string()));
 }
 
 // POSIX only: truncate(2) racing the comparison (Windows refuses to shrink a mapped file),

@@ -187,8 +187,8 @@ TEST_CASE("lines: lines longer than the chunk grow the buffer, and max_line_leng
     CHECK(collect(*range) == std::vector<std::string>{"short"});
     CHECK(range->error().code() == fastread::errc::over_limit);
     CHECK(range->error().offset() == 6 + 10);
-    CHECK(range->error().message() == (dir / "long.txt").string() +
-                                          ": byte 16: line longer than max_line_length (10 bytes)");
+    CHECK(range->error().message() ==
+          (dir / "long.txt").string() + ": byte 16: line longer than max_line_length (10 bytes)");
     try {
         collect(lines(dir / "long.txt", limited));
         FAIL("accepted a line over max_line_length");
@@ -263,6 +263,11 @@ TEST_CASE("lines(path) reads /proc files and throws for a missing file", "[lines
     CHECK(status.front().rfind("Name:", 0) == 0);
 #endif
     CHECK_THROWS_AS(lines("/nonexistent/file"), std::system_error);
+    const auto missing = fastread::try_lines("/nonexistent/file");
+    REQUIRE_FALSE(missing);
+    CHECK(missing.error().code() == std::errc::no_such_file_or_directory);
+    CHECK(missing.error().message() ==
+          "open \"/nonexistent/file\": " + std::generic_category().message(ENOENT));
 }
 
 namespace {
@@ -406,6 +411,22 @@ TEST_CASE("lines(path): a file that shrinks while its lines are read ends where 
         CHECK_THROWS_WITH(read_while_cut(path, io, 1000),
                           Catch::Contains(path.string()) &&
                               Catch::Contains("shrank to 1000 bytes"));
+        // The try_ form: the iteration ends, the range keeps the error.
+        write_file(path, text);
+        line_options options;
+        options.io = io;
+        auto range = fastread::try_lines(path, options);
+        REQUIRE(range);
+        std::size_t handed_out = 0;
+        for (std::string_view line : *range) {
+            if (handed_out == 0) {
+                std::filesystem::resize_file(path, 1000);
+            }
+            handed_out += line.size() + 1;
+        }
+        CHECK(range->error().code() == std::errc::io_error);
+        CHECK_THAT(range->error().message(),
+                   Catch::Contains(path.string()) && Catch::Contains("shrank to 1000 bytes"));
     }
 }
 

@@ -116,12 +116,12 @@ TEST_CASE("pnm: bad magic numbers, and PFM named as such", "[pnm][error]") {
         check_pnm_rejected(c);
     }
     // ppm::load names PFM too, and points from P5 to pnm::load.
-    check_rejected({"PFM to ppm", "Pf\n1 1\n1\n", 0, "Pf starts a PFM image (grayscale"},
-                   [](auto&& input) { ppm::load(input); },
-                   [](auto&& input) { return ppm::try_load(input); });
-    check_rejected({"P5 to ppm", "P5 1 1 255\n\x01", 1, "fastread::pnm::load reads P1 to P7"},
-                   [](auto&& input) { ppm::load(input); },
-                   [](auto&& input) { return ppm::try_load(input); });
+    check_rejected(
+        {"PFM to ppm", "Pf\n1 1\n1\n", 0, "Pf starts a PFM image (grayscale"},
+        [](auto&& input) { ppm::load(input); }, [](auto&& input) { return ppm::try_load(input); });
+    check_rejected(
+        {"P5 to ppm", "P5 1 1 255\n\x01", 1, "fastread::pnm::load reads P1 to P7"},
+        [](auto&& input) { ppm::load(input); }, [](auto&& input) { return ppm::try_load(input); });
 }
 
 TEST_CASE("pnm: bad PBM, PGM and PAM rasters are rejected at the right byte", "[pnm][error]") {
@@ -192,10 +192,11 @@ TEST_CASE("pnm: bad PAM headers are rejected at the right byte", "[pnm][error]")
         check_pnm_rejected(c);
     }
     // 8-bit samples cannot hold maxval 1000.
-    check_rejected({"8-bit", "P7\nWIDTH 1\nHEIGHT 1\nDEPTH 1\nMAXVAL 1000\nENDHDR\n\x03\xe8", 35,
-                    "needs 16-bit samples"},
-                   [](auto&& input) { pnm::load<std::uint8_t>(input); },
-                   [](auto&& input) { return pnm::try_load<std::uint8_t>(input); });
+    check_rejected(
+        {"8-bit", "P7\nWIDTH 1\nHEIGHT 1\nDEPTH 1\nMAXVAL 1000\nENDHDR\n\x03\xe8", 35,
+         "needs 16-bit samples"},
+        [](auto&& input) { pnm::load<std::uint8_t>(input); },
+        [](auto&& input) { return pnm::try_load<std::uint8_t>(input); });
 }
 
 TEST_CASE("pnm: declared sizes the input cannot hold are rejected without allocating them",

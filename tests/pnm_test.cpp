@@ -628,8 +628,8 @@ TEST_CASE("load(path) of a cached raw file in slices: a file cut short gives a p
             std::filesystem::resize_file(path, cut);
             try {
                 fastread::detail::value_or_throw(
-                    fastread::detail::load_raw_in_file_slices<std::uint8_t>(fd.get(), size, 3,
-                                                                            path, false)
+                    fastread::detail::load_raw_in_file_slices<std::uint8_t>(fd.get(), size, 3, path,
+                                                                            false)
                         .value());
                 FAIL("a shrunk file decoded");
             } catch (const parse_error& e) {

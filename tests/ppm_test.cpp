@@ -420,13 +420,24 @@ TEST_CASE("save rejects an inconsistent image and leaves the target untouched", 
     img.maxval = 100;
     img.samples[4] = 101;
     CHECK_THROWS_WITH(ppm::save(out, img), Catch::Contains("above maxval 100"));
+    // The try_ form: the same message, errc::invalid_argument, nothing written.
+    const fastread::result<void> above = ppm::try_save(out, img);
+    REQUIRE_FALSE(above);
+    CHECK(above.error().code() == fastread::errc::invalid_argument);
+    CHECK(above.error().message() == "fastread::ppm::save: sample 4 is 101, above maxval 100");
     img.width = 0;
     CHECK_THROWS_AS(ppm::save(out, img), std::invalid_argument);
+    CHECK_FALSE(ppm::try_save(out, img));
     CHECK(read_file(out) == "old contents");
 
     img.width = 2;
     img.samples[4] = 100;
     CHECK_THROWS_AS(ppm::save(dir / "no-such-dir" / "x.ppm", img), std::system_error);
+    const fastread::result<void> no_dir = ppm::try_save(dir / "no-such-dir" / "x.ppm", img);
+    REQUIRE_FALSE(no_dir);
+    CHECK(no_dir.error().code() == std::errc::no_such_file_or_directory);
+    CHECK_THAT(no_dir.error().message(), Catch::Contains("no-such-dir"));
+    CHECK(ppm::try_save(out, img, ppm::format::raw));
     ppm::save(out, img, ppm::format::plain);
     CHECK(read_file(out) == "P3\n2 1\n100\n0 0 0 0 100 0\n");
 }
@@ -631,7 +642,8 @@ std::string sliced_outcome(const std::filesystem::path& path, unsigned threads,
         if (!sliced) {
             return "nothing";
         }
-        const ppm::image<Sample> got = detail::as_image<ppm::image<Sample>>(detail::value_or_throw(std::move(*sliced)));
+        const ppm::image<Sample> got =
+            detail::as_image<ppm::image<Sample>>(detail::value_or_throw(std::move(*sliced)));
         if (img != nullptr) {
             *img = got;
         }
@@ -752,7 +764,8 @@ TEST_CASE("load(path) of a cached plain file in slices: a file cut short gives a
                 detail::load_plain_in_file_slices<std::uint8_t>(fd.get(), size, 3, path, false);
             if (cut == size - 1) {
                 REQUIRE(got.has_value());
-                CHECK(detail::as_image<ppm::image<std::uint8_t>>(detail::value_or_throw(std::move(*got))) == img);
+                CHECK(detail::as_image<ppm::image<std::uint8_t>>(
+                          detail::value_or_throw(std::move(*got))) == img);
                 continue;
             }
             if (got && !*got) {
@@ -787,7 +800,8 @@ TEST_CASE("load: a big plain image is decoded where no thread can be created", "
         }
         auto by_path =
             detail::load_plain_in_file_slices<std::uint8_t>(fd.get(), size, 2, path, false);
-        return by_path && detail::as_image<ppm::image<std::uint8_t>>(detail::value_or_throw(std::move(*by_path))) == img
+        return by_path && detail::as_image<ppm::image<std::uint8_t>>(
+                              detail::value_or_throw(std::move(*by_path))) == img
                    ? 0
                    : 2;
     });

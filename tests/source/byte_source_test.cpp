@@ -215,6 +215,10 @@ TEST_CASE("mmap_source refuses what cannot be mapped, with std::system_error", "
             FAIL("mapped a directory");
         } catch (const std::system_error& e) {
             CHECK(e.code() == std::errc::is_a_directory);
+            const fastread::result<mmap_source> r = mmap_source::try_open(dir.path());
+            REQUIRE_FALSE(r);
+            CHECK(r.error().code() == e.code());
+            CHECK(r.error().message() == e.what());
         }
     }
 }
@@ -324,6 +328,22 @@ TEST_CASE("chunk size 0 and a null FILE* are rejected", "[source][error]") {
     CHECK_THROWS_AS(fread_source(static_cast<std::FILE*>(nullptr)), std::invalid_argument);
     std::istringstream in("x");
     CHECK_THROWS_AS(istream_source(in, 0), std::invalid_argument);
+    // The try_open forms: errc::invalid_argument, the same message.
+    auto check_try = [](const auto& r, const char* message) {
+        REQUIRE_FALSE(r);
+        CHECK(r.error().code() == fastread::errc::invalid_argument);
+        CHECK(r.error().message() == message);
+    };
+    check_try(read_source::try_open(path, 0),
+              "fastread::read_source: chunk_size must be at least 1");
+    check_try(stdio_source::try_open(path, 0),
+              "fastread::stdio_source: chunk_size must be at least 1");
+    check_try(stdio_source::try_open(static_cast<std::FILE*>(nullptr)),
+              "fastread::stdio_source: needs a FILE* and a chunk_size of at least 1");
+    check_try(fread_source::try_open(static_cast<std::FILE*>(nullptr)),
+              "fastread::fread_source: needs a FILE*");
+    check_try(istream_source::try_open(in, 0),
+              "fastread::istream_source: chunk_size must be at least 1");
 }
 
 TEST_CASE("a read error is std::system_error", "[source][error]") {
@@ -335,5 +355,13 @@ TEST_CASE("a read error is std::system_error", "[source][error]") {
         FAIL("read a directory");
     } catch (const std::system_error& e) {
         CHECK(e.code() == std::errc::is_a_directory);
+#if !defined(_WIN32)
+        // try_next: the input ends, the source keeps the same error.
+        read_source r(dir.path().string());
+        CHECK(r.try_next().empty());
+        CHECK(r.error().code() == e.code());
+        CHECK(r.error().message() == e.what());
+        CHECK(r.try_next().empty());
+#endif
     }
 }
