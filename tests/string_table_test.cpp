@@ -65,13 +65,21 @@ std::uint64_t get_u64(const std::string& bytes, std::size_t at) {
     return v;
 }
 
-// parse_error's offset from open (and from open_unchecked when `header_too`).
+// parse_error's offset from open; try_open must return the same error as a value (code
+// malformed_input, offset, path, message).
 std::uint64_t open_error_offset(const fs::path& path) {
+    const fastread::result<st::view> r = st::view::try_open(path);
     try {
         st::view v = st::view::open(path);
     } catch (const fastread::parse_error& e) {
+        REQUIRE_FALSE(r);
+        CHECK(r.error().code() == fastread::errc::malformed_input);
+        CHECK(r.error().offset() == e.offset());
+        CHECK(r.error().path() == path.string());
+        CHECK(r.error().message() == e.what());
         return e.offset();
     }
+    CHECK(r);
     return UINT64_MAX;
 }
 
@@ -288,6 +296,20 @@ TEST_CASE("string_table: malformed files are parse_errors at the byte that is wr
     CHECK(open_error_offset(dir / "fifo") == 0); // and does not block
 #endif
     CHECK_THROWS_AS(st::view::open(dir / "missing"), std::system_error);
+    const fastread::result<st::view> missing = st::view::try_open(dir / "missing");
+    REQUIRE_FALSE(missing);
+    CHECK(missing.error().code() == std::errc::no_such_file_or_directory);
+    CHECK_FALSE(missing.error().offset());
+    // try_write: a directory in the way, then a good table.
+    const fastread::result<void> refused =
+        st::try_write(dir / "directory", std::vector<std::string>{"a"});
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().code() == std::errc::is_a_directory);
+    REQUIRE(st::try_write(dir / "written", std::vector<std::string>{"a", "bc"}));
+    const fastread::result<st::view> written = st::view::try_open(dir / "written");
+    REQUIRE(written);
+    CHECK(written->size() == 2);
+    CHECK((*written)[1] == "bc");
     // The message names the file, the byte and the problem.
     write_file(dir / "bad", with([](std::string& b) { b[8] = 2; }));
     try {

@@ -56,6 +56,13 @@ template <std::ranges::input_range R>
 requires std::convertible_to<std::ranges::range_reference_t<R>, std::string_view>
 void write(const std::filesystem::path& path, R&& strings);
 
+/// `write` without exceptions: nothing, or the `error` the throwing form reports (the
+/// errno, naming the path; `path` is then left untouched). Never throws but
+/// `std::bad_alloc` (and what iterating `strings` throws).
+template <std::ranges::input_range R>
+requires std::convertible_to<std::ranges::range_reference_t<R>, std::string_view> result<void>
+try_write(const std::filesystem::path& path, R&& strings);
+
 /// Writes a table one string at a time, for callers that cannot hold (or walk twice) all
 /// the strings: the bytes go to an unnamed temporary file next to `path` as they come, the
 /// offsets (8 bytes per string) stay in memory; `finish()` writes the header and offsets,
@@ -65,9 +72,17 @@ class writer {
   public:
     /// Throws std::system_error if the temporary files cannot be created, or if `path` is
     /// refused as string_table::write refuses it (before any string is added).
-    explicit writer(const std::filesystem::path& path)
-        : path_(path), target_(path), data_(open_unnamed(target_.target())),
-          out_(new char[capacity]) {
+    explicit writer(const std::filesystem::path& path) : writer(path, error_) {
+        detail::throw_if(error_);
+    }
+    /// As above, without throwing: on failure `err` holds the error, and try_add() and
+    /// try_finish() do nothing but return false.
+    writer(const std::filesystem::path& path, fastread::error& err)
+        : path_(path), target_(path, err), out_(new char[capacity]) {
+        if (!err.code()) {
+            data_ = open_unnamed(target_.target(), err);
+        }
+        error_ = err;
         offsets_.push_back(0);
     }
     writer(const writer&) = delete;
@@ -75,16 +90,28 @@ class writer {
 
     /// Appends one string. Throws std::system_error if a write fails.
     void add(std::string_view s) {
-        if (used_ + s.size() > capacity) {
-            flush();
+        try_add(s);
+        detail::throw_if(error_);
+    }
+
+    /// Appends one string without throwing: false once a write failed (see error()).
+    bool try_add(std::string_view s) {
+        if (error_.code()) {
+            return false;
+        }
+        if (used_ + s.size() > capacity && !flush()) {
+            return false;
         }
         if (s.size() >= capacity) {
-            detail::write_all(data_.get(), s.data(), s.size(), path_);
+            if (!detail::write_all(data_.get(), s.data(), s.size(), path_, error_)) {
+                return false;
+            }
         } else {
             std::memcpy(out_.get() + used_, s.data(), s.size());
             used_ += s.size();
         }
         offsets_.push_back(offsets_.back() + s.size());
+        return true;
     }
 
     /// Strings added so far.
@@ -92,36 +119,50 @@ class writer {
 
     /// Writes the table and renames it over the path. Throws std::system_error.
     void finish() {
-        flush();
+        try_finish();
+        detail::throw_if(error_);
+    }
+
+    /// finish() without throwing: false (see error()) if the table could not be written;
+    /// `path` is then untouched.
+    bool try_finish() {
+        if (error_.code() || !flush()) {
+            return false;
+        }
         const std::uint64_t data_size = offsets_.back();
         const auto header = detail::make_table_header(size(), data_size);
-        detail::buffered_output out(target_);
+        detail::buffered_output out(target_, error_);
         out.put(header.data(), header.size());
         for (std::uint64_t off : offsets_) {
             out.put_u64(off);
         }
         out.flush();
-        copy_data(data_size);
-        target_.commit();
+        return !error_.code() && copy_data(data_size) && target_.commit(error_);
     }
+
+    /// The first error of the writer (creating its files, a write); none otherwise.
+    const fastread::error& error() const noexcept { return error_; }
 
   private:
     static constexpr std::size_t capacity = detail::block_bytes;
 
-    static detail::unique_fd open_unnamed(const std::filesystem::path& path) {
+    static detail::unique_fd open_unnamed(const std::filesystem::path& path, fastread::error& err) {
         const std::filesystem::path dir = path.parent_path().empty() ? "." : path.parent_path();
-        return detail::open_unnamed_file(dir, ".string-table-data", path);
+        return detail::open_unnamed_file(dir, ".string-table-data", path, err);
     }
 
-    void flush() {
+    bool flush() {
         if (used_ != 0) {
-            detail::write_all(data_.get(), out_.get(), used_, path_);
+            if (!detail::write_all(data_.get(), out_.get(), used_, path_, error_)) {
+                return false;
+            }
             used_ = 0;
         }
+        return true;
     }
 
     // Appends the data file to the target: in the kernel where it can, else read and write.
-    void copy_data(std::uint64_t size) {
+    bool copy_data(std::uint64_t size) {
         std::uint64_t done = 0;
         while (done < size && detail::copy_in_kernel(data_.get(), done, target_.fd(),
                                                      static_cast<std::size_t>(size - done)) != 0) {
@@ -129,15 +170,24 @@ class writer {
         while (done < size) {
             const std::size_t want =
                 static_cast<std::size_t>(std::min<std::uint64_t>(capacity, size - done));
-            const std::size_t got = detail::pread_full(data_.get(), out_.get(), want, done, path_);
-            if (got == 0) {
-                detail::throw_system_error(EIO, "read back the strings for", path_);
+            const std::size_t got =
+                detail::pread_full(data_.get(), out_.get(), want, done, path_, error_);
+            if (error_.code()) {
+                return false;
             }
-            target_.write(out_.get(), got);
+            if (got == 0) {
+                error_ = detail::os_error(EIO, "read back the strings for", path_);
+                return false;
+            }
+            if (!target_.write(out_.get(), got, error_)) {
+                return false;
+            }
             done += got;
         }
+        return true;
     }
 
+    fastread::error error_; // first: the constructor writes it first
     std::filesystem::path path_;
     detail::atomic_file target_;
     detail::unique_fd data_;
@@ -147,22 +197,33 @@ class writer {
 };
 
 template <std::ranges::input_range R>
-requires std::convertible_to<std::ranges::range_reference_t<R>, std::string_view>
-void write(const std::filesystem::path& path, R&& strings) {
+requires std::convertible_to<std::ranges::range_reference_t<R>, std::string_view> result<void>
+try_write(const std::filesystem::path& path, R&& strings) {
     if constexpr (!std::ranges::forward_range<R>) {
-        writer w(path);
+        // A single pass: through a writer.
+        fastread::error err;
+        writer w(path, err);
         for (auto&& s : strings) {
-            w.add(std::string_view(s));
+            if (!w.try_add(std::string_view(s))) {
+                break;
+            }
         }
-        w.finish();
+        if (!w.try_finish()) {
+            return w.error();
+        }
+        return {};
     } else {
         std::uint64_t count = 0, data_size = 0;
         for (auto&& s : strings) {
             ++count;
             data_size += std::string_view(s).size();
         }
-        detail::atomic_file file(path);
-        detail::buffered_output out(file);
+        fastread::error err;
+        detail::atomic_file file(path, err);
+        if (err.code()) {
+            return err;
+        }
+        detail::buffered_output out(file, err);
         const auto header = detail::make_table_header(count, data_size);
         out.put(header.data(), header.size());
         std::uint64_t at = 0;
@@ -176,8 +237,17 @@ void write(const std::filesystem::path& path, R&& strings) {
             out.put(v.data(), v.size());
         }
         out.flush();
-        file.commit();
+        if (!file.commit(err)) {
+            return err;
+        }
+        return {};
     }
+}
+
+template <std::ranges::input_range R>
+requires std::convertible_to<std::ranges::range_reference_t<R>, std::string_view>
+void write(const std::filesystem::path& path, R&& strings) {
+    detail::value_or_throw(try_write(path, std::forward<R>(strings)));
 }
 
 /// A table mapped read-only: string i is a std::string_view into the map, valid while the
@@ -211,8 +281,19 @@ class view {
     /// docs/string-table.md for the rules), std::system_error if the file cannot be
     /// opened or mapped.
     static view open(const std::filesystem::path& path) {
-        view v = open_unchecked(path);
-        v.check_offsets(path);
+        return detail::value_or_throw(try_open(path));
+    }
+
+    /// `open` without exceptions: the view, or the `error` `open` reports (a malformed
+    /// table as `errc::malformed_input` with the byte offset of the first problem; the errno
+    /// of open, fstat, pread or mmap). Never throws but `std::bad_alloc`.
+    static result<view> try_open(const std::filesystem::path& path) {
+        result<view> v = try_open_unchecked(path);
+        if (v) {
+            if (fastread::error e = v->check_offsets(path); e.code()) {
+                return e;
+            }
+        }
         return v;
     }
 
@@ -221,29 +302,50 @@ class view {
     /// checks the two it uses and throws parse_error on bad ones, `operator[]` clamps them into the
     /// data area, so a corrupt table gives wrong strings or errors, never a read outside the map.
     static view open_unchecked(const std::filesystem::path& path) {
+        return detail::value_or_throw(try_open_unchecked(path));
+    }
+
+    /// `open_unchecked` without exceptions: the view, or the error it reports.
+    static result<view> try_open_unchecked(const std::filesystem::path& path) {
+        fastread::error err;
         // O_NONBLOCK: a FIFO must not block the open; it is refused just below.
-        detail::unique_fd fd = detail::open_read_only(path, detail::o_nonblock);
-        const detail::file_info info = detail::stat_fd(fd.get(), path);
+        detail::unique_fd fd = detail::open_read_only(path, detail::o_nonblock, err);
+        if (!fd) {
+            return err;
+        }
+        const detail::file_info info = detail::stat_fd(fd.get(), path, err);
+        if (err.code()) {
+            return err;
+        }
         const std::string file = path.string();
         if (!info.regular) {
-            detail::throw_error(detail::parse_error_value(0, "not a regular file", file));
+            return detail::parse_error_value(0, "not a regular file", file);
         }
         if (info.size < format::header_size) {
-            detail::throw_error(detail::parse_error_value(
-                info.size,
-                "the file ends before its 64-byte header (" + std::to_string(info.size) + " bytes)",
-                file));
+            return detail::parse_error_value(info.size,
+                                             "the file ends before its 64-byte header (" +
+                                                 std::to_string(info.size) + " bytes)",
+                                             file);
         }
         // The header with pread, not through the map: a first fault on a cold map reads
         // the kernel's whole read-around window (`read_ahead_kb`, often MiBs), a 64-byte read only
         // a page or a few.
         std::array<unsigned char, format::header_size> header{};
-        detail::pread_full(fd.get(), reinterpret_cast<char*>(header.data()), header.size(), 0,
-                           path);
+        detail::pread_full(fd.get(), reinterpret_cast<char*>(header.data()), header.size(), 0, path,
+                           err);
+        if (err.code()) {
+            return err;
+        }
         view v;
-        v.check_header(header.data(), info.size, file);
-        v.map_ = detail::file_map(fd.get(), info.size, detail::file_map::access::read_only,
-                                  detail::file_map::sharing::shared, path);
+        if (fastread::error e = v.check_header(header.data(), info.size, file); e.code()) {
+            return e;
+        }
+        int map_error = 0;
+        v.map_ = detail::file_map::try_map(fd.get(), info.size, detail::file_map::access::read_only,
+                                           detail::file_map::sharing::shared, map_error);
+        if (map_error != 0) {
+            return detail::os_error(map_error, "mmap", path);
+        }
         v.offsets_ = v.bytes() + v.offsets_at_;
         v.data_ = v.bytes() + v.data_at_;
         return v;
@@ -312,27 +414,30 @@ class view {
     }
 
     // Checks the header bytes `h` against the file's size; sets the counts and positions.
-    void check_header(const unsigned char* h, std::uint64_t file_size, const std::string& file) {
+    fastread::error check_header(const unsigned char* h, std::uint64_t file_size,
+                                 const std::string& file) {
         auto u16 = [&](std::size_t at) { return static_cast<unsigned>(h[at] | h[at + 1] << 8); };
         auto fail = [&](std::uint64_t at, const std::string& why) {
-            detail::throw_error(detail::parse_error_value(at, why, file));
+            return detail::parse_error_value(at, why, file);
         };
         if (std::memcmp(h, format::magic.data(), format::magic.size()) != 0) {
-            fail(0, "not a string table (wrong magic bytes)");
+            return fail(0, "not a string table (wrong magic bytes)");
         }
         if (u16(format::at_version) != format::major_version) {
-            fail(format::at_version, "format version " + std::to_string(u16(format::at_version)) +
-                                         " is not supported (this reader knows version 1)");
+            return fail(format::at_version, "format version " +
+                                                std::to_string(u16(format::at_version)) +
+                                                " is not supported (this reader knows version 1)");
         }
         const unsigned char* bom = h + format::at_byte_order;
         if constexpr (std::endian::native == std::endian::big) {
-            fail(format::at_byte_order, "string tables are little-endian; this host is big-endian");
+            return fail(format::at_byte_order,
+                        "string tables are little-endian; this host is big-endian");
         }
         if (!(bom[0] == 4 && bom[1] == 3 && bom[2] == 2 && bom[3] == 1)) {
-            fail(format::at_byte_order,
-                 bom[0] == 1 && bom[1] == 2 && bom[2] == 3 && bom[3] == 4
-                     ? "byte-order mark says the file is big-endian (byte-swapped)"
-                     : "byte-order mark is not 04 03 02 01");
+            return fail(format::at_byte_order,
+                        bom[0] == 1 && bom[1] == 2 && bom[2] == 3 && bom[3] == 4
+                            ? "byte-order mark says the file is big-endian (byte-swapped)"
+                            : "byte-order mark is not 04 03 02 01");
         }
         const std::uint64_t count = detail::load_u64(h + format::at_count);
         const std::uint64_t offsets_at = detail::load_u64(h + format::at_offsets);
@@ -340,49 +445,51 @@ class view {
         const std::uint64_t data_size = detail::load_u64(h + format::at_data_size);
         const std::uint64_t total = detail::load_u64(h + format::at_file_size);
         if (detail::load_u64(h + format::at_reserved) != 0) {
-            fail(format::at_reserved, "reserved header bytes are not zero");
+            return fail(format::at_reserved, "reserved header bytes are not zero");
         }
         if (total != file_size) {
-            fail(format::at_file_size, "the header says the file has " + std::to_string(total) +
-                                           " bytes; it has " + std::to_string(file_size) +
-                                           (total > file_size ? " (truncated)" : ""));
+            return fail(format::at_file_size, "the header says the file has " +
+                                                  std::to_string(total) + " bytes; it has " +
+                                                  std::to_string(file_size) +
+                                                  (total > file_size ? " (truncated)" : ""));
         }
         // Every size below is checked against the file size before it is multiplied, so
         // nothing overflows.
         if (count >= file_size / 8) {
-            fail(format::at_count, std::to_string(count) + " strings cannot fit: their offsets "
-                                                           "alone need more than the file");
+            return fail(format::at_count, std::to_string(count) +
+                                              " strings cannot fit: their offsets "
+                                              "alone need more than the file");
         }
         if (offsets_at < format::header_size || offsets_at % 8 != 0) {
-            fail(format::at_offsets, "offsets position " + std::to_string(offsets_at) +
-                                         " overlaps the header or is not 8-byte aligned");
+            return fail(format::at_offsets, "offsets position " + std::to_string(offsets_at) +
+                                                " overlaps the header or is not 8-byte aligned");
         }
         const std::uint64_t offsets_bytes = 8 * (count + 1);
         if (offsets_at > file_size || offsets_bytes > file_size - offsets_at) {
-            fail(format::at_offsets, "the offsets run past the end of the file (truncated)");
+            return fail(format::at_offsets, "the offsets run past the end of the file (truncated)");
         }
         if (data_at < offsets_at + offsets_bytes) {
-            fail(format::at_data,
-                 "data position " + std::to_string(data_at) + " overlaps the offsets");
+            return fail(format::at_data,
+                        "data position " + std::to_string(data_at) + " overlaps the offsets");
         }
         if (data_at > file_size || data_size != file_size - data_at) {
-            fail(format::at_data_size, "data size " + std::to_string(data_size) +
-                                           " does not match the file (truncated data?)");
+            return fail(format::at_data_size, "data size " + std::to_string(data_size) +
+                                                  " does not match the file (truncated data?)");
         }
         count_ = count;
         data_size_ = data_size;
         offsets_at_ = offsets_at;
         data_at_ = data_at;
+        return {};
     }
 
-    void check_offsets(const std::filesystem::path& path) const {
+    fastread::error check_offsets(const std::filesystem::path& path) const {
         const std::string file = path.string();
         // The offsets are read once, in order: ask for them ahead.
         detail::advise_range(offsets_, static_cast<std::size_t>(8 * (count_ + 1)),
                              detail::map_advice::will_need);
         if (offset(0) != 0) {
-            detail::throw_error(
-                detail::parse_error_value(offsets_at_, "the first offset is not 0", file));
+            return (detail::parse_error_value(offsets_at_, "the first offset is not 0", file));
         }
         // Branch-free over the whole array, then a second look only when it failed.
         std::uint64_t prev = 0, bad = 0;
@@ -396,21 +503,22 @@ class view {
             for (std::uint64_t i = 1; i <= count_; ++i) {
                 const std::uint64_t cur = offset(static_cast<std::size_t>(i));
                 if (cur < prev) {
-                    detail::throw_error(detail::parse_error_value(
-                        offsets_at_ + 8 * i,
-                        "offset of string " + std::to_string(i) + " is before the previous one",
-                        file));
+                    return (detail::parse_error_value(offsets_at_ + 8 * i,
+                                                      "offset of string " + std::to_string(i) +
+                                                          " is before the previous one",
+                                                      file));
                 }
                 prev = cur;
             }
         }
         if (prev != data_size_) {
-            detail::throw_error(detail::parse_error_value(
-                offsets_at_ + 8 * count_,
-                "the last offset (" + std::to_string(prev) + ") is not the data size (" +
-                    std::to_string(data_size_) + ")",
-                file));
+            return (detail::parse_error_value(offsets_at_ + 8 * count_,
+                                              "the last offset (" + std::to_string(prev) +
+                                                  ") is not the data size (" +
+                                                  std::to_string(data_size_) + ")",
+                                              file));
         }
+        return {};
     }
 
     detail::file_map map_;

@@ -174,7 +174,7 @@ inline std::size_t copy_in_kernel(int in, std::uint64_t& in_offset, int out,
 /// (`stem` and the process id) and unlinked at once.
 /// @throws std::system_error naming `for_path` if neither can be made.
 inline unique_fd open_unnamed_file(const std::filesystem::path& dir, std::string_view stem,
-                                   const std::filesystem::path& for_path) {
+                                   const std::filesystem::path& for_path, error& err) {
 #if FASTREAD_LINUX_CALLS && defined(O_TMPFILE)
     int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 #else
@@ -186,17 +186,28 @@ inline unique_fd open_unnamed_file(const std::filesystem::path& dir, std::string
 #if defined(_WIN32) // an open file cannot be removed there: deleted when closed instead
         fd = sys::open(name, O_RDWR | O_CREAT | O_EXCL | _O_TEMPORARY, _S_IREAD | _S_IWRITE);
         if (fd < 0) {
-            throw_system_error(errno, "create a temporary file for", for_path);
+            err = os_error(errno, "create a temporary file for", for_path);
+            return unique_fd();
         }
 #else
         fd = ::open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
         if (fd < 0) {
-            throw_system_error(errno, "create a temporary file for", for_path);
+            err = os_error(errno, "create a temporary file for", for_path);
+            return unique_fd();
         }
         ::unlink(name.c_str());
 #endif
     }
     return unique_fd(fd);
+}
+
+/// open_unnamed_file, throwing its error (std::system_error naming `for_path`).
+inline unique_fd open_unnamed_file(const std::filesystem::path& dir, std::string_view stem,
+                                   const std::filesystem::path& for_path) {
+    error err;
+    unique_fd fd = open_unnamed_file(dir, stem, for_path, err);
+    throw_if(err);
+    return fd;
 }
 
 /// True where advise_drop_cached can ask (posix_fadvise with POSIX_FADV_DONTNEED).

@@ -73,12 +73,14 @@ make_table_header(std::uint64_t count, std::uint64_t data_size) {
 /// Writes through a 1 MiB buffer to an atomic_file.
 class buffered_output {
   public:
-    explicit buffered_output(atomic_file& file) : file_(file), buffer_(new char[capacity]) {}
+    /// Writes to `file`; the first error goes to `err`, and nothing is written after it.
+    buffered_output(atomic_file& file, error& err)
+        : file_(file), err_(err), buffer_(new char[capacity]) {}
     void put(const void* bytes, std::size_t n) {
         const char* p = static_cast<const char*>(bytes);
         if (n >= capacity) {
             flush();
-            file_.write(p, n);
+            file_.write(p, n, err_);
             return;
         }
         if (used_ + n > capacity) {
@@ -94,7 +96,7 @@ class buffered_output {
     }
     void flush() {
         if (used_ != 0) {
-            file_.write(buffer_.get(), used_);
+            file_.write(buffer_.get(), used_, err_);
             used_ = 0;
         }
     }
@@ -102,6 +104,7 @@ class buffered_output {
   private:
     static constexpr std::size_t capacity = block_bytes;
     atomic_file& file_;
+    error& err_;
     std::unique_ptr<char[]> buffer_;
     std::size_t used_ = 0;
 };
