@@ -18,6 +18,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -192,6 +193,15 @@ void add_baseline_rows(const row_adder& rows) {
 void add_fastread_rows(const row_adder& rows) {
     const auto path = rows.in.path;
     rows.in_process("fastread::lines(path)", [path] { return consume(fastread::lines(path)); });
+    // The same pass without exceptions: errors would end it and stay in range.error().
+    rows.in_process("fastread::try_lines(path)", [path] {
+        auto range = fastread::try_lines(path);
+        tally t = consume(range.value());
+        if (range->error().code()) {
+            throw std::runtime_error(range->error().message());
+        }
+        return t;
+    });
     // One row per SIMD level of the newline kernel (the default row uses the best level).
     for (fastread::scan::simd_level level : fastread::scan::all_levels) {
         const std::string row =
@@ -397,6 +407,7 @@ void register_lines_family(context& ctx) {
                     "file_line_reader",
                     "mmap_line_reader",
                     "fastread::lines(path)",
+                    "fastread::try_lines(path)",
                     "fastread::lines(path) scalar",
                     "fastread::lines(path) sse2",
                     "fastread::lines(path) avx2",
@@ -477,9 +488,10 @@ const family_registration lines_family{{
     "  lines   read every line of a text file: std::getline (ifstream, std::cin from a pipe,\n"
     "          with and without sync_with_stdio(false)), fgets, getline(3), the article's\n"
     "          istream/file/mmap line readers, fastread::lines over each source and from a\n"
-    "          pipe, and wc -l as a process. Columns: a generated 256 MB text (mixed log and\n"
-    "          prose lines, ~60 bytes each), its CRLF copy, and real text: the C headers\n"
-    "          under /usr/include concatenated to 200 MB (~40 bytes a line); --quick 16 MB.\n"
+    "          pipe, try_lines (the same without exceptions), and wc -l as a process.\n"
+    "          Columns: a generated 256 MB text (mixed log and prose lines, ~60 bytes each),\n"
+    "          its CRLF copy, and real text: the C headers under /usr/include concatenated\n"
+    "          to 200 MB (~40 bytes a line); --quick 16 MB.\n"
     "          Rows marked (pipe) or (process) are whole child processes.\n",
     "--lines",
     "also benchmark these text files (one column each)",

@@ -124,10 +124,10 @@ std::filesystem::path generated(const std::filesystem::path& dir, const column_s
 
 // ---- rows --------------------------------------------------------------------------------
 
-const std::vector<std::string> rows = {"RAW (read only)",       "pnm::load / pfm::load",
-                                       "pnm::load read_source", "pnm::load mmap_source",
-                                       "libnetpbm pnm_readpam", "stb_image stbi_load",
-                                       "OpenCV cv::imread"};
+const std::vector<std::string> rows = {
+    "RAW (read only)",       "pnm::load / pfm::load", "pnm::try_load / pfm::try_load",
+    "pnm::load read_source", "pnm::load mmap_source", "libnetpbm pnm_readpam",
+    "stb_image stbi_load",   "OpenCV cv::imread"};
 
 template <class Image>
 samples to_samples(const Image& img) {
@@ -253,12 +253,22 @@ void add_rows(context& ctx, const input& in, const column_spec& spec) {
                 benchmark::DoNotOptimize(img.samples.data());
             },
             c.check_with([](const fs_path& p) { return to_samples(pfm::load(p)); }));
+        // The same load without exceptions (the throwing form is this and value()).
+        ctx.add(
+            family, "pnm::try_load / pfm::try_load", in,
+            [path] {
+                fastread::result<pfm::image> img = pfm::try_load(path);
+                benchmark::DoNotOptimize(img.value().samples.data());
+            },
+            c.check_with([](const fs_path& p) { return to_samples(pfm::try_load(p).value()); }));
         for (const char* row : {"pnm::load read_source", "pnm::load mmap_source"}) {
             ctx.note(family, row, in.column, "n/a (PFM)");
         }
     } else {
         add_load("pnm::load / pfm::load",
                  [](const fs_path& p, auto s) { return pnm::load<decltype(s)>(p); });
+        add_load("pnm::try_load / pfm::try_load",
+                 [](const fs_path& p, auto s) { return pnm::try_load<decltype(s)>(p).value(); });
         add_load("pnm::load read_source", [](const fs_path& p, auto s) {
             fastread::read_source src(p);
             return pnm::load<decltype(s)>(src);
@@ -390,8 +400,9 @@ const family_registration pnm_family{{
     "  pnm     decode the rest of the Netpbm family and PFM: P1, P4 (PBM), P2, P5 (PGM, 8-\n"
     "          and 16-bit), PAM (RGBA) and PFM (RGB floats), each a generated 2560 x 2048\n"
     "          image; rows RAW (read only), fastread::pnm::load / pfm::load (by path and\n"
-    "          over read_source and mmap_source), libnetpbm's pnm_readpam, stb_image (P5)\n"
-    "          and OpenCV's cv::imread when built in.\n",
+    "          over read_source and mmap_source), the same by path without exceptions\n"
+    "          (try_load), libnetpbm's pnm_readpam, stb_image (P5) and OpenCV's cv::imread\n"
+    "          when built in.\n",
     "",
     "",
     {},

@@ -53,6 +53,8 @@ int main(int argc, char** argv) {
                                          "\x00\x10\x00\x20\x00\x30\x40\x00\x50\x00\x60\x00",
                                          24));
     write(dir / "plain.ppm", "P3\n2 1\n255\n255 0 0  0 0 255\n");
+    // Cut short: a 2x2 raster of 12 bytes with 5 (docs/guide/errors.md).
+    write(dir / "truncated.ppm", std::string("P6 2 2 255\n") + "\x01\x02\x03\x04\x05");
     write(dir / "frame.pam", std::string("P7\nWIDTH 2\nHEIGHT 2\nDEPTH 4\nMAXVAL 255\n"
                                          "TUPLTYPE RGB_ALPHA\nENDHDR\n") +
                                  std::string("\x01\x02\x03\xff\x04\x05\x06\x80"
