@@ -87,27 +87,27 @@ void fseek_update(std::FILE* f, std::span<const std::uint64_t> indices, F&& fn,
         const std::uint64_t offset = r.index * sizeof(T);
         const int rc = seek_to(f, offset, at, options.seek);
         if (rc != 0) {
-            detail::throw_update_error(errno, "fseek", path, applied);
+            detail::throw_update_error(errno, "fseek", path.string(), applied);
         }
         T value;
         if (std::fread(&value, sizeof(T), 1, f) != 1) {
-            detail::throw_update_error(std::ferror(f) ? errno : EIO, "fread", path, applied);
+            detail::throw_update_error(std::ferror(f) ? errno : EIO, "fread", path.string(), applied);
         }
         value = fn(value);
         const int back = options.seek == whence::set
                              ? std::fseek(f, static_cast<long>(offset), SEEK_SET)
                              : std::fseek(f, -static_cast<long>(sizeof(T)), SEEK_CUR);
         if (back != 0) {
-            detail::throw_update_error(errno, "fseek", path, applied);
+            detail::throw_update_error(errno, "fseek", path.string(), applied);
         }
         if (std::fwrite(&value, sizeof(T), 1, f) != 1) {
-            detail::throw_update_error(errno, "fwrite", path, applied);
+            detail::throw_update_error(errno, "fwrite", path.string(), applied);
         }
         ++applied;
         at = offset + sizeof(T);
     }
     if (std::fflush(f) != 0) {
-        detail::throw_update_error(errno, "fflush", path, 0);
+        detail::throw_update_error(errno, "fflush", path.string(), 0);
     }
 }
 
@@ -158,7 +158,7 @@ void fseek_update(const std::filesystem::path& path, std::span<const std::uint64
     detail::check_indices(indices, stream_records(f.get(), sizeof(T), path), path);
     fseek_update<T>(f.get(), indices, fn, options, path);
     if (std::fclose(f.release()) != 0) {
-        detail::throw_update_error(errno, "fclose", path, 0);
+        detail::throw_update_error(errno, "fclose", path.string(), 0);
     }
 }
 
