@@ -328,6 +328,10 @@ TEST_CASE("read_at deduces the record type from the output range, or returns the
     std::vector<triple> short_out(2);
     CHECK_THROWS_AS(fastread::read_at(path, idx, short_out), std::invalid_argument);
     CHECK_THROWS_AS(fastread::read_at<triple>(path, {{40}}), std::out_of_range);
+    CHECK_FALSE(fastread::try_read_at(path, idx, short_out));
+    std::vector<triple> by_range(idx.size());
+    REQUIRE(fastread::try_read_at(path, idx, by_range));
+    CHECK(by_range == want);
 }
 
 TEST_CASE("update_at deduces the record type from fn's parameter", "[records]") {
@@ -417,6 +421,27 @@ TEST_CASE("read_at and update_at: indices out of range, a partial last record, w
         CHECK(std::string(e.what()) ==
               path.string() + ": record index 100 (at position 0 of the batch) is out of range: "
                               "the file holds 100 whole records");
+        // The try_ form: the same report as a value, nothing read.
+        const std::vector<std::uint64_t> partial{100};
+        std::vector<std::int32_t> one(1);
+        const fastread::result<void> r =
+            fastread::try_read_at<std::int32_t>(path, partial, std::span<std::int32_t>(one));
+        REQUIRE_FALSE(r);
+        CHECK(r.error().code() == fastread::errc::out_of_range);
+        CHECK(r.error().message() == e.what());
+        CHECK(r.error().path() == path.string());
+        CHECK_FALSE(r.error().offset());
+    }
+    for (access_method m : {access_method::automatic, access_method::pread, access_method::mmap}) {
+        CAPTURE(fastread::to_string(m));
+        record_options o;
+        o.method = m;
+        const std::vector<std::uint64_t> two{99, 0};
+        const fastread::result<std::vector<std::int32_t>> got =
+            fastread::try_read_at<std::int32_t>(path, two, o);
+        REQUIRE(got);
+        CHECK(*got ==
+              std::vector<std::int32_t>{record_for<std::int32_t>(99), record_for<std::int32_t>(0)});
     }
     const std::vector<std::uint64_t> three{1, 2, 3};
     CHECK_THROWS_AS(fastread::read_at<std::int32_t>(path, three, std::span<std::int32_t>(out)),
@@ -433,6 +458,15 @@ TEST_CASE("read_at and update_at: indices out of range, a partial last record, w
     CHECK_THROWS_AS(
         fastread::read_at<std::int32_t>(dir / "missing", zero, std::span<std::int32_t>(one)),
         std::system_error);
+    const fastread::result<void> missing =
+        fastread::try_read_at<std::int32_t>(dir / "missing", zero, std::span<std::int32_t>(one));
+    REQUIRE_FALSE(missing);
+    CHECK(missing.error().code() == std::errc::no_such_file_or_directory);
+    const fastread::result<void> lengths =
+        fastread::try_read_at<std::int32_t>(path, three, std::span<std::int32_t>(out));
+    REQUIRE_FALSE(lengths);
+    CHECK(lengths.error().code() == fastread::errc::invalid_argument);
+    CHECK(lengths.error().message() == "read_at: indices (3) and out (2) differ in length");
 }
 
 #if !defined(_WIN32) // as_unprivileged forks
@@ -512,6 +546,11 @@ TEST_CASE("io_uring: the same records when available, else ENOSYS", "[records]")
             FAIL("no exception");
         } catch (const std::system_error& e) {
             CHECK(e.code() == std::errc::function_not_supported);
+            const fastread::result<void> r =
+                fastread::try_read_at<std::int32_t>(path, indices, std::span<std::int32_t>(got), o);
+            REQUIRE_FALSE(r);
+            CHECK(r.error().code() == e.code());
+            CHECK(r.error().message() == e.what());
         }
         return;
     }

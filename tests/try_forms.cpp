@@ -522,6 +522,62 @@ void sources(const fs::path& dir) {
         fr(fastread::errc::invalid_argument));
 }
 
+void records_and_tables(const fs::path& dir) {
+    const fs::path rec = dir / "t.bin";
+    std::string bytes;
+    for (std::int32_t v = 0; v < 10; ++v) {
+        bytes.append(reinterpret_cast<const char*>(&v), 4);
+    }
+    write_file(rec, bytes + "xy"); // 10 whole records, then a partial one
+    using vec = std::vector<std::int32_t>;
+    auto show = [](const vec& v) {
+        std::string s;
+        for (std::int32_t x : v) {
+            s += std::to_string(x) + " ";
+        }
+        return s;
+    };
+    auto read_case = [&](const std::string& name, const fs::path& p, std::vector<std::uint64_t> idx,
+                         std::optional<std::error_code> code = std::nullopt) {
+        run<vec>(
+            "try_read_at " + name, [&] { return fastread::try_read_at<std::int32_t>(p, idx); },
+            [&](std::optional<vec>& out) { out = fastread::read_at<std::int32_t>(p, idx); }, show,
+            code);
+    };
+    read_case("good", rec, {9, 0, 4});
+    read_case("index of the partial record", rec, {1, 10}, fr(fastread::errc::out_of_range));
+    read_case("missing file", dir / "none.bin", {0}, os(ENOENT));
+    read_case("a directory", dir, {0}, os(EISDIR));
+
+    namespace st = fastread::string_table;
+    const fs::path table = dir / "t.fst", not_table = dir / "not.fst";
+    write_file(not_table, std::string(80, 'x'));
+    run_void(
+        "string_table::try_write good",
+        [&] {
+            return st::try_write(table, std::vector<std::string>{"ada", "grace"});
+        },
+        [&] {
+            st::write(table, std::vector<std::string>{"ada", "grace"});
+        });
+    run_void(
+        "string_table::try_write over a directory",
+        [&] { return st::try_write(dir, std::vector<std::string>{"x"}); },
+        [&] { st::write(dir, std::vector<std::string>{"x"}); }, os(EISDIR));
+    auto show_view = [](const st::view& v) { return std::to_string(v.size()) + " strings"; };
+    run<st::view>(
+        "string_table::view::try_open good", [&] { return st::view::try_open(table); },
+        [&](std::optional<st::view>& out) { out = st::view::open(table); }, show_view);
+    run<st::view>(
+        "string_table::view::try_open not a table", [&] { return st::view::try_open(not_table); },
+        [&](std::optional<st::view>& out) { out = st::view::open(not_table); }, show_view,
+        fr(fastread::errc::malformed_input), 0);
+    run<st::view>(
+        "string_table::view::try_open missing", [&] { return st::view::try_open(dir / "no"); },
+        [&](std::optional<st::view>& out) { out = st::view::open(dir / "no"); }, show_view,
+        os(ENOENT));
+}
+
 } // namespace
 
 // argv[1]: a directory to create and work in (both builds are given the same one, so that
@@ -537,6 +593,7 @@ int main(int argc, char** argv) {
     text(dir);
     comparisons(dir);
     sources(dir);
+    records_and_tables(dir);
     std::error_code ignored;
     fs::remove_all(dir, ignored);
     std::fprintf(stderr, "%s forms: %d unexpected\n", throwing ? "throwing" : "try_", failures);

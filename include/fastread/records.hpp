@@ -118,10 +118,27 @@ class positioned_file {
     /// naming it if it cannot be opened or is not a regular file (EISDIR, EINVAL; a FIFO
     /// is never waited on).
     explicit positioned_file(const std::filesystem::path& path, bool writable = false)
-        : path_(path), writable_(writable),
-          fd_(detail::open_regular(path, writable ? "update records" : "read records",
-                                   writable ? detail::open_mode::read_write
-                                            : detail::open_mode::read_only)) {}
+        : positioned_file(detail::value_or_throw(try_open(path, writable))) {}
+
+    /// Opens `path` as above, without throwing: the file, or the error (the errno, naming
+    /// the path).
+    static result<positioned_file> try_open(const std::filesystem::path& path,
+                                            bool writable = false) {
+        error err;
+        detail::unique_fd fd = detail::open_regular(
+            path, writable ? "update records" : "read records",
+            writable ? detail::open_mode::read_write : detail::open_mode::read_only, err);
+        if (!fd) {
+            return err;
+        }
+        return positioned_file(path, writable, std::move(fd));
+    }
+
+    ///@{
+    /// Moves the file (its descriptor); not copyable.
+    positioned_file(positioned_file&&) noexcept = default;
+    positioned_file& operator=(positioned_file&&) noexcept = default;
+    ///@}
 
     /// The file's path.
     const std::filesystem::path& path() const noexcept { return path_; }
@@ -143,19 +160,34 @@ class positioned_file {
     template <class T>
     void read_at(std::span<const std::uint64_t> indices, std::span<T> out,
                  const record_options& options = {}) {
+        detail::value_or_throw(try_read_at<T>(indices, out, options));
+    }
+
+    /// read_at without exceptions: nothing, or the error read_at reports (see
+    /// fastread::try_read_at).
+    template <class T>
+    result<void> try_read_at(std::span<const std::uint64_t> indices, std::span<T> out,
+                             const record_options& options = {}) {
         static_assert(std::is_trivially_copyable_v<T>, "records are copied as bytes");
         if (indices.size() != out.size()) {
-            detail::throw_error(detail::invalid_argument_value(
+            return detail::invalid_argument_value(
                 "read_at: indices (" + std::to_string(indices.size()) + ") and out (" +
-                std::to_string(out.size()) + ") differ in length"));
+                std::to_string(out.size()) + ") differ in length");
         }
-        const std::uint64_t size = checked_size(indices, sizeof(T));
+        error err;
+        const std::uint64_t size = checked_size(indices, sizeof(T), err);
+        if (err.code()) {
+            return err;
+        }
         if (indices.empty()) {
-            return;
+            return {};
         }
         const detail::thread_scope threads(options.threads);
         const std::vector<detail::record_ref> refs = detail::visit_order(indices, options.sort);
-        const plan p = make_plan(refs, sizeof(T), size, options, false);
+        const plan p = make_plan(refs, sizeof(T), size, options, false, err);
+        if (err.code()) {
+            return err;
+        }
         auto copy_out = [&](const char* bytes, std::size_t k) {
             std::memcpy(&out[refs[k].pos], bytes, sizeof(T));
         };
@@ -167,12 +199,15 @@ class positioned_file {
                 }
             });
             if (p.map.lost() >= 0) {
-                detail::throw_file_shrank(path_); // zeros stood in for lost pages
+                return detail::file_shrank_error(path_); // zeros stood in for lost pages
             }
-            return;
+            return {};
         case access_method::io_uring:
-            read_uring<T>(refs, out, size, p.rules);
-            return;
+            read_uring<T>(refs, out, size, p.rules, err);
+            if (err.code()) {
+                return err;
+            }
+            return {};
         default: {
             std::optional<random_advice> advice;
             if (p.cold) {
@@ -180,13 +215,18 @@ class positioned_file {
             }
             const std::vector<detail::block_request> requests =
                 detail::plan_blocks(refs, sizeof(T), size, p.rules);
-            for_each_request(requests, p.threads,
-                             [&](const detail::block_request& r, const char* buffer) {
-                                 for (std::size_t k = r.first; k < r.last; ++k) {
-                                     copy_out(buffer + (refs[k].index * sizeof(T) - r.offset), k);
-                                 }
-                             });
-            return;
+            for_each_request(
+                requests, p.threads,
+                [&](const detail::block_request& r, const char* buffer) {
+                    for (std::size_t k = r.first; k < r.last; ++k) {
+                        copy_out(buffer + (refs[k].index * sizeof(T) - r.offset), k);
+                    }
+                },
+                err);
+            if (err.code()) {
+                return err;
+            }
+            return {};
         }
         }
     }
@@ -240,7 +280,9 @@ class positioned_file {
         }
         const detail::thread_scope threads(options.threads);
         const std::vector<detail::record_ref> refs = detail::visit_order(indices, options.sort);
-        const plan p = make_plan(refs, sizeof(T), size, options, true);
+        error err;
+        const plan p = make_plan(refs, sizeof(T), size, options, true, err);
+        detail::throw_if(err);
         if (p.method == access_method::io_uring && options.sort) {
             update_uring<T>(refs, fn, size, p.rules);
         } else if (options.sort && p.cached_runs) {
@@ -273,8 +315,10 @@ class positioned_file {
         detail::file_map map;     // when the method is mmap
     };
 
+    // The plan; a map that cannot be made is an error in `err`.
     plan make_plan(const std::vector<detail::record_ref>& refs, std::size_t record_size,
-                   std::uint64_t size, const record_options& options, bool updating) const {
+                   std::uint64_t size, const record_options& options, bool updating,
+                   error& err) const {
         plan p;
         p.method = options.method;
         bool guarded = false;
@@ -315,10 +359,15 @@ class positioned_file {
                     p.method = access_method::pread; // cannot be mapped or guarded: read
                 }
             } else {
-                p.map = detail::file_map(fd_.get(), size,
-                                         updating ? detail::file_map::access::read_write
-                                                  : detail::file_map::access::read_only,
-                                         detail::file_map::sharing::shared, path_);
+                int map_error = 0;
+                p.map = detail::file_map::try_map(fd_.get(), size,
+                                                  updating ? detail::file_map::access::read_write
+                                                           : detail::file_map::access::read_only,
+                                                  detail::file_map::sharing::shared, map_error);
+                if (map_error != 0) {
+                    err = detail::os_error(map_error, "mmap", path_);
+                    return p;
+                }
             }
             // Only the wanted pages: no read-around of neighbours on each fault.
             p.map.advise(detail::map_advice::random);
@@ -335,30 +384,59 @@ class positioned_file {
     // is at or past the last whole record.
     std::uint64_t checked_size(std::span<const std::uint64_t> indices,
                                std::size_t record_size) const {
-        const std::uint64_t size = detail::stat_fd(fd_.get(), path_).size;
-        detail::check_indices(indices, size / record_size, path_);
+        error err;
+        const std::uint64_t size = checked_size(indices, record_size, err);
+        detail::throw_if(err);
+        return size;
+    }
+    // The same, the error (fstat's, or errc::out_of_range) in `err`.
+    std::uint64_t checked_size(std::span<const std::uint64_t> indices, std::size_t record_size,
+                               error& err) const {
+        const std::uint64_t size = detail::stat_fd(fd_.get(), path_, err).size;
+        if (!err.code()) {
+            err = detail::indices_problem(indices, size / record_size, path_);
+        }
         return size;
     }
 
     // Reads every request (on `threads` threads, each a contiguous share) and calls
     // on_request(request, bytes) with its bytes.
+    // A read error, or a file that ends before a request (it shrank), stops that thread's
+    // share and is the error in `err` (the first share's that failed).
+    template <class OnRequest>
+    void for_each_request(const std::vector<detail::block_request>& requests, unsigned threads,
+                          OnRequest on_request, error& err) const {
+        const std::size_t most = detail::largest_request(requests);
+        threads = std::min<unsigned>(threads, static_cast<unsigned>(requests.size()));
+        std::vector<error> errors(std::max(1u, threads));
+        detail::in_slices(requests.size(), threads, [&](unsigned t, std::size_t b, std::size_t e) {
+            std::unique_ptr<char[]> buffer(new char[most]);
+            for (std::size_t q = b; q < e; ++q) {
+                const detail::block_request& r = requests[q];
+                if (detail::pread_full(fd_.get(), buffer.get(), r.length, r.offset, path_,
+                                       errors[t]) != r.length) {
+                    if (!errors[t].code()) {
+                        errors[t] = detail::file_shrank_error(path_);
+                    }
+                    return;
+                }
+                on_request(r, buffer.get());
+            }
+        });
+        for (const error& e : errors) {
+            if (e.code()) {
+                err = e;
+                return;
+            }
+        }
+    }
+    // The same, throwing the error (std::system_error).
     template <class OnRequest>
     void for_each_request(const std::vector<detail::block_request>& requests, unsigned threads,
                           OnRequest on_request) const {
-        const std::size_t most = detail::largest_request(requests);
-        detail::in_slices(requests.size(),
-                          std::min<unsigned>(threads, static_cast<unsigned>(requests.size())),
-                          [&](unsigned, std::size_t b, std::size_t e) {
-                              std::unique_ptr<char[]> buffer(new char[most]);
-                              for (std::size_t q = b; q < e; ++q) {
-                                  const detail::block_request& r = requests[q];
-                                  if (detail::pread_full(fd_.get(), buffer.get(), r.length,
-                                                         r.offset, path_) != r.length) {
-                                      detail::throw_file_shrank(path_);
-                                  }
-                                  on_request(r, buffer.get());
-                              }
-                          });
+        error err;
+        for_each_request(requests, threads, std::move(on_request), err);
+        detail::throw_if(err);
     }
 
     // Visits of the same index up to and including visit k.
@@ -398,7 +476,7 @@ class positioned_file {
 
     template <class T>
     void read_uring(const std::vector<detail::record_ref>& refs, std::span<T> out,
-                    std::uint64_t size, const detail::block_rules& rules);
+                    std::uint64_t size, const detail::block_rules& rules, error& err);
 
     template <class T, class F>
     void update_uring(const std::vector<detail::record_ref>& refs, F& fn, std::uint64_t size,
@@ -409,6 +487,9 @@ class positioned_file {
             detail::throw_update_error(err, "fdatasync", path_.string(), applied);
         }
     }
+
+    positioned_file(const std::filesystem::path& path, bool writable, detail::unique_fd fd)
+        : path_(path), writable_(writable), fd_(std::move(fd)) {}
 
     std::filesystem::path path_;
     bool writable_ = false;
@@ -463,6 +544,42 @@ std::vector<T> read_at(const std::filesystem::path& path, std::span<const std::u
     static_assert(std::is_trivially_copyable_v<T>, "records are copied as bytes");
     std::vector<T> out(indices.size());
     positioned_file(path).read_at<T>(indices, std::span<T>(out), options);
+    return out;
+}
+
+/// `read_at` without exceptions: nothing, or the `error` the throwing form reports (the
+/// caller's mistakes as `errc::invalid_argument` and `errc::out_of_range`, before anything
+/// is read; the system's failures with their errno, naming the path: a read that fails,
+/// EIO for a file that shrank during the call, ENOSYS for `io_uring` where it is not
+/// available). Never throws but `std::bad_alloc`. `out` is only partly written after an
+/// error.
+template <class T>
+result<void> try_read_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices,
+                         std::span<T> out, const record_options& options = {}) {
+    result<positioned_file> file = positioned_file::try_open(path);
+    if (!file) {
+        return file.error();
+    }
+    return file->try_read_at<T>(indices, out, options);
+}
+
+/// `try_read_at` into any contiguous range of trivially copyable records (as read_at).
+template <detail::record_output Out>
+result<void> try_read_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices,
+                         Out&& out, const record_options& options = {}) {
+    using T = detail::range_record_t<Out>;
+    return try_read_at<T>(path, indices, std::span<T>(std::data(out), std::size(out)), options);
+}
+
+/// `try_read_at` returning the records (one T per index), or the error.
+template <class T>
+result<std::vector<T>> try_read_at(const std::filesystem::path& path,
+                                   std::span<const std::uint64_t> indices,
+                                   const record_options& options = {}) {
+    std::vector<T> out(indices.size());
+    if (result<void> r = try_read_at<T>(path, indices, std::span<T>(out), options); !r) {
+        return r.error();
+    }
     return out;
 }
 

@@ -104,19 +104,24 @@ std::pair<std::size_t, std::size_t> apply_in_buffer(char* buffer, const block_re
 /// An io_uring of `depth` entries; torn down on destruction.
 class uring {
   public:
-    explicit uring(unsigned depth) {
+    /// The ring, or `err` = the errno of io_uring_queue_init (then nothing to tear down).
+    uring(unsigned depth, int& err) {
         const int rc = io_uring_queue_init(depth, &ring_, 0);
-        if (rc != 0) {
-            throw_error(system_error_value(-rc, "io_uring_queue_init"));
-        }
+        err = rc != 0 ? -rc : 0;
+        made_ = rc == 0;
     }
     uring(const uring&) = delete;
     uring& operator=(const uring&) = delete;
-    ~uring() { io_uring_queue_exit(&ring_); }
+    ~uring() {
+        if (made_) {
+            io_uring_queue_exit(&ring_);
+        }
+    }
     io_uring* get() noexcept { return &ring_; }
 
   private:
     io_uring ring_{};
+    bool made_ = false;
 };
 
 /// run_on_uring's state: the ring, a buffer and a slot per request in flight, and the first
@@ -128,19 +133,28 @@ class uring_batch {
                 OnWritten& on_written)
         : fd_(fd), requests_(requests), on_read_(on_read), on_written_(on_written),
           slot_bytes_(largest_request(requests)), buffers_(new char[slot_bytes_ * depth]),
-          slots_(depth), ring_(depth) {
+          slots_(depth), ring_(depth, init_error_) {
         for (unsigned s = depth; s-- > 0;) {
             free_slots_.push_back(s);
         }
     }
 
+    /// Runs every request; the first failure (a ring that cannot be made, one that refuses
+    /// work, a read or write that failed) goes to on_error(errno, operation) at the end.
     void run(OnError& on_error) {
+        if (init_error_ != 0) {
+            on_error(init_error_, "io_uring_queue_init");
+            return;
+        }
         while ((!stopping() && next_ < requests_.size()) || in_flight_ > 0) {
             start_requests();
             const int rc = io_uring_submit_and_wait(ring_.get(), 1);
             if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
-                // The ring refuses work: what is in flight cannot be waited for either.
-                throw_error(system_error_value(-rc, "io_uring_submit_and_wait"));
+                // The ring refuses work: what is in flight cannot be waited for either (the
+                // ring's teardown, before the buffers go, cancels it).
+                failed_ = -rc;
+                failed_operation_ = "io_uring_submit_and_wait";
+                break;
             }
             io_uring_cqe* cqe = nullptr;
             unsigned head = 0, seen = 0;
@@ -277,6 +291,7 @@ class uring_batch {
     std::unique_ptr<char[]> buffers_;
     std::vector<slot> slots_;
     std::vector<unsigned> free_slots_;
+    int init_error_ = 0; // before ring_, which sets it
     uring ring_;
     std::size_t next_ = 0, in_flight_ = 0;
     std::exception_ptr thrown_; // on_read's exception

@@ -123,19 +123,28 @@ inline std::vector<block_request> plan_blocks(const std::vector<record_ref>& ref
     return out;
 }
 
+/// The error (errc::out_of_range) naming the first index at or past `count` (records in
+/// the file), or none.
+inline error indices_problem(std::span<const std::uint64_t> indices, std::uint64_t count,
+                             const std::filesystem::path& path) {
+    for (std::size_t i = 0; i < indices.size(); ++i) {
+        if (indices[i] >= count) {
+            return error(make_error_code(errc::out_of_range),
+                         path.string() + ": record index " + std::to_string(indices[i]) +
+                             " (at position " + std::to_string(i) +
+                             " of the batch) is out of range: the file holds " +
+                             std::to_string(count) + " whole records",
+                         path.string());
+        }
+    }
+    return {};
+}
+
 /// Throws std::out_of_range naming the first index at or past `count` (records in the
 /// file), before anything is read or written.
 inline void check_indices(std::span<const std::uint64_t> indices, std::uint64_t count,
                           const std::filesystem::path& path) {
-    for (std::size_t i = 0; i < indices.size(); ++i) {
-        if (indices[i] >= count) {
-            throw_error(fastread::error(
-                make_error_code(errc::out_of_range),
-                path.string() + ": record index " + std::to_string(indices[i]) + " (at position " +
-                    std::to_string(i) + " of the batch) is out of range: the file holds " +
-                    std::to_string(count) + " whole records"));
-        }
-    }
+    throw_if(indices_problem(indices, count, path));
 }
 
 } // namespace fastread::detail

@@ -173,10 +173,11 @@ void positioned_file::update_in_order(const std::vector<detail::record_ref>& ref
 
 template <class T>
 void positioned_file::read_uring(const std::vector<detail::record_ref>& refs, std::span<T> out,
-                                 std::uint64_t size, const detail::block_rules& rules) {
+                                 std::uint64_t size, const detail::block_rules& rules, error& err) {
 #if FASTREAD_HAVE_LIBURING
     if (!detail::uring_usable()) {
-        detail::throw_system_error(ENOSYS, "io_uring_queue_init", path_);
+        err = detail::os_error(ENOSYS, "io_uring_queue_init", path_);
+        return;
     }
     const std::vector<detail::block_request> requests =
         detail::plan_blocks(refs, sizeof(T), size, rules);
@@ -192,10 +193,12 @@ void positioned_file::read_uring(const std::vector<detail::record_ref>& refs, st
             return std::pair<std::size_t, std::size_t>{0, 0};
         },
         [](std::size_t) {},
-        [&](int err, const char* operation) { detail::throw_system_error(err, operation, path_); });
+        [&](int errno_value, const char* operation) {
+            err = detail::os_error(errno_value, operation, path_);
+        });
 #else
     (void)refs, (void)out, (void)size, (void)rules;
-    detail::throw_system_error(ENOSYS, "io_uring (fastread was built without liburing)", path_);
+    err = detail::os_error(ENOSYS, "io_uring (fastread was built without liburing)", path_);
 #endif
 }
 
