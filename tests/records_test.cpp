@@ -502,6 +502,20 @@ TEST_CASE("update_at: a file that cannot be written throws update_error with 0 a
     const std::vector<std::uint64_t> one{0};
     CHECK_THROWS_AS(file.update_at<std::int32_t>(one, [](std::int32_t v) { return v; }),
                     fastread::update_error);
+    // The try_ form: the same error as a value, nothing applied.
+    std::size_t applied = 99;
+    const fastread::result<void> r = file.try_update_at<std::int32_t>(
+        one, [](std::int32_t v) { return v; }, {}, &applied);
+    REQUIRE_FALSE(r);
+    CHECK(r.error().code() == std::errc::bad_file_descriptor);
+    CHECK(r.error().message() == "update_at: " + path.string() + " was opened read-only: " +
+                                     std::generic_category().message(EBADF));
+    CHECK(applied == 0);
+    const fastread::result<void> missing = fastread::try_update_at<std::int32_t>(
+        dir / "missing", one, [](std::int32_t v) { return v; }, {}, &applied);
+    REQUIRE_FALSE(missing);
+    CHECK(missing.error().code() == std::errc::no_such_file_or_directory);
+    CHECK(applied == 0);
 }
 #endif
 
@@ -707,6 +721,27 @@ TEST_CASE("update_at automatic: a full file system gives update_error with what 
                         break;
                     }
                 }
+            }
+            // The try_ form on the same file, emptied again: the same code, and what was
+            // applied through the out-parameter.
+            const std::string message = e.what();
+            {
+                const int fd = ::open(path.c_str(), O_TRUNC | O_RDWR | O_CLOEXEC, 0644);
+                REQUIRE(fd >= 0);
+                REQUIRE(::ftruncate(fd, static_cast<off_t>(records * 4)) == 0);
+                ::close(fd);
+            }
+            fastread::page_cache::preload(path);
+            std::size_t applied = 0;
+            const fastread::result<void> r = fastread::try_update_at<std::int32_t>(
+                path, indices, [](std::int32_t v) { return v + 1; }, {}, &applied);
+            REQUIRE_FALSE(r);
+            CHECK(r.error().code() == std::errc::no_space_on_device);
+            CHECK_THAT(r.error().message(), Catch::Contains(path.string()));
+            CHECK(applied < indices.size());
+            CHECK(count_nonzero(path) >= applied);
+            if (type == "ext4") {
+                CHECK(count_nonzero(path) == applied);
             }
         }
     }

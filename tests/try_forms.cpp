@@ -161,6 +161,10 @@ ssize_t full_disk_write(int, const void*, std::size_t) {
     errno = ENOSPC;
     return -1;
 }
+ssize_t full_disk_pwrite(int, const void*, std::size_t, off_t) {
+    errno = ENOSPC;
+    return -1;
+}
 
 void images(const fs::path& dir) {
     namespace pnm = fastread::pnm;
@@ -548,6 +552,34 @@ void records_and_tables(const fs::path& dir) {
     read_case("index of the partial record", rec, {1, 10}, fr(fastread::errc::out_of_range));
     read_case("missing file", dir / "none.bin", {0}, os(ENOENT));
     read_case("a directory", dir, {0}, os(EISDIR));
+    auto update_case = [&](const std::string& name, const fs::path& p,
+                           std::vector<std::uint64_t> idx,
+                           std::optional<std::error_code> code = std::nullopt) {
+        fastread::record_options options;
+        options.method = fastread::access_method::pread;
+        run_void(
+            "try_update_at " + name,
+            [&] {
+                return fastread::try_update_at(
+                    p, idx, [](std::int32_t v) { return v + 100; }, options);
+            },
+            [&] {
+                fastread::update_at(
+                    p, idx, [](std::int32_t v) { return v + 100; }, options);
+            },
+            code);
+    };
+    update_case("good", rec, {2, 3});
+    update_case("index of the partial record", rec, {10}, fr(fastread::errc::out_of_range));
+    update_case("missing file", dir / "none.bin", {0}, os(ENOENT));
+    {
+        auto& hooks = fastread::detail::sys::hooks();
+        const auto saved = hooks.pwrite;
+        hooks.pwrite = &full_disk_pwrite;
+        update_case("on a full disk", rec, {5}, os(ENOSPC));
+        hooks.pwrite = saved;
+    }
+    read_case("after the updates", rec, {2, 3, 5});
 
     namespace st = fastread::string_table;
     const fs::path table = dir / "t.fst", not_table = dir / "not.fst";

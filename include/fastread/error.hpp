@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -136,14 +137,55 @@ namespace detail {
                            applied);
 }
 
+/// An update batch's failure as a value: the error, and how many updates are known to be
+/// in the file (update_error::applied()). Empty (false) when there was none.
+struct update_failure {
+    fastread::error err;     ///< what failed
+    std::size_t applied = 0; ///< updates known to be in the file
+    /// Whether there was a failure.
+    explicit operator bool() const noexcept { return static_cast<bool>(err.code()); }
+};
+
+/// The failure of errno `errno_value` in `operation` on `path` with `applied` updates in the
+/// file: the message update_error gives it (`<operation> <path> (<applied> updates
+/// applied): <strerror>`).
+inline update_failure update_failure_of(int errno_value, const char* operation,
+                                        const std::string& path, std::size_t applied) {
+    const std::error_code code(errno_value, std::generic_category());
+    return {fastread::error(code,
+                            std::string(operation) + " " + path + " (" + std::to_string(applied) +
+                                " updates applied): " + code.message(),
+                            path),
+            applied};
+}
+
+/// Throws the update_error of `f`: its code, message and applied count.
+[[noreturn]] inline void throw_update_failure(const update_failure& f) {
+    std::string what = f.err.message();
+    const std::string text = ": " + f.err.code().message();
+    if (what.size() >= text.size() &&
+        what.compare(what.size() - text.size(), text.size(), text) == 0) {
+        what.resize(what.size() - text.size());
+    }
+    raise_as<update_error>(f.err, f.err.code(), what, f.applied);
+}
+
+/// Throws `e` with the exception being handled nested in it (std::throw_with_nested), as
+/// update_at reports an exception of fn; without exceptions (where none can be handled),
+/// reports `e` through the error handler, then aborts.
+[[noreturn]] inline void throw_nested(const update_error& e) {
+#if FASTREAD_EXCEPTIONS
+    std::throw_with_nested(e);
+#else
+    current_handler()(fastread::error(e.code(), e.what()));
+    std::abort();
+#endif
+}
+
 /// Throws update_error(err) for `operation` on `path` with `applied` updates in the file.
 [[noreturn]] inline void throw_update_error(int err, const char* operation, const std::string& path,
                                             std::size_t applied) {
-    const std::string what =
-        std::string(operation) + " " + path + " (" + std::to_string(applied) + " updates applied)";
-    const std::error_code code(err, std::generic_category());
-    raise_as<update_error>(fastread::error(code, what + ": " + code.message(), path), code, what,
-                           applied);
+    throw_update_failure(update_failure_of(err, operation, path, applied));
 }
 
 } // namespace detail

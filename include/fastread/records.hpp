@@ -254,7 +254,23 @@ class positioned_file {
     void update_at(std::span<const std::uint64_t> indices, F&& fn,
                    const record_options& options = {}) {
         static_assert(std::is_trivially_copyable_v<T>, "records are copied as bytes");
-        update_records<T>(indices, detail::record_update_fn<T>(fn), options);
+        report(update_records<T>(indices, detail::record_update_fn<T>(fn), options));
+    }
+
+    /// update_at without exceptions; see fastread::try_update_at.
+    template <class T, class F>
+    result<void> try_update_at(std::span<const std::uint64_t> indices, F&& fn,
+                               const record_options& options = {}, std::size_t* applied = nullptr) {
+        static_assert(std::is_trivially_copyable_v<T>, "records are copied as bytes");
+        const detail::update_failure f =
+            update_records<T>(indices, detail::record_update_fn<T>(fn), options);
+        if (applied != nullptr) {
+            *applied = f ? f.applied : indices.size();
+        }
+        if (f) {
+            return f.err;
+        }
+        return {};
     }
 
     /// update_at with the record type taken from `fn`'s parameter (a function or a lambda
@@ -266,29 +282,54 @@ class positioned_file {
     }
 
   private:
-    // update_at's work, compiled once per record type, whatever fn is.
-    template <class T>
-    void update_records(std::span<const std::uint64_t> indices, detail::record_update_fn<T> fn,
-                        const record_options& options) {
-        if (!writable_) {
-            detail::throw_update_error(std::make_error_code(std::errc::bad_file_descriptor),
-                                       "update_at: " + path_.string() + " was opened read-only", 0);
-        }
-        const std::uint64_t size = checked_size(indices, sizeof(T));
-        if (indices.empty()) {
+    // Reports an update batch's failure as update_at does: the caller's mistakes (an index
+    // out of range) as themselves, the system's failures as update_error with applied().
+    static void report(const detail::update_failure& f) {
+        if (!f) {
             return;
+        }
+        if (f.err.code().category() == error_category()) {
+            detail::throw_error(f.err);
+        }
+        detail::throw_update_failure(f);
+    }
+
+    // update_at's work, compiled once per record type, whatever fn is: its failure, if any
+    // (fn's exceptions propagate, nested in an update_error).
+    template <class T>
+    detail::update_failure update_records(std::span<const std::uint64_t> indices,
+                                          detail::record_update_fn<T> fn,
+                                          const record_options& options) {
+        if (!writable_) {
+            const std::error_code code = std::make_error_code(std::errc::bad_file_descriptor);
+            return {
+                error(code,
+                      "update_at: " + path_.string() + " was opened read-only: " + code.message(),
+                      path_.string()),
+                0};
+        }
+        error err;
+        const std::uint64_t size = checked_size(indices, sizeof(T), err);
+        if (err.code()) {
+            return {err, 0};
+        }
+        if (indices.empty()) {
+            return {};
         }
         const detail::thread_scope threads(options.threads);
         const std::vector<detail::record_ref> refs = detail::visit_order(indices, options.sort);
-        error err;
         const plan p = make_plan(refs, sizeof(T), size, options, true, err);
-        detail::throw_if(err);
+        if (err.code()) {
+            return {err, 0};
+        }
+        detail::update_failure failure;
         if (p.method == access_method::io_uring && options.sort) {
-            update_uring<T>(refs, fn, size, p.rules);
+            update_uring<T>(refs, fn, size, p.rules, failure);
         } else if (options.sort && p.cached_runs) {
             // Cached pages in file order: joined reads, then one pwrite per run of changed
             // records, each phase of a window on every CPU.
-            detail::update_in_windows<T>(fd_.get(), path_, refs, fn, size, p.rules, p.threads);
+            detail::update_in_windows<T>(fd_.get(), path_, refs, fn, size, p.rules, p.threads,
+                                         failure);
         } else if (!options.sort || p.cached_runs) {
             // In the caller's order a repeated index is not next to its earlier visit:
             // one request at a time, each written back before the next is read (joined
@@ -297,11 +338,14 @@ class positioned_file {
             if (p.cold) {
                 advice.emplace(fd_.get());
             }
-            update_in_order<T>(refs, fn, size, p.rules);
+            update_in_order<T>(refs, fn, size, p.rules, failure);
         } else {
-            update_in_phases<T>(refs, fn, size, p);
+            update_in_phases<T>(refs, fn, size, p, failure);
         }
-        sync(options, indices.size());
+        if (failure) {
+            return failure;
+        }
+        return sync(options, indices.size());
     }
 
     // How a batch runs: the method (never automatic), threads, request rules, and the map
@@ -463,7 +507,7 @@ class positioned_file {
     // written back (stores into the map on several threads, or one pwrite each).
     template <class T, class F>
     void update_in_phases(const std::vector<detail::record_ref>& refs, F& fn, std::uint64_t size,
-                          const plan& p);
+                          const plan& p, detail::update_failure& failure);
 
     // One request at a time: read, fn on its records in visiting order, then the changed
     // records written back in runs (records in ascending order less than a page apart are
@@ -472,7 +516,7 @@ class positioned_file {
     // visit whose change did not reach the file.
     template <class T, class F>
     void update_in_order(const std::vector<detail::record_ref>& refs, F& fn, std::uint64_t size,
-                         const detail::block_rules& rules);
+                         const detail::block_rules& rules, detail::update_failure& failure);
 
     template <class T>
     void read_uring(const std::vector<detail::record_ref>& refs, std::span<T> out,
@@ -480,12 +524,13 @@ class positioned_file {
 
     template <class T, class F>
     void update_uring(const std::vector<detail::record_ref>& refs, F& fn, std::uint64_t size,
-                      const detail::block_rules& rules);
+                      const detail::block_rules& rules, detail::update_failure& failure);
 
-    void sync(const record_options& options, std::size_t applied) {
+    detail::update_failure sync(const record_options& options, std::size_t applied) {
         if (const int err = options.durable ? detail::sync_data(fd_.get()) : 0; err != 0) {
-            detail::throw_update_error(err, "fdatasync", path_.string(), applied);
+            return detail::update_failure_of(err, "fdatasync", path_.string(), applied);
         }
+        return {};
     }
 
     positioned_file(const std::filesystem::path& path, bool writable, detail::unique_fd fd)
@@ -609,14 +654,32 @@ result<std::vector<T>> try_read_at(const std::filesystem::path& path,
 template <class T, class F>
 void update_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices, F&& fn,
                const record_options& options = {}) {
-    std::unique_ptr<positioned_file> file;
-    FASTREAD_TRY {
-        file = std::make_unique<positioned_file>(path, true);
-    }
-    FASTREAD_CATCH_AS(std::system_error, e) {
-        detail::throw_update_error(e, 0);
+    result<positioned_file> file = positioned_file::try_open(path, true);
+    if (!file) {
+        detail::throw_update_failure({file.error(), 0});
     }
     file->update_at<T>(indices, fn, options);
+}
+
+/// `update_at` without exceptions: nothing, or the `error` the throwing form reports (an
+/// index out of range as `errc::out_of_range`, nothing written; the system's failures with
+/// their errno, naming the path, the message saying how many updates were applied). When
+/// `applied` is given, it receives the updates known to be in the file: all of them on
+/// success, else what update_error::applied() would say. Never throws but `std::bad_alloc`
+/// and what `fn` throws (which reaches the caller as from update_at: an update_error with
+/// `fn`'s exception nested).
+template <class T, class F>
+result<void> try_update_at(const std::filesystem::path& path,
+                           std::span<const std::uint64_t> indices, F&& fn,
+                           const record_options& options = {}, std::size_t* applied = nullptr) {
+    if (applied != nullptr) {
+        *applied = 0;
+    }
+    result<positioned_file> file = positioned_file::try_open(path, true);
+    if (!file) {
+        return file.error();
+    }
+    return file->try_update_at<T>(indices, fn, options, applied);
 }
 
 /// update_at with the record type taken from `fn`'s parameter: `fn` is a function or a
@@ -628,6 +691,15 @@ template <detail::deducible_update F>
 void update_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices, F&& fn,
                const record_options& options = {}) {
     update_at<detail::update_record_t<F>>(path, indices, std::forward<F>(fn), options);
+}
+
+/// try_update_at with the record type taken from `fn`'s parameter (as update_at).
+template <detail::deducible_update F>
+result<void> try_update_at(const std::filesystem::path& path,
+                           std::span<const std::uint64_t> indices, F&& fn,
+                           const record_options& options = {}, std::size_t* applied = nullptr) {
+    return try_update_at<detail::update_record_t<F>>(path, indices, std::forward<F>(fn), options,
+                                                     applied);
 }
 
 } // namespace fastread

@@ -131,11 +131,11 @@ class atomic_file {
         if (exists) {
             if (!std::filesystem::is_regular_file(st)) {
                 {
-                err = os_error(
-                    std::filesystem::is_directory(st) ? EISDIR : EINVAL,
-                    "refuse to replace a file that is not regular with a file:", target);
-                return;
-            }
+                    err = os_error(
+                        std::filesystem::is_directory(st) ? EISDIR : EINVAL,
+                        "refuse to replace a file that is not regular with a file:", target);
+                    return;
+                }
             }
             // From the file's handle: the C runtime's stat (and so std::filesystem's
             // hard_link_count under MinGW) always says 1.
@@ -144,12 +144,12 @@ class atomic_file {
                 win::facts_of_path(target_, true, facts) == 0 ? facts.links : 1;
             if (links > 1) {
                 {
-                err = os_error(EMLINK,
+                    err = os_error(EMLINK,
                                    "refuse to replace a file with " + std::to_string(links) +
                                        " hard links (the other names would keep the old data):",
                                    target);
-                return;
-            }
+                    return;
+                }
             }
         }
         if (!create_temporary(target, err)) {
@@ -164,21 +164,21 @@ class atomic_file {
         if (::stat(target_.c_str(), &st) == 0) {
             if (!S_ISREG(st.st_mode)) {
                 {
-                err = os_error(S_ISDIR(st.st_mode) ? EISDIR : EINVAL,
+                    err = os_error(S_ISDIR(st.st_mode) ? EISDIR : EINVAL,
                                    std::string("refuse to replace ") + kind_of(st.st_mode) +
                                        " with a file:",
                                    target);
-                return;
-            }
+                    return;
+                }
             }
             if (st.st_nlink > 1) {
                 {
-                err = os_error(EMLINK,
+                    err = os_error(EMLINK,
                                    "refuse to replace a file with " + std::to_string(st.st_nlink) +
                                        " hard links (the other names would keep the old data):",
                                    target);
-                return;
-            }
+                    return;
+                }
             }
             old = st;
         } else if (errno != ENOENT) {

@@ -32,11 +32,11 @@
     prefix template void save<std::uint8_t>(const std::filesystem::path&,                          \
                                             const image<std::uint8_t>&, format);                   \
     prefix template void save<std::uint16_t>(const std::filesystem::path&,                         \
-                                             const image<std::uint16_t>&, format);                  \
-    prefix template result<image<std::uint8_t>> try_load<std::uint8_t>(                           \
-        const std::filesystem::path&, load_options);                                              \
-    prefix template result<image<std::uint16_t>> try_load<std::uint16_t>(                         \
-        const std::filesystem::path&, load_options);                                              \
+                                             const image<std::uint16_t>&, format);                 \
+    prefix template result<image<std::uint8_t>> try_load<std::uint8_t>(                            \
+        const std::filesystem::path&, load_options);                                               \
+    prefix template result<image<std::uint16_t>> try_load<std::uint16_t>(                          \
+        const std::filesystem::path&, load_options);                                               \
     prefix template result<void> try_save<std::uint8_t>(const std::filesystem::path&,              \
                                                         const image<std::uint8_t>&, format);       \
     prefix template result<void> try_save<std::uint16_t>(const std::filesystem::path&,             \

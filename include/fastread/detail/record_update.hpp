@@ -76,19 +76,20 @@ class record_update_fn {
 /// per run on up to `threads` threads. Memory: one window buffer (≤ update_window_bytes,
 /// or the longest request) and sizeof(T) + 3 words per changed record of a window.
 ///
-/// @throws update_error with `applied()` exact, the first `applied()` visits in the file
-///         and none after: a read error or a file that ends early (EIO) counts the visits
-///         of the windows before; a failed write the visits before the first record it did
-///         not write, after writing the records of later runs that other threads wrote as
-///         they were again (if that fails too, the message says so and `applied()` is a
-///         lower bound); if fn throws, the window's requests before the one it threw in
-///         are written first, then update_error (`operation_canceled`) with fn's exception
+/// A failure stops the batch and is set in `failure`, with `applied` exact, the first
+/// `applied` visits in the file and none after: a read error or a file that ends early (EIO)
+/// counts the visits of the windows before; a failed write the visits before the first
+/// record it did not write, after writing the records of later runs that other threads
+/// wrote as they were again (if that fails too, the message says so and `applied` is a
+/// lower bound).
+/// @throws update_error if fn throws: the window's requests before the one it threw in are
+///         written first, then update_error (`operation_canceled`) with fn's exception
 ///         nested and `applied()` = the visits before that request.
 
 template <class T, class F>
 void update_in_windows(int fd, const std::filesystem::path& path,
                        const std::vector<record_ref>& refs, F& fn, std::uint64_t size,
-                       const block_rules& rules, unsigned threads) {
+                       const block_rules& rules, unsigned threads, update_failure& failure) {
     const std::vector<block_request> requests = plan_blocks(refs, sizeof(T), size, rules);
     if (requests.empty()) {
         return;
@@ -143,20 +144,25 @@ void update_in_windows(int fd, const std::filesystem::path& path,
         };
 
         // 1. Read the window's requests, on every CPU.
-        FASTREAD_TRY {
-            in_slices(qb - qa, threads_for_calls(qb - qa),
-                      [&](unsigned, std::size_t b, std::size_t e) {
-                          for (std::size_t q = qa + b; q < qa + e; ++q) {
-                              const block_request& r = requests[q];
-                              if (pread_full(fd, buffer.get() + slot[q - qa], r.length, r.offset,
-                                             path) != r.length) {
-                                  throw_system_error(EIO, "pread (the file ended early)", path);
-                              }
-                          }
-                      });
-        }
-        FASTREAD_CATCH_AS(std::system_error, e) {
-            throw_update_error(e, requests[qa].first);
+        const unsigned readers = threads_for_calls(qb - qa);
+        std::vector<error> read_errors(readers);
+        in_slices(qb - qa, readers, [&](unsigned t, std::size_t b, std::size_t e) {
+            for (std::size_t q = qa + b; q < qa + e; ++q) {
+                const block_request& r = requests[q];
+                if (pread_full(fd, buffer.get() + slot[q - qa], r.length, r.offset, path,
+                               read_errors[t]) != r.length) {
+                    if (!read_errors[t].code()) {
+                        read_errors[t] = os_error(EIO, "pread (the file ended early)", path);
+                    }
+                    return;
+                }
+            }
+        });
+        for (const error& e : read_errors) {
+            if (e.code()) {
+                failure = {e, requests[qa].first};
+                return;
+            }
         }
 
         // 2. fn in file order, on this thread; a request's changes are kept or dropped whole.
@@ -255,12 +261,13 @@ void update_in_windows(int fd, const std::filesystem::path& path,
                 undo_err = pwrite_counted(fd, buffer.get() + runs[w].lo, outcomes[w].done,
                                           runs[w].offset, done);
             }
-            throw_update_error(outcomes[f].err,
-                               undo_err == 0 ? "pwrite"
-                                             : "pwrite (and restoring records after the "
-                                               "failed write failed too: later records may "
-                                               "hold their new values)",
-                               path.string(), changes[lost].visit);
+            failure = update_failure_of(outcomes[f].err,
+                                        undo_err == 0 ? "pwrite"
+                                                      : "pwrite (and restoring records after the "
+                                                        "failed write failed too: later records "
+                                                        "may hold their new values)",
+                                        path.string(), changes[lost].visit);
+            return;
         }
         if (thrown) {
             const std::size_t applied = requests[stop].first;
@@ -268,7 +275,7 @@ void update_in_windows(int fd, const std::filesystem::path& path,
                 std::rethrow_exception(thrown);
             }
             FASTREAD_CATCH_ALL {
-                std::throw_with_nested(update_error(
+                throw_nested(update_error(
                     std::make_error_code(std::errc::operation_canceled),
                     "update_at: fn threw for record " + std::to_string(thrown_index) + " of \"" +
                         path.string() + "\" (" + std::to_string(applied) + " updates applied)",

@@ -122,9 +122,10 @@ inline std::size_t pread_full(int fd, char* dst, std::size_t n, std::uint64_t of
     return got;
 }
 
-/// pwrite(2) of all `n` bytes at `offset`, looping on short writes and EINTR; throws on error.
-inline void pwrite_all(int fd, const char* src, std::size_t n, std::uint64_t offset,
-                       const std::filesystem::path& path = {}) {
+/// pwrite(2) of all `n` bytes at `offset`, looping on short writes and EINTR; false on an
+/// error, then in `err` ("pwrite", the path).
+inline bool pwrite_all(int fd, const char* src, std::size_t n, std::uint64_t offset,
+                       const std::filesystem::path& path, error& err) {
     while (n > 0) {
         const std::size_t want = n < 0x40000000 ? n : 0x40000000;
         const ssize_t put = sys::pwrite(fd, src, want, static_cast<sys::offset_t>(offset));
@@ -132,15 +133,26 @@ inline void pwrite_all(int fd, const char* src, std::size_t n, std::uint64_t off
             if (errno == EINTR) {
                 continue;
             }
-            throw_system_error(errno, "pwrite", path);
+            err = os_error(errno, "pwrite", path);
+            return false;
         }
         if (put == 0) { // no progress and no error: do not loop forever
-            throw_system_error(EIO, "pwrite (wrote nothing)", path);
+            err = os_error(EIO, "pwrite (wrote nothing)", path);
+            return false;
         }
         src += put;
         offset += static_cast<std::uint64_t>(put);
         n -= static_cast<std::size_t>(put);
     }
+    return true;
+}
+
+/// pwrite(2) of all `n` bytes at `offset`, looping on short writes and EINTR; throws on error.
+inline void pwrite_all(int fd, const char* src, std::size_t n, std::uint64_t offset,
+                       const std::filesystem::path& path = {}) {
+    error err;
+    pwrite_all(fd, src, n, offset, path, err);
+    throw_if(err);
 }
 
 /// pwrite(2) of all `n` bytes at `offset`, looping on short writes and EINTR, without

@@ -23,11 +23,12 @@ namespace fastread {
 
 template <class T, class F>
 void positioned_file::update_in_phases(const std::vector<detail::record_ref>& refs, F& fn,
-                                       std::uint64_t size, const plan& p) {
+                                       std::uint64_t size, const plan& p,
+                                       detail::update_failure& failure) {
     const std::size_t n = refs.size();
     std::unique_ptr<unsigned char[]> values(new unsigned char[n * sizeof(T)]);
     auto value_at = [&](std::size_t k) { return values.get() + k * sizeof(T); };
-    FASTREAD_TRY {
+    {
         // With pread even for mmap: a read fault would map the pages read-only, and
         // each later store would fault again (ext4's page_mkwrite;
         // docs/benchmarks/notes-2026-11.md, "Records at random positions").
@@ -37,16 +38,20 @@ void positioned_file::update_in_phases(const std::vector<detail::record_ref>& re
         }
         const std::vector<detail::block_request> requests =
             detail::plan_blocks(refs, sizeof(T), size, p.rules);
+        error err;
         for_each_request(
-            requests, p.threads, [&](const detail::block_request& r, const char* buffer) {
+            requests, p.threads,
+            [&](const detail::block_request& r, const char* buffer) {
                 for (std::size_t k = r.first; k < r.last; ++k) {
                     std::memcpy(value_at(k), buffer + (refs[k].index * sizeof(T) - r.offset),
                                 sizeof(T));
                 }
-            });
-    }
-    FASTREAD_CATCH_AS(std::system_error, e) {
-        detail::throw_update_error(e, 0);
+            },
+            err);
+        if (err.code()) {
+            failure = {err, 0};
+            return;
+        }
     }
     // fn, in order. `last[k]`: visit k is the last of its index and changed the record.
     std::vector<std::size_t> writes; // visits whose value goes back to the file
@@ -87,13 +92,12 @@ void positioned_file::update_in_phases(const std::vector<detail::record_ref>& re
         for (std::size_t j = w; j < e; ++j) {
             std::memcpy(bytes.data() + (j - w) * sizeof(T), value_at(writes[j]), sizeof(T));
         }
-        FASTREAD_TRY {
-            detail::pwrite_all(fd_.get(), reinterpret_cast<const char*>(bytes.data()), bytes.size(),
-                               refs[writes[w]].index * sizeof(T), path_);
-        }
-        FASTREAD_CATCH_AS(std::system_error, err) {
+        error err;
+        if (!detail::pwrite_all(fd_.get(), reinterpret_cast<const char*>(bytes.data()),
+                                bytes.size(), refs[writes[w]].index * sizeof(T), path_, err)) {
             // Every visit before this write's first record is in the file.
-            detail::throw_update_error(err, writes[w] + 1 - count_run(refs, writes[w]));
+            failure = {err, writes[w] + 1 - count_run(refs, writes[w])};
+            return;
         }
         w = e;
     }
@@ -101,23 +105,25 @@ void positioned_file::update_in_phases(const std::vector<detail::record_ref>& re
 
 template <class T, class F>
 void positioned_file::update_in_order(const std::vector<detail::record_ref>& refs, F& fn,
-                                      std::uint64_t size, const detail::block_rules& rules) {
+                                      std::uint64_t size, const detail::block_rules& rules,
+                                      detail::update_failure& failure) {
     const std::vector<detail::block_request> requests =
         detail::plan_blocks(refs, sizeof(T), size, rules);
     std::unique_ptr<char[]> buffer(new char[detail::largest_request(requests)]);
     const std::size_t page = detail::page_size();
     std::vector<std::size_t> changed; // visits of the request that changed their record
     for (const detail::block_request& r : requests) {
-        std::size_t got = 0;
-        FASTREAD_TRY {
-            got = detail::pread_full(fd_.get(), buffer.get(), r.length, r.offset, path_);
-        }
-        FASTREAD_CATCH_AS(std::system_error, e) {
-            detail::throw_update_error(e, r.first);
+        error err;
+        const std::size_t got =
+            detail::pread_full(fd_.get(), buffer.get(), r.length, r.offset, path_, err);
+        if (err.code()) {
+            failure = {err, r.first};
+            return;
         }
         if (got != r.length) {
-            detail::throw_update_error(EIO, "pread (the file ended early)", path_.string(),
-                                       r.first);
+            failure = detail::update_failure_of(EIO, "pread (the file ended early)", path_.string(),
+                                                r.first);
+            return;
         }
         auto at = [&](std::size_t k) {
             return static_cast<std::size_t>(refs[k].index * sizeof(T) - r.offset);
@@ -133,7 +139,7 @@ void positioned_file::update_in_order(const std::vector<detail::record_ref>& ref
             FASTREAD_CATCH_ALL {
                 // The requests before this one are in the file, none of this one's
                 // changes: an update_error says so, with fn's exception nested.
-                std::throw_with_nested(update_error(
+                detail::throw_nested(update_error(
                     std::make_error_code(std::errc::operation_canceled),
                     "update_at: fn threw for record " + std::to_string(refs[k].index) + " of \"" +
                         path_.string() + "\" (" + std::to_string(r.first) + " updates applied)",
@@ -164,7 +170,8 @@ void positioned_file::update_in_order(const std::vector<detail::record_ref>& ref
                 while (lost + 1 < j && at(changed[lost]) + sizeof(T) <= lo + done) {
                     ++lost;
                 }
-                detail::throw_update_error(err, "pwrite", path_.string(), changed[lost]);
+                failure = detail::update_failure_of(err, "pwrite", path_.string(), changed[lost]);
+                return;
             }
             i = j;
         }
@@ -204,10 +211,12 @@ void positioned_file::read_uring(const std::vector<detail::record_ref>& refs, st
 
 template <class T, class F>
 void positioned_file::update_uring(const std::vector<detail::record_ref>& refs, F& fn,
-                                   std::uint64_t size, const detail::block_rules& rules) {
+                                   std::uint64_t size, const detail::block_rules& rules,
+                                   detail::update_failure& failure) {
 #if FASTREAD_HAVE_LIBURING
     if (!detail::uring_usable()) {
-        detail::throw_update_error(ENOSYS, "io_uring_queue_init", path_.string(), 0);
+        failure = detail::update_failure_of(ENOSYS, "io_uring_queue_init", path_.string(), 0);
+        return;
     }
     const std::vector<detail::block_request> requests =
         detail::plan_blocks(refs, sizeof(T), size, rules);
@@ -228,7 +237,7 @@ void positioned_file::update_uring(const std::vector<detail::record_ref>& refs, 
             },
             [&](std::size_t q) { applied += requests[q].last - requests[q].first; },
             [&](int err, const char* operation) {
-                detail::throw_update_error(err, operation, path_.string(), applied);
+                failure = detail::update_failure_of(err, operation, path_.string(), applied);
             });
     }
     FASTREAD_CATCH_ALL {
@@ -237,16 +246,16 @@ void positioned_file::update_uring(const std::vector<detail::record_ref>& refs, 
         }
         // The requests whose writes completed are in the file (counted when each
         // finished, in completion order); none of the failing request's changes.
-        std::throw_with_nested(update_error(std::make_error_code(std::errc::operation_canceled),
-                                            "update_at: fn threw (io_uring) for \"" +
-                                                path_.string() + "\" (" + std::to_string(applied) +
-                                                " updates applied)",
-                                            applied));
+        detail::throw_nested(update_error(std::make_error_code(std::errc::operation_canceled),
+                                          "update_at: fn threw (io_uring) for \"" + path_.string() +
+                                              "\" (" + std::to_string(applied) +
+                                              " updates applied)",
+                                          applied));
     }
 #else
     (void)refs, (void)fn, (void)size, (void)rules;
-    detail::throw_update_error(ENOSYS, "io_uring (fastread was built without liburing)",
-                               path_.string(), 0);
+    failure = detail::update_failure_of(ENOSYS, "io_uring (fastread was built without liburing)",
+                                        path_.string(), 0);
 #endif
 }
 
