@@ -78,6 +78,9 @@ TEST_CASE("find_duplicates: groups of copies, and near-duplicates are not duplic
                        {dir / "x" / "q1", dir / "x" / "q2"}};
     CHECK(scan(dir.path()) == whole);
     CHECK(fastread::find_duplicates(dir.path()) == whole);
+    const fastread::result<groups> tried = fastread::try_find_duplicates(dir.path());
+    REQUIRE(tried);
+    CHECK(*tried == whole);
     CHECK(fastread::find_duplicates((dir / "x").string().c_str()) ==
           groups{{dir / "x" / "b", dir / "x" / "y" / "c"},
                  {dir / "x" / "p1", dir / "x" / "p2"},

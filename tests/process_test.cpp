@@ -272,6 +272,32 @@ TEST_CASE("FASTREAD_THREADS that is not a count is an error naming it", "[proces
     fastread_test::set_environment("FASTREAD_THREADS", "many");
     CHECK_THROWS_WITH(fastread::max_threads(),
                       "FASTREAD_THREADS=many: expected a whole number of threads, 1 or more");
+    // The try_ forms that may start threads return it as a value (the throwing forms
+    // throw it), before anything is read; a call's own `threads` option does not read it.
+    {
+        fastread_test::temp_dir dir;
+        fastread_test::write_file(dir / "a.pgm", std::string("P5 1 1 255\n") + "\x07");
+        fastread_test::write_file(dir / "t.bin", std::string(8, '\0'));
+        const std::string message =
+            "FASTREAD_THREADS=many: expected a whole number of threads, 1 or more";
+        auto check_error = [&](const auto& r) {
+            REQUIRE_FALSE(r);
+            CHECK(r.error().code() == fastread::errc::invalid_argument);
+            CHECK(r.error().message() == message);
+        };
+        check_error(fastread::pnm::try_load(dir / "a.pgm"));
+        check_error(fastread::try_lines(dir / "a.pgm"));
+        check_error(fastread::try_find_duplicates(dir.path()));
+        const std::vector<std::uint64_t> zero{0};
+        check_error(fastread::try_read_at<std::int32_t>(dir / "t.bin", zero));
+        CHECK_THROWS_WITH(fastread::pnm::load(dir / "a.pgm"), message);
+        CHECK_THROWS_WITH(fastread::find_duplicates(dir.path()), message);
+        fastread::load_options one;
+        one.threads = 1;
+        const auto img = fastread::pnm::try_load(dir / "a.pgm", one);
+        REQUIRE(img);
+        CHECK(img->samples[0] == 7);
+    }
     fastread_test::set_environment("FASTREAD_THREADS", "0");
     CHECK_THROWS_AS(fastread::max_threads(), std::invalid_argument);
     fastread_test::set_environment("FASTREAD_THREADS", "3");

@@ -496,6 +496,17 @@ void comparisons(const fs::path& dir) {
     hooks.read = &failing_read;
     equal_case("read error", a, c, {}, os(EIO));
     hooks.read = saved;
+    using groups = std::vector<std::vector<fs::path>>;
+    run<groups>(
+        "try_find_duplicates", [&] { return fastread::try_find_duplicates(dir); },
+        [&](std::optional<groups>& out) { out = fastread::find_duplicates(dir); },
+        [&](const groups& g) {
+            std::string s = std::to_string(g.size()) + " groups:";
+            for (const auto& group : g) {
+                s += " " + std::to_string(group.size());
+            }
+            return s;
+        });
 }
 
 void sources(const fs::path& dir) {

@@ -53,10 +53,32 @@ namespace fastread {
 std::vector<std::vector<std::filesystem::path>>
 find_duplicates(std::span<const std::filesystem::path> roots, duplicate_options options = {});
 
-inline std::vector<std::vector<std::filesystem::path>>
-find_duplicates(std::span<const std::filesystem::path> roots, duplicate_options options) {
+/// `find_duplicates` without exceptions: the groups, or the `error` the throwing form reports
+/// (`errc::invalid_argument` for a `FASTREAD_THREADS` that is not a count). I/O problems
+/// with the files go to `options.on_error`, as with the throwing form: they leave a file
+/// out, they do not end the search. Never throws but `std::bad_alloc` (and what
+/// `options.on_error` or `options.on_progress` throw).
+inline result<std::vector<std::vector<std::filesystem::path>>>
+try_find_duplicates(std::span<const std::filesystem::path> roots, duplicate_options options = {}) {
+    if (options.threads == 0) {
+        if (error e = detail::thread_setting_error(); e.code()) {
+            return e;
+        }
+    }
     const detail::thread_scope threads(options.threads);
     return detail::duplicate_finder(options).run(roots);
+}
+
+/// try_find_duplicates under one root (as find_duplicates(root)).
+inline result<std::vector<std::vector<std::filesystem::path>>>
+try_find_duplicates(const std::filesystem::path& root, duplicate_options options = {}) {
+    return try_find_duplicates(std::span<const std::filesystem::path>(&root, 1),
+                               std::move(options));
+}
+
+inline std::vector<std::vector<std::filesystem::path>>
+find_duplicates(std::span<const std::filesystem::path> roots, duplicate_options options) {
+    return detail::value_or_throw(try_find_duplicates(roots, std::move(options)));
 }
 
 /// find_duplicates over roots written in place: `find_duplicates({"photos", "backup"})`.

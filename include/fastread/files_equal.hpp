@@ -248,6 +248,11 @@ inline result<bool> try_files_equal(const std::filesystem::path& a, const std::f
         // read in 1 MiB blocks in turn, which matches reading the files one after the other
         // on a disk.
         if (sized) {
+            if (options.threads == 0) {
+                if (err = detail::thread_setting_error(); err.code()) {
+                    return err;
+                }
+            }
             const detail::thread_scope threads(options.threads);
             const detail::reading_plan plan_a =
                 detail::plan_reading(options.io, fa.get(), ia.size, true);

@@ -382,6 +382,11 @@ struct line_range_access {
 /// ```
 inline result<line_range<detail::file_source>> try_lines(const std::filesystem::path& path,
                                                          line_options options = {}) {
+    if (options.threads == 0) {
+        if (error e = detail::thread_setting_error(); e.code()) {
+            return e;
+        }
+    }
     const detail::thread_scope threads(options.threads);
     result<detail::file_source> source = detail::file_source::try_open(path, options.io, true);
     if (!source) {

@@ -182,6 +182,11 @@ class positioned_file {
         if (indices.empty()) {
             return {};
         }
+        if (options.threads == 0) {
+            if (err = detail::thread_setting_error(); err.code()) {
+                return err;
+            }
+        }
         const detail::thread_scope threads(options.threads);
         const std::vector<detail::record_ref> refs = detail::visit_order(indices, options.sort);
         const plan p = make_plan(refs, sizeof(T), size, options, false, err);
@@ -315,6 +320,11 @@ class positioned_file {
         }
         if (indices.empty()) {
             return {};
+        }
+        if (options.threads == 0) {
+            if (err = detail::thread_setting_error(); err.code()) {
+                return {err, 0};
+            }
         }
         const detail::thread_scope threads(options.threads);
         const std::vector<detail::record_ref> refs = detail::visit_order(indices, options.sort);

@@ -26,17 +26,41 @@ inline std::atomic<unsigned>& thread_setting() noexcept {
     return setting;
 }
 
+/// The error of a `FASTREAD_THREADS` value that is not a count (a decimal integer of 1 or
+/// more): errc::invalid_argument naming the variable and the value; else none, with the
+/// count in `n`.
+inline error thread_count_error(const char* value, unsigned& n) {
+    n = 0;
+    const char* end = value + std::strlen(value);
+    const auto [at, ec] = std::from_chars(value, end, n);
+    if (ec != std::errc() || at != end || n == 0) {
+        return invalid_argument_value(std::string("FASTREAD_THREADS=") + value +
+                                      ": expected a whole number of threads, 1 or more");
+    }
+    return {};
+}
+
 /// A `FASTREAD_THREADS` value as a count: a decimal integer of 1 or more.
 /// @throws std::invalid_argument naming the variable and the value otherwise.
 inline unsigned parse_thread_count(const char* value) {
     unsigned n = 0;
-    const char* end = value + std::strlen(value);
-    const auto [at, ec] = std::from_chars(value, end, n);
-    if (ec != std::errc() || at != end || n == 0) {
-        throw_error(invalid_argument_value(std::string("FASTREAD_THREADS=") + value +
-                                           ": expected a whole number of threads, 1 or more"));
-    }
+    throw_if(thread_count_error(value, n));
     return n;
+}
+
+/// The error of the process's thread setting (a `FASTREAD_THREADS` that is not a count, when
+/// set_max_threads did not set one), or none: what the try_ forms that may start threads
+/// check first, so that the setting is reported as a value.
+inline error thread_setting_error() {
+    if (thread_setting().load(std::memory_order_relaxed) != 0) {
+        return {};
+    }
+    const char* value = std::getenv("FASTREAD_THREADS");
+    if (value == nullptr || *value == '\0') {
+        return {};
+    }
+    unsigned n = 0;
+    return thread_count_error(value, n);
 }
 
 /// The count the process asked for (set_max_threads, else `FASTREAD_THREADS`, read at each

@@ -25,8 +25,8 @@ namespace fastread::detail {
 template <class Sample>
 result<void> save_pnm_file(const std::filesystem::path& path, std::uint32_t width,
                            std::uint32_t height, std::uint32_t depth, std::uint16_t maxval,
-                           const std::string& tuple_type, const Sample* samples,
-                           std::size_t count, char magic) {
+                           const std::string& tuple_type, const Sample* samples, std::size_t count,
+                           char magic) {
     fastread::error err;
     atomic_file file(path, err);
     encode_pnm(width, height, depth, maxval, tuple_type, samples, count, magic,
@@ -43,6 +43,11 @@ namespace fastread::pnm {
 
 template <class Sample>
 result<image<Sample>> try_load(const std::filesystem::path& path, load_options options) {
+    if (options.threads == 0) {
+        if (error e = fastread::detail::thread_setting_error(); e.code()) {
+            return e;
+        }
+    }
     const fastread::detail::thread_scope threads(options.threads);
     result<fastread::detail::decoded_pnm<Sample>> decoded =
         fastread::detail::try_load_pnm_file<Sample>(path, options.io, /*any_format=*/true);
@@ -65,9 +70,9 @@ result<void> try_save(const std::filesystem::path& path, const image<Sample>& im
         return fastread::detail::invalid_argument_value(
             std::string(who) + ": format " + std::to_string(magic) + " is none of P1 to P7");
     }
-    if (fastread::error e = fastread::detail::pnm_image_problem(
-            who, img.width, img.height, img.depth, img.maxval, img.samples.data(),
-            img.samples.size());
+    if (fastread::error e =
+            fastread::detail::pnm_image_problem(who, img.width, img.height, img.depth, img.maxval,
+                                                img.samples.data(), img.samples.size());
         e.code()) {
         return e;
     }
@@ -82,8 +87,7 @@ result<void> try_save(const std::filesystem::path& path, const image<Sample>& im
     }
     if (bitmap && img.maxval != 1) {
         return fastread::detail::invalid_argument_value(
-            std::string(who) + ": PBM needs maxval 1, the image has " +
-            std::to_string(img.maxval));
+            std::string(who) + ": PBM needs maxval 1, the image has " + std::to_string(img.maxval));
     }
     if (fmt == format::pam && (img.tuple_type.size() > fastread::detail::max_tuple_type_bytes ||
                                img.tuple_type.find_first_of("\n\r") != std::string::npos)) {
@@ -91,8 +95,8 @@ result<void> try_save(const std::filesystem::path& path, const image<Sample>& im
             std::string(who) + ": a PAM tuple type is one line of at most 255 bytes");
     }
     return fastread::detail::save_pnm_file(path, img.width, img.height, img.depth, img.maxval,
-                                           img.tuple_type, img.samples.data(),
-                                           img.samples.size(), static_cast<char>('0' + magic));
+                                           img.tuple_type, img.samples.data(), img.samples.size(),
+                                           static_cast<char>('0' + magic));
 }
 
 template <class Sample>
@@ -106,6 +110,11 @@ namespace fastread::ppm {
 
 template <class Sample>
 result<image<Sample>> try_load(const std::filesystem::path& path, load_options options) {
+    if (options.threads == 0) {
+        if (error e = fastread::detail::thread_setting_error(); e.code()) {
+            return e;
+        }
+    }
     const fastread::detail::thread_scope threads(options.threads);
     result<fastread::detail::decoded_pnm<Sample>> decoded =
         fastread::detail::try_load_pnm_file<Sample>(path, options.io, /*any_format=*/false);
@@ -122,9 +131,9 @@ image<Sample> load(const std::filesystem::path& path, load_options options) {
 
 template <class Sample>
 result<void> try_save(const std::filesystem::path& path, const image<Sample>& img, format fmt) {
-    if (fastread::error e = fastread::detail::pnm_image_problem(
-            "fastread::ppm::save", img.width, img.height, 3, img.maxval, img.samples.data(),
-            img.samples.size());
+    if (fastread::error e =
+            fastread::detail::pnm_image_problem("fastread::ppm::save", img.width, img.height, 3,
+                                                img.maxval, img.samples.data(), img.samples.size());
         e.code()) {
         return e;
     }
