@@ -261,6 +261,19 @@ TEST_CASE("reader rejects garbage after an image at the garbage's offset", "[ppm
         }
         CHECK(img.samples.empty()); // never half an image
         CHECK(img.width == 0);
+        // try_next: the same error as a value, the image left empty too.
+        chunked_source again(bytes, chunk);
+        ppm::reader tried(again);
+        ppm::image<std::uint8_t> other;
+        const fastread::result<bool> first = tried.try_next(other);
+        REQUIRE(first);
+        CHECK(*first);
+        const fastread::result<bool> junk = tried.try_next(other);
+        REQUIRE_FALSE(junk);
+        CHECK(junk.error().code() == fastread::errc::bad_magic);
+        CHECK(junk.error().offset() == 17);
+        CHECK_THAT(junk.error().message(), Catch::Contains("found byte 0x47 'G'"));
+        CHECK(other.samples.empty());
     }
     // A broken second header is reported where it breaks.
     const std::string second = "P6 1 1 255\nabcP6 1 0 255\n";
@@ -275,4 +288,10 @@ TEST_CASE("reader rejects garbage after an image at the garbage's offset", "[ppm
     memory_source empty;
     ppm::reader none(empty);
     CHECK_THROWS_AS(none.next(img), parse_error);
+    memory_source empty_again;
+    ppm::reader none_again(empty_again);
+    const fastread::result<bool> nothing = none_again.try_next(img);
+    REQUIRE_FALSE(nothing);
+    CHECK(nothing.error().code() == fastread::errc::empty_input);
+    CHECK(nothing.error().offset() == 0);
 }
