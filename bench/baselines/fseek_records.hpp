@@ -91,7 +91,8 @@ void fseek_update(std::FILE* f, std::span<const std::uint64_t> indices, F&& fn,
         }
         T value;
         if (std::fread(&value, sizeof(T), 1, f) != 1) {
-            detail::throw_update_error(std::ferror(f) ? errno : EIO, "fread", path.string(), applied);
+            detail::throw_update_error(std::ferror(f) ? errno : EIO, "fread", path.string(),
+                                       applied);
         }
         value = fn(value);
         const int back = options.seek == whence::set

@@ -13,8 +13,8 @@
 
 #include "../detail/config.hpp"
 #include "../error.hpp"
-#include "../result.hpp"
 #include "../pnm/options.hpp"
+#include "../result.hpp"
 
 namespace fastread::pfm {
 

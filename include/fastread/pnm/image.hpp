@@ -103,8 +103,7 @@ void save(const std::filesystem::path& path, const image<Sample>& img, format fm
 /// their errno, naming `path`, which is then left untouched). Never throws but
 /// `std::bad_alloc`.
 template <class Sample>
-result<void> try_save(const std::filesystem::path& path, const image<Sample>& img,
-                      format fmt);
+result<void> try_save(const std::filesystem::path& path, const image<Sample>& img, format fmt);
 
 } // namespace fastread::pnm
 

@@ -71,14 +71,10 @@ namespace fastread::pnm {
 
 template <class Sample, class Source>
 requires byte_source<std::remove_cvref_t<Source>> result<image<Sample>> try_load(Source&& source) {
-    result<fastread::detail::decoded_pnm<Sample>> decoded =
+    return fastread::detail::as_image_result<image<Sample>>(
         fastread::detail::try_load_first_pnm<Sample>(fastread::detail::source_ref(source),
                                                      fastread::detail::source_name(source),
-                                                     /*any_format=*/true);
-    if (!decoded) {
-        return decoded.error();
-    }
-    return fastread::detail::as_image<image<Sample>>(std::move(*decoded));
+                                                     /*any_format=*/true));
 }
 
 template <class Sample, class Source>

@@ -15,8 +15,8 @@
 
 #include "../detail/config.hpp"
 #include "../error.hpp"
-#include "../result.hpp"
 #include "../pnm/options.hpp"
+#include "../result.hpp"
 #include "../sample_vector.hpp"
 
 namespace fastread::ppm {

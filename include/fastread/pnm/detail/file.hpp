@@ -84,8 +84,8 @@ result<decoded_pnm<Sample>> settle_watched(watched_pnm<Sample>&& w, int fd,
 /// Decodes the first image of a guarded map of the file open on `fd`: the pages past a
 /// shrink read as zeros, so any lost page counts as a shrink.
 template <class Sample>
-result<decoded_pnm<Sample>> load_mapped_pnm(int fd, const file_map& map, const std::filesystem::path& path,
-                                    bool any_format) {
+result<decoded_pnm<Sample>> load_mapped_pnm(int fd, const file_map& map,
+                                            const std::filesystem::path& path, bool any_format) {
     memory_source source(map.bytes());
     watched_pnm<Sample> w = decode_watched<Sample>(source_ref(source), path, any_format);
     const std::uint64_t reached = map.lost() >= 0 ? UINT64_MAX : map.size();
@@ -256,8 +256,8 @@ load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads,
     }
     std::optional<fastread::error> failure = first_read_error(read_errors);
     if (!failure && err) {
-        failure = parse_error_value(err.offset, pnm_error_message(err), path.string(),
-                                    to_errc(err.code));
+        failure =
+            parse_error_value(err.offset, pnm_error_message(err), path.string(), to_errc(err.code));
     }
     if (std::optional<fastread::error> e =
             slices_outcome(fd, size, furthest, std::move(failure), path)) {

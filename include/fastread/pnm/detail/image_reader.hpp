@@ -48,6 +48,15 @@ Image as_image(decoded_pnm<Sample>&& decoded) {
     return img;
 }
 
+/// `decoded` as an `Image`, or its error.
+template <class Image, class Sample>
+result<Image> as_image_result(result<decoded_pnm<Sample>>&& decoded) {
+    if (!decoded) {
+        return decoded.error();
+    }
+    return as_image<Image>(std::move(*decoded));
+}
+
 /// The sample type of an image type.
 template <class Image>
 using sample_of = typename decltype(Image::samples)::value_type;
@@ -80,8 +89,7 @@ class image_reader {
             if (const fastread::error* read_error = source_.error()) {
                 return *read_error;
             }
-            return parse_error_value(err.offset, pnm_error_message(err), name_,
-                                     to_errc(err.code));
+            return parse_error_value(err.offset, pnm_error_message(err), name_, to_errc(err.code));
         }
         to_image(std::move(decoded), out);
         return true;

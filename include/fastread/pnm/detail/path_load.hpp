@@ -21,6 +21,21 @@
 
 namespace fastread::detail {
 
+/// pnm::try_load and ppm::try_load from a path: the first image of the file (P3 or P6, or
+/// with `any_format` P1 to P7) as an `Image`, or the error (a bad FASTREAD_THREADS first).
+template <class Image>
+result<Image> try_load_image(const std::filesystem::path& path, const load_options& options,
+                             bool any_format) {
+    if (options.threads == 0) {
+        if (error e = thread_setting_error(); e.code()) {
+            return e;
+        }
+    }
+    const thread_scope threads(options.threads);
+    return as_image_result<Image>(
+        try_load_pnm_file<sample_of<Image>>(path, options.io, any_format));
+}
+
 /// Writes the checked image to `path` atomically as Netpbm format `magic` ('1'..'7').
 template <class Sample>
 result<void> save_pnm_file(const std::filesystem::path& path, std::uint32_t width,
@@ -43,18 +58,7 @@ namespace fastread::pnm {
 
 template <class Sample>
 result<image<Sample>> try_load(const std::filesystem::path& path, load_options options) {
-    if (options.threads == 0) {
-        if (error e = fastread::detail::thread_setting_error(); e.code()) {
-            return e;
-        }
-    }
-    const fastread::detail::thread_scope threads(options.threads);
-    result<fastread::detail::decoded_pnm<Sample>> decoded =
-        fastread::detail::try_load_pnm_file<Sample>(path, options.io, /*any_format=*/true);
-    if (!decoded) {
-        return decoded.error();
-    }
-    return fastread::detail::as_image<image<Sample>>(std::move(*decoded));
+    return fastread::detail::try_load_image<image<Sample>>(path, options, /*any_format=*/true);
 }
 
 template <class Sample>
@@ -110,18 +114,7 @@ namespace fastread::ppm {
 
 template <class Sample>
 result<image<Sample>> try_load(const std::filesystem::path& path, load_options options) {
-    if (options.threads == 0) {
-        if (error e = fastread::detail::thread_setting_error(); e.code()) {
-            return e;
-        }
-    }
-    const fastread::detail::thread_scope threads(options.threads);
-    result<fastread::detail::decoded_pnm<Sample>> decoded =
-        fastread::detail::try_load_pnm_file<Sample>(path, options.io, /*any_format=*/false);
-    if (!decoded) {
-        return decoded.error();
-    }
-    return fastread::detail::as_image<image<Sample>>(std::move(*decoded));
+    return fastread::detail::try_load_image<image<Sample>>(path, options, /*any_format=*/false);
 }
 
 template <class Sample>

@@ -75,10 +75,10 @@ inline std::uint32_t read_pfm_number(decoder_cursor& cur, const char* field,
     const std::uint64_t at = cur.offset();
     if (static_cast<unsigned>(c - '0') >= 10) {
         err = pfm_fail(c < 0 ? errc::truncated_header : errc::expected_number, at,
-                 c < 0 ? std::string("input ends inside the PFM header; expected ") + field
-                       : std::string("expected the PFM ") + field +
-                             " (an unsigned decimal number), found " + describe_byte(c),
-                 name);
+                       c < 0 ? std::string("input ends inside the PFM header; expected ") + field
+                             : std::string("expected the PFM ") + field +
+                                   " (an unsigned decimal number), found " + describe_byte(c),
+                       name);
         return 0;
     }
     std::uint64_t value = 0;
@@ -90,10 +90,11 @@ inline std::uint32_t read_pfm_number(decoder_cursor& cur, const char* field,
     }
     if (value == 0 || value > std::numeric_limits<std::uint32_t>::max()) {
         {
-        err = pfm_fail(value == 0 ? errc::zero_dimension : errc::number_too_large, at,
-                 std::string("the PFM ") + field + " is out of range 1..4294967295", name);
-        return 0;
-    }
+            err =
+                pfm_fail(value == 0 ? errc::zero_dimension : errc::number_too_large, at,
+                         std::string("the PFM ") + field + " is out of range 1..4294967295", name);
+            return 0;
+        }
     }
     return static_cast<std::uint32_t>(value);
 }
@@ -105,19 +106,19 @@ inline void end_pfm_line(decoder_cursor& cur, const char* after, const std::stri
     const int c = cur.peek();
     if (c < 0) {
         err = pfm_fail(errc::truncated_header, cur.offset(),
-                 std::string("input ends inside the PFM header; expected whitespace after ") +
-                     after,
-                 name);
+                       std::string("input ends inside the PFM header; expected whitespace after ") +
+                           after,
+                       name);
         return;
     }
     if (!is_pnm_space(static_cast<unsigned>(c))) {
         {
-        err = pfm_fail(errc::expected_whitespace, cur.offset(),
-                 std::string("expected whitespace after the PFM ") + after + ", found " +
-                     describe_byte(static_cast<std::uint64_t>(c)),
-                 name);
-        return;
-    }
+            err = pfm_fail(errc::expected_whitespace, cur.offset(),
+                           std::string("expected whitespace after the PFM ") + after + ", found " +
+                               describe_byte(static_cast<std::uint64_t>(c)),
+                           name);
+            return;
+        }
     }
     ++cur.pos;
 }
@@ -132,24 +133,25 @@ inline result<pfm::image> read_pfm(decoder_cursor& cur, const std::string& name)
     }
     if (c != 'P') {
         return pfm_fail(errc::bad_magic, cur.offset(),
-                 "expected the PFM magic number PF or Pf, found " +
-                     describe_byte(static_cast<std::uint64_t>(c)),
-                 name);
+                        "expected the PFM magic number PF or Pf, found " +
+                            describe_byte(static_cast<std::uint64_t>(c)),
+                        name);
     }
     ++cur.pos;
     c = cur.peek();
     if (c >= '1' && c <= '7') {
-        return pfm_fail(errc::unsupported_format, cur.offset() - 1,
-                 std::string("P") + static_cast<char>(c) +
-                     " starts a Netpbm image, not a PFM one: read it with fastread::pnm::load",
-                 name);
+        return pfm_fail(
+            errc::unsupported_format, cur.offset() - 1,
+            std::string("P") + static_cast<char>(c) +
+                " starts a Netpbm image, not a PFM one: read it with fastread::pnm::load",
+            name);
     }
     if (c != 'F' && c != 'f') {
         return pfm_fail(c < 0 ? errc::truncated_header : errc::bad_magic, cur.offset(),
-                 c < 0 ? std::string("input ends inside the PFM magic number PF or Pf")
-                       : "expected the PFM magic number PF or Pf, found " +
-                             describe_byte(static_cast<std::uint64_t>(c)),
-                 name);
+                        c < 0 ? std::string("input ends inside the PFM magic number PF or Pf")
+                              : "expected the PFM magic number PF or Pf, found " +
+                                    describe_byte(static_cast<std::uint64_t>(c)),
+                        name);
     }
     pfm::image img;
     img.depth = c == 'F' ? 3 : 1;
@@ -164,9 +166,9 @@ inline result<pfm::image> read_pfm(decoder_cursor& cur, const std::string& name)
     }
     if (c = cur.peek(); c >= 0 && !is_pnm_space(static_cast<unsigned>(c))) {
         return pfm_fail(errc::expected_whitespace, cur.offset(),
-                 "expected whitespace after the PFM width, found " +
-                     describe_byte(static_cast<std::uint64_t>(c)),
-                 name);
+                        "expected whitespace after the PFM width, found " +
+                            describe_byte(static_cast<std::uint64_t>(c)),
+                        name);
     }
     img.height = read_pfm_number(cur, "height", name, err);
     if (err.code()) {
@@ -197,12 +199,13 @@ inline result<pfm::image> read_pfm(decoder_cursor& cur, const std::string& name)
     float scale = 0;
     if (length == 0 || length == sizeof token || !parse_scale(first, token + length, scale) ||
         !std::isfinite(scale) || scale == 0) {
-        return pfm_fail(length == 0 && c < 0 ? errc::truncated_header : errc::expected_number, scale_at,
-                 length == 0 && c < 0
-                     ? std::string("input ends inside the PFM header; expected the scale")
-                     : "expected the PFM scale, a finite nonzero decimal number (its sign is "
-                       "the byte order)",
-                 name);
+        return pfm_fail(
+            length == 0 && c < 0 ? errc::truncated_header : errc::expected_number, scale_at,
+            length == 0 && c < 0
+                ? std::string("input ends inside the PFM header; expected the scale")
+                : "expected the PFM scale, a finite nonzero decimal number (its sign is "
+                  "the byte order)",
+            name);
     }
     end_pfm_line(cur, "scale", name, err);
     if (err.code()) {
@@ -217,19 +220,20 @@ inline result<pfm::image> read_pfm(decoder_cursor& cur, const std::string& name)
         __builtin_mul_overflow(samples, std::uint64_t{4}, &bytes) ||
         samples > std::numeric_limits<std::size_t>::max() / 4) {
         return pfm_fail(errc::size_overflow, scale_at,
-                 "image size " + std::to_string(img.width) + "x" + std::to_string(img.height) +
-                     " overflows 64 bits",
-                 name);
+                        "image size " + std::to_string(img.width) + "x" +
+                            std::to_string(img.height) + " overflows 64 bits",
+                        name);
     }
     const std::uint64_t raster_at = cur.offset();
     const std::optional<std::uint64_t> remaining = cur.known_remaining();
     if (remaining && *remaining < bytes) {
         // Rejected before allocating: the input cannot hold what the header declares.
         return pfm_fail(errc::truncated_data, raster_at + *remaining,
-                 "truncated raster: the header declares " + std::to_string(img.width) + "x" +
-                     std::to_string(img.height) + " pixels (" + std::to_string(bytes) +
-                     " bytes), the input ends after " + std::to_string(*remaining) + " of them",
-                 name);
+                        "truncated raster: the header declares " + std::to_string(img.width) + "x" +
+                            std::to_string(img.height) + " pixels (" + std::to_string(bytes) +
+                            " bytes), the input ends after " + std::to_string(*remaining) +
+                            " of them",
+                        name);
     }
     const std::size_t row = std::size_t{img.width} * img.depth;
     const bool swap = little != (std::endian::native == std::endian::little);
@@ -252,12 +256,12 @@ inline result<pfm::image> read_pfm(decoder_cursor& cur, const std::string& name)
                 cur.read(reinterpret_cast<char*>(img.samples.data() + r * row), row * 4);
             if (got < row * 4) {
                 const std::uint64_t have = (img.height - 1 - r) * row * 4 + got;
-                return pfm_fail(errc::truncated_data, raster_at + have,
-                         "truncated raster: the header declares " + std::to_string(img.width) +
-                             "x" + std::to_string(img.height) + " pixels (" +
-                             std::to_string(bytes) + " bytes), the input ends after " +
-                             std::to_string(have) + " of them",
-                         name);
+                return pfm_fail(
+                    errc::truncated_data, raster_at + have,
+                    "truncated raster: the header declares " + std::to_string(img.width) + "x" +
+                        std::to_string(img.height) + " pixels (" + std::to_string(bytes) +
+                        " bytes), the input ends after " + std::to_string(have) + " of them",
+                    name);
             }
         }
         to_native();
@@ -275,10 +279,11 @@ inline result<pfm::image> read_pfm(decoder_cursor& cur, const std::string& name)
         filled += got;
         if (got < want) {
             return pfm_fail(errc::truncated_data, raster_at + filled,
-                     "truncated raster: the header declares " + std::to_string(img.width) + "x" +
-                         std::to_string(img.height) + " pixels (" + std::to_string(bytes) +
-                         " bytes), the input ends after " + std::to_string(filled) + " of them",
-                     name);
+                            "truncated raster: the header declares " + std::to_string(img.width) +
+                                "x" + std::to_string(img.height) + " pixels (" +
+                                std::to_string(bytes) + " bytes), the input ends after " +
+                                std::to_string(filled) + " of them",
+                            name);
         }
         if (filled == bytes) {
             break;
@@ -335,9 +340,8 @@ FASTREAD_COMPILED_INLINE result<image> try_load(const std::filesystem::path& pat
     }
     if (!img && !failure) {
         result<read_source> source =
-            info.regular ? result<read_source>(read_source(std::move(fd), path,
-                                                           read_source::default_chunk_size,
-                                                           info.size))
+            info.regular ? result<read_source>(read_source(
+                               std::move(fd), path, read_source::default_chunk_size, info.size))
                          : read_source::try_adopt(std::move(fd), path);
         if (!source) {
             return source.error();

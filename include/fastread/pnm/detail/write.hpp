@@ -23,8 +23,8 @@ namespace fastread::detail {
 /// samples, none above maxval; else no error.
 template <class Sample>
 fastread::error pnm_image_problem(const char* who, std::uint32_t width, std::uint32_t height,
-                     std::uint32_t depth, std::uint16_t maxval, const Sample* samples,
-                     std::size_t count) {
+                                  std::uint32_t depth, std::uint16_t maxval, const Sample* samples,
+                                  std::size_t count) {
     std::uint64_t expected = 0;
     if (width == 0 || height == 0) {
         return invalid_argument_value(std::string(who) + ": width and height must be at least 1");
@@ -34,8 +34,8 @@ fastread::error pnm_image_problem(const char* who, std::uint32_t width, std::uin
     }
     if (maxval == 0 || (sizeof(Sample) == 1 && maxval > 255)) {
         return invalid_argument_value(std::string(who) + ": maxval " + std::to_string(maxval) +
-                                    " is out of range 1.." +
-                                    std::to_string(sizeof(Sample) == 1 ? 255 : 65535));
+                                      " is out of range 1.." +
+                                      std::to_string(sizeof(Sample) == 1 ? 255 : 65535));
     }
     if (__builtin_mul_overflow(std::uint64_t{width} * height, std::uint64_t{depth}, &expected) ||
         expected != count) {
@@ -47,8 +47,8 @@ fastread::error pnm_image_problem(const char* who, std::uint32_t width, std::uin
     for (std::size_t i = 0; i < count; ++i) {
         if (samples[i] > maxval) {
             return invalid_argument_value(std::string(who) + ": sample " + std::to_string(i) +
-                                        " is " + std::to_string(samples[i]) + ", above maxval " +
-                                        std::to_string(maxval));
+                                          " is " + std::to_string(samples[i]) + ", above maxval " +
+                                          std::to_string(maxval));
         }
     }
     return {};
