@@ -15,6 +15,7 @@
 
 namespace fastread::pnm {
 FASTREAD_DETAIL_PATH_LOADS()
+FASTREAD_DETAIL_PNM_PATH_LOADS()
 } // namespace fastread::pnm
 
 namespace fastread::ppm {

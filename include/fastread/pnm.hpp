@@ -35,10 +35,12 @@
 #if FASTREAD_SEPARATE_COMPILATION
 namespace fastread::pnm {
 FASTREAD_DETAIL_PATH_LOADS(extern)
+FASTREAD_DETAIL_PNM_PATH_LOADS(extern)
 } // namespace fastread::pnm
 #else
 #include "pnm/detail/path_load.hpp"
 #include "pnm/reader.hpp"
+#include "pnm/row_reader.hpp"
 #endif
 
 #endif // FASTREAD_PNM_HPP

@@ -58,6 +58,7 @@ enum class errc {
     input_shrank,          ///< the file became shorter while it was read
     invalid_argument,      ///< a caller's argument breaks the call's contract
     out_of_range,          ///< a caller's index beyond what the input holds
+    shape_mismatch,        ///< an image of another shape than its batch's (pnm::load_batch)
 };
 
 /// The category of `errc`: name "fastread", a message per code.
@@ -106,6 +107,8 @@ inline const std::error_category& error_category() noexcept {
                 return "the input shrank while it was read";
             case errc::invalid_argument:
                 return "invalid argument";
+            case errc::shape_mismatch:
+                return "an image of another shape than its batch's";
             case errc::out_of_range:
                 return "index out of range";
             }

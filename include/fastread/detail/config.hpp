@@ -42,4 +42,26 @@
     prefix template result<void> try_save<std::uint16_t>(const std::filesystem::path&,             \
                                                          const image<std::uint16_t>&, format);
 
+// pnm's own path forms beyond FASTREAD_DETAIL_PATH_LOADS (decodes into a caller's buffer,
+// batches), declared inside namespace fastread::pnm.
+#define FASTREAD_DETAIL_PNM_PATH_LOADS(prefix)                                                     \
+    prefix template header load_into<std::uint8_t>(const std::filesystem::path&,                   \
+                                                   std::span<std::uint8_t>, std::size_t,           \
+                                                   load_options);                                  \
+    prefix template header load_into<std::uint16_t>(const std::filesystem::path&,                  \
+                                                    std::span<std::uint16_t>, std::size_t,         \
+                                                    load_options);                                 \
+    prefix template result<header> try_load_into<std::uint8_t>(                                    \
+        const std::filesystem::path&, std::span<std::uint8_t>, std::size_t, load_options);         \
+    prefix template result<header> try_load_into<std::uint16_t>(                                   \
+        const std::filesystem::path&, std::span<std::uint16_t>, std::size_t, load_options);        \
+    prefix template std::vector<result<header>> load_batch<std::uint8_t>(                          \
+        std::span<const std::filesystem::path>, std::span<std::uint8_t>, load_options);            \
+    prefix template std::vector<result<header>> load_batch<std::uint16_t>(                         \
+        std::span<const std::filesystem::path>, std::span<std::uint16_t>, load_options);           \
+    prefix template result<std::vector<result<header>>> try_load_batch<std::uint8_t>(              \
+        std::span<const std::filesystem::path>, std::span<std::uint8_t>, load_options);            \
+    prefix template result<std::vector<result<header>>> try_load_batch<std::uint16_t>(             \
+        std::span<const std::filesystem::path>, std::span<std::uint16_t>, load_options);
+
 #endif // FASTREAD_DETAIL_CONFIG_HPP

@@ -47,6 +47,22 @@ inline std::size_t page_size() noexcept {
     return page;
 }
 
+/// The machine's physical memory in bytes (sysconf's pages times the page size; Windows'
+/// GlobalMemoryStatusEx), asked once; UINT64_MAX when the system does not say.
+inline std::uint64_t physical_memory_bytes() noexcept {
+    static const std::uint64_t bytes = [] {
+#if defined(_WIN32)
+        MEMORYSTATUSEX status{};
+        status.dwLength = sizeof status;
+        return GlobalMemoryStatusEx(&status) ? std::uint64_t{status.ullTotalPhys} : UINT64_MAX;
+#else
+        const long pages = ::sysconf(_SC_PHYS_PAGES);
+        return pages > 0 ? static_cast<std::uint64_t>(pages) * page_size() : UINT64_MAX;
+#endif
+    }();
+    return bytes;
+}
+
 /// O_CLOEXEC where the system has it (Windows descriptors are opened not inheritable).
 #if defined(O_CLOEXEC)
 inline constexpr int o_cloexec = O_CLOEXEC;

@@ -10,8 +10,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "../detail/config.hpp"
 #include "../error.hpp"
@@ -55,6 +57,34 @@ struct image {
     friend bool operator==(const image&, const image&) = default;
 };
 
+/// What a Netpbm header says (pnm(5): the magic number, the dimensions, maxval; PAM's depth
+/// and tuple type) and where its raster lies: what `probe` reads without decoding, and what
+/// `load_into`, `load_batch` and `row_reader` return for each image.
+struct header {
+    format encoding = format::ppm_raw; ///< the format the magic number names
+    std::uint32_t width = 0;           ///< pixels per row
+    std::uint32_t height = 0;          ///< rows
+    std::uint32_t depth = 0;           ///< samples per pixel: 1 PBM and PGM, 3 PPM, PAM's DEPTH
+    std::uint16_t maxval = 0;          ///< 1..65535, the value of full intensity; 1 for PBM
+    /// PAM's TUPLTYPE (empty if the file gave none); BLACKANDWHITE, GRAYSCALE or RGB for P1-P6.
+    std::string tuple_type;
+    /// Input offset, in bytes, of the raster's first byte (just after the header).
+    std::uint64_t raster_offset = 0;
+    /// The raster's size in the input, in bytes: `height * ceil(width / 8)` for P4,
+    /// `samples() * sample_bytes` for P5 to P7; 0 for the plain formats P1 to P3, whose
+    /// raster's length only its parse tells.
+    std::uint64_t raster_bytes = 0;
+    /// Bytes a sample needs: 1 when maxval <= 255 (`std::uint8_t` holds it; a raw raster
+    /// stores it in one byte), else 2 (`std::uint16_t`; two bytes in a raw raster).
+    unsigned sample_bytes = 0;
+
+    /// width * height * depth: the samples the image decodes to.
+    std::uint64_t samples() const noexcept { return std::uint64_t{width} * height * depth; }
+
+    /// Equal when every field is equal.
+    friend bool operator==(const header&, const header&) = default;
+};
+
 /// Decodes the first image of the Netpbm file at `path` (P1 to P7).
 ///
 /// Read as ppm::load reads a file (fastread/ppm.hpp: streamed with read(2), a big cached
@@ -81,6 +111,89 @@ image<Sample> load(const std::filesystem::path& path, load_options options = {})
 /// ```
 template <class Sample = std::uint8_t>
 result<image<Sample>> try_load(const std::filesystem::path& path, load_options options = {});
+
+/// Reads the header of the first image of the Netpbm file (or pipe) at `path`, and no byte
+/// of its raster: read(2) asks for no more bytes than the header can still hold (each number
+/// still missing needs a digit and a delimiter, PAM's header ends with `ENDHDR`), a few
+/// calls for a typical header. No limit applies (nothing is allocated but the header's bytes).
+/// Time O(header size).
+/// @throws fastread::parse_error (naming the file and the byte offset) if the header is not
+///         a valid Netpbm header (P1 to P7, 8 or 16 bits), as pnm::load would report it.
+/// @throws std::system_error if the file cannot be opened or read.
+header probe(const std::filesystem::path& path);
+
+/// `probe` without exceptions: the header, or the `error` the throwing form reports.
+/// Never throws but `std::bad_alloc`.
+result<header> try_probe(const std::filesystem::path& path);
+
+/// Decodes the first image of the Netpbm file at `path` into the caller's buffer: row r
+/// (`width * depth` samples, as pnm::load's image holds them) at `dst[r * row_stride]`,
+/// the samples between rows (`row_stride - width * depth` after each row but the last)
+/// left untouched. The same samples, checks and errors as `load` (read the same way: a big
+/// cached raw file in slices on several threads, with pread(2) straight into `dst` when the
+/// samples are stored as the file holds them), and `options`' limits. On an error, rows
+/// before it may have been written. Time O(file size); memory O(1) beyond fixed buffers.
+///
+/// ```
+/// fastread::pnm::header h = fastread::pnm::probe("face.pgm");
+/// std::vector<std::uint8_t> buf(h.height * (h.width * h.depth + 13));
+/// fastread::pnm::load_into("face.pgm", std::span(buf), h.width * h.depth + 13);
+/// ```
+/// @param dst at least `(height - 1) * row_stride + width * depth` samples.
+/// @param row_stride samples from one row's start to the next's, at least `width * depth`.
+/// @returns the image's header.
+/// @throws std::invalid_argument if `row_stride` is below `width * depth` or `dst` cannot
+///         hold the rows, before any raster byte is read.
+/// @throws fastread::parse_error as `load` (naming the file and the byte offset), also
+///         for a header over a limit of `options` (`errc::over_limit`).
+/// @throws std::system_error if the file cannot be opened or read.
+template <class Sample>
+header load_into(const std::filesystem::path& path, std::span<Sample> dst, std::size_t row_stride,
+                 load_options options = {});
+
+/// `load_into` without exceptions: the header, or the `error` the throwing form reports
+/// (the buffer's problems as `errc::invalid_argument`). Never throws but `std::bad_alloc`.
+template <class Sample>
+result<header> try_load_into(const std::filesystem::path& path, std::span<Sample> dst,
+                             std::size_t row_stride, load_options options = {});
+
+/// Decodes many Netpbm files of one shape into one buffer: image k's `width * height *
+/// depth` samples at `dst[k * width * height * depth]`, densely, rows as `load` gives them.
+/// The shape (width, height, depth) is that of the first file whose header reads; a file of
+/// another shape, a malformed one or one that cannot be read is reported in its result (its
+/// path and byte offset; another shape as `errc::shape_mismatch` at offset 0) and leaves its
+/// slot untouched, the others are decoded. Each maxval may differ (samples are never
+/// rescaled; each result says it). The files are opened, read, decoded and closed on each
+/// thread `options` allows (load_options::threads), each thread holding one descriptor at a
+/// time and one file's bytes; `options`' limits apply to each file. Time O(total size).
+///
+/// ```
+/// std::vector<std::uint8_t> all(paths.size() * 92 * 112);
+/// std::vector<fastread::result<fastread::pnm::header>> each =
+///     fastread::pnm::load_batch(paths, std::span(all));
+/// ```
+/// @param dst at least `paths.size() * width * height * depth` samples (the shape known
+///        from the first readable header).
+/// @returns one result per path, in order: the file's header, or its error.
+/// @throws std::invalid_argument if `dst` is too small, before any raster is read.
+template <class Sample>
+std::vector<result<header>> load_batch(std::span<const std::filesystem::path> paths,
+                                       std::span<Sample> dst, load_options options = {});
+
+/// `load_batch` without exceptions: the results, or the `error` the throwing form reports
+/// (a too small `dst` as `errc::invalid_argument`; a bad FASTREAD_THREADS). Never throws but
+/// `std::bad_alloc`.
+template <class Sample>
+result<std::vector<result<header>>> try_load_batch(std::span<const std::filesystem::path> paths,
+                                                   std::span<Sample> dst,
+                                                   load_options options = {});
+
+/// The headers of many Netpbm files, as `probe` reads each (no raster byte), on each thread
+/// `threads` allows (0: the process setting, fastread/threads.hpp). Never throws but
+/// `std::bad_alloc`. Time O(total header size).
+/// @returns one result per path, in order: the header, or the error `probe` reports.
+std::vector<result<header>> probe_batch(std::span<const std::filesystem::path> paths,
+                                        unsigned threads = 0);
 
 /// Writes `img` to `path` in format `fmt`: PBM needs depth 1 and maxval 1 (sample 0 is
 /// written as black), PGM depth 1, PPM depth 3; PAM any depth, with the image's tuple type.

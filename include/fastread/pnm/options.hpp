@@ -5,6 +5,8 @@
 /// @file
 /// `fastread::load_options`: how `pnm::load`, `ppm::load` and `pfm::load` read a file.
 
+#include <cstdint>
+
 #include "../io.hpp"
 
 namespace fastread {
@@ -18,6 +20,21 @@ struct load_options {
     /// 0: the process setting (fastread/threads.hpp). Big cached rasters are read and
     /// decoded in slices on several threads; the image is the same whatever the count.
     unsigned threads = 0;
+
+    /// @name Limits
+    /// What one image may declare before anything is allocated for it: a header over a
+    /// limit is a parse_error (`errc::over_limit`) at the offset of the header field that
+    /// passes it (the width, the height; the maxval, PBM's height or PAM's ENDHDR for the
+    /// sample count and bytes), for files and streams alike. The defaults let any image the
+    /// machine could hold through; a service decoding untrusted files lowers them.
+    /// @{
+    std::uint64_t max_width = UINT64_MAX;   ///< pixels per row (the formats allow 2^32 - 1)
+    std::uint64_t max_height = UINT64_MAX;  ///< rows (the formats allow 2^32 - 1)
+    std::uint64_t max_samples = UINT64_MAX; ///< width * height * depth
+    /// The bytes the samples take in memory (samples * sizeof(Sample); PFM: * sizeof(float)),
+    /// the allocation one image may cause. 0, the default: the machine's physical memory.
+    std::uint64_t max_bytes = 0;
+    /// @}
 };
 
 } // namespace fastread

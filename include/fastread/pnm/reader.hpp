@@ -8,7 +8,9 @@
 /// (FASTREAD_SEPARATE_COMPILATION) include it yourself for these forms, which are
 /// templates on your source type and compile in your translation unit.
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -18,22 +20,61 @@
 #include "../source/byte_source.hpp"
 #include "detail/image_reader.hpp"
 #include "detail/parse.hpp"
+#include "detail/rows.hpp"
 #include "image.hpp"
 
 namespace fastread::pnm {
 
 /// Decodes the first image from `source`, any `byte_source` (e.g. `read_source`,
 /// `stdio_source` over stdin, `memory_source`). Reads up to the end of that image only.
-/// @throws fastread::parse_error with the input offset; what the source throws.
+/// `options`' limits apply (its `io` and `threads` do not: the source is read as it comes);
+/// the samples grow with the bytes that arrive, never beyond what they justify.
+/// @throws fastread::parse_error with the input offset (a header over a limit:
+///         `errc::over_limit`); what the source throws.
 template <class Sample = std::uint8_t, class Source>
-requires byte_source<std::remove_cvref_t<Source>> image<Sample> load(Source&& source);
+requires byte_source<std::remove_cvref_t<Source>> image<Sample> load(Source&& source,
+                                                                     load_options options = {});
 
 /// `load(source)` without exceptions: the image, or the `error` the throwing form reports
 /// (the parse's, with its byte offset; a `reporting_source`'s read error, as `read_source`
 /// and `stdio_source` report theirs). An exception thrown by the caller's own source type
 /// passes through.
 template <class Sample = std::uint8_t, class Source>
-requires byte_source<std::remove_cvref_t<Source>> result<image<Sample>> try_load(Source&& source);
+requires byte_source<std::remove_cvref_t<Source>> result<image<Sample>>
+try_load(Source&& source, load_options options = {});
+
+/// Reads the header of the next image from `source`: the bytes up to the raster's first one
+/// are consumed from it (a byte source may have handed out more in its last chunk, which
+/// are consumed too). `raster_offset` counts from where the call started reading. No limit
+/// applies. Time O(header size).
+/// @throws fastread::parse_error with the input offset if the header is not valid (P1 to
+///         P7, 8 or 16 bits); what the source throws.
+template <class Source>
+requires byte_source<std::remove_cvref_t<Source>> header probe(Source&& source);
+
+/// `probe(source)` without exceptions: the header, or the `error` the throwing form
+/// reports (or a `reporting_source`'s read error).
+template <class Source>
+requires byte_source<std::remove_cvref_t<Source>> result<header> try_probe(Source&& source);
+
+/// Decodes the first image from `source` into the caller's buffer, as `load_into` from a
+/// path does (row r at `dst[r * row_stride]`, padding untouched, `options`' limits), reading
+/// it a row at a time: straight into `dst` for raw rasters.
+/// @returns the image's header.
+/// @throws std::invalid_argument if `row_stride` is below `width * depth` or `dst` cannot
+///         hold the rows (after the header, before any raster byte is read).
+/// @throws fastread::parse_error as `load(source)`; what the source throws.
+template <class Sample, class Source>
+requires byte_source<std::remove_cvref_t<Source>> header
+load_into(Source&& source, std::span<Sample> dst, std::size_t row_stride,
+          load_options options = {});
+
+/// `load_into(source, ...)` without exceptions: the header, or the `error` the throwing form
+/// reports (the buffer's problems as `errc::invalid_argument`).
+template <class Sample, class Source>
+requires byte_source<std::remove_cvref_t<Source>> result<header>
+try_load_into(Source&& source, std::span<Sample> dst, std::size_t row_stride,
+              load_options options = {});
 
 /// Decodes a sequence of images from one source, in any mix of formats: the Netpbm formats
 /// may hold several images back to back, and libnetpbm (`pm_nextimage`) skips whitespace
@@ -70,16 +111,50 @@ reader(Source&) -> reader<std::uint8_t, Source>;
 namespace fastread::pnm {
 
 template <class Sample, class Source>
-requires byte_source<std::remove_cvref_t<Source>> result<image<Sample>> try_load(Source&& source) {
-    return fastread::detail::as_image_result<image<Sample>>(
-        fastread::detail::try_load_first_pnm<Sample>(fastread::detail::source_ref(source),
-                                                     fastread::detail::source_name(source),
-                                                     /*any_format=*/true));
+requires byte_source<std::remove_cvref_t<Source>> result<image<Sample>>
+try_load(Source&& source, load_options options) {
+    return fastread::detail::as_image_result<image<Sample>>(fastread::detail::try_load_first_pnm<
+                                                            Sample>(
+        fastread::detail::source_ref(source), fastread::detail::source_name(source),
+        /*any_format=*/true, nullptr, fastread::detail::limits_of(options)));
 }
 
 template <class Sample, class Source>
-requires byte_source<std::remove_cvref_t<Source>> image<Sample> load(Source&& source) {
-    return fastread::detail::value_or_throw(try_load<Sample>(source));
+requires byte_source<std::remove_cvref_t<Source>> image<Sample> load(Source&& source,
+                                                                     load_options options) {
+    return fastread::detail::value_or_throw(try_load<Sample>(source, options));
+}
+
+template <class Source>
+requires byte_source<std::remove_cvref_t<Source>> result<header> try_probe(Source&& source) {
+    fastread::detail::source_ref ref(source);
+    fastread::detail::decoder_cursor cur(ref);
+    return fastread::detail::as_header_result(
+        fastread::detail::try_probe_cursor(cur, ref, fastread::detail::source_name(source)));
+}
+
+template <class Source>
+requires byte_source<std::remove_cvref_t<Source>> header probe(Source&& source) {
+    return fastread::detail::value_or_throw(try_probe(source));
+}
+
+template <class Sample, class Source>
+requires byte_source<std::remove_cvref_t<Source>> result<header>
+try_load_into(Source&& source, std::span<Sample> dst, std::size_t row_stride,
+              load_options options) {
+    fastread::detail::source_ref ref(source);
+    fastread::detail::decoder_cursor cur(ref);
+    return fastread::detail::as_header_result(fastread::detail::try_load_into_cursor(
+        cur, ref, fastread::detail::source_name(source), dst, row_stride,
+        fastread::detail::limits_of(options)));
+}
+
+template <class Sample, class Source>
+requires byte_source<std::remove_cvref_t<Source>> header load_into(Source&& source,
+                                                                   std::span<Sample> dst,
+                                                                   std::size_t row_stride,
+                                                                   load_options options) {
+    return fastread::detail::value_or_throw(try_load_into(source, dst, row_stride, options));
 }
 
 } // namespace fastread::pnm

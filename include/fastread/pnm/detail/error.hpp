@@ -37,6 +37,7 @@ enum class pnm_errc : unsigned char {
     unknown_pam_line,      // PAM: a header line that starts with no known keyword
     missing_pam_field,     // PAM: ENDHDR before `field` was given
     tuple_type_too_long,   // PAM: the TUPLTYPE values joined are longer than 255 bytes
+    over_limit,            // a header value over a caller's limit; field, value, limit
 };
 
 enum class pnm_field : unsigned char {
@@ -47,7 +48,9 @@ enum class pnm_field : unsigned char {
     delimiter,
     depth,      // PAM
     tuple_type, // PAM
-    endhdr      // PAM: the header's last line
+    endhdr,     // PAM: the header's last line
+    samples,    // width * height * depth (a limit)
+    bytes       // the bytes the samples take in memory (a limit)
 };
 
 /// The public error code of a decoder error.
@@ -90,6 +93,8 @@ constexpr errc to_errc(pnm_errc e) noexcept {
         return errc::bad_header_line;
     case pnm_errc::missing_pam_field:
         return errc::missing_header_field;
+    case pnm_errc::over_limit:
+        return errc::over_limit;
     }
     return errc::malformed_input;
 }
@@ -118,6 +123,15 @@ inline constexpr std::size_t max_tuple_type_bytes = 255;
 /// enough that value * 10 + 9 cannot overflow. Messages name a saturated value "of 7 or more
 /// digits".
 inline constexpr std::uint32_t p3_sample_saturation = 1'000'000;
+
+/// What one image may declare before it is decoded (load_options' limits): a header over
+/// one is an over_limit error at the header, before any sample is allocated.
+struct pnm_limits {
+    std::uint64_t max_width = UINT64_MAX;
+    std::uint64_t max_height = UINT64_MAX;
+    std::uint64_t max_samples = UINT64_MAX;
+    std::uint64_t max_bytes = UINT64_MAX; // samples * sizeof(Sample)
+};
 
 struct pnm_header {
     bool plain = false;      // P1, P2, P3 (true) or a raw format
@@ -213,6 +227,10 @@ inline const char* field_name(pnm_field f, bool any_format) noexcept {
         return "TUPLTYPE";
     case pnm_field::endhdr:
         return "ENDHDR";
+    case pnm_field::samples:
+        return "the sample count";
+    case pnm_field::bytes:
+        return "the bytes of the samples";
     }
     return "";
 }
@@ -273,6 +291,17 @@ inline std::string pnm_error_message(const pnm_error& e) {
                " line (pam(5): WIDTH, HEIGHT, DEPTH and MAXVAL are required)";
     case pnm_errc::tuple_type_too_long:
         return "TUPLTYPE is longer than " + to_string(max_tuple_type_bytes) + " bytes";
+    case pnm_errc::over_limit: {
+        static constexpr const char* limit_names[] = {"max_width", "max_height", "max_samples",
+                                                      "max_bytes"};
+        const unsigned k = e.field == pnm_field::width    ? 0
+                           : e.field == pnm_field::height ? 1
+                           : e.field == pnm_field::samples ? 2
+                                                           : 3;
+        return std::string(field_name(e.field, e.any_format)) + " " + to_string(e.value) +
+               " is over the limit load_options::" + limit_names[k] + " = " +
+               to_string(e.limit);
+    }
     case pnm_errc::truncated_header:
         return std::string("input ends inside the header; expected ") +
                field_name(e.field, e.any_format);

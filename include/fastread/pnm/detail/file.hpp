@@ -44,10 +44,10 @@ struct watched_pnm {
 /// error for settle_watched (which may turn it into a shrink_error).
 template <class Sample>
 watched_pnm<Sample> decode_watched(source_ref source, const std::filesystem::path& path,
-                                   bool any_format) {
+                                   bool any_format, const pnm_limits& limits) {
     watched_pnm<Sample> w;
     result<decoded_pnm<Sample>> r =
-        try_load_first_pnm<Sample>(source, path.string(), any_format, &w.plain);
+        try_load_first_pnm<Sample>(source, path.string(), any_format, &w.plain, limits);
     if (r) {
         w.img = std::move(*r);
     } else {
@@ -85,9 +85,10 @@ result<decoded_pnm<Sample>> settle_watched(watched_pnm<Sample>&& w, int fd,
 /// shrink read as zeros, so any lost page counts as a shrink.
 template <class Sample>
 result<decoded_pnm<Sample>> load_mapped_pnm(int fd, const file_map& map,
-                                            const std::filesystem::path& path, bool any_format) {
+                                            const std::filesystem::path& path, bool any_format,
+                                            const pnm_limits& limits) {
     memory_source source(map.bytes());
-    watched_pnm<Sample> w = decode_watched<Sample>(source_ref(source), path, any_format);
+    watched_pnm<Sample> w = decode_watched<Sample>(source_ref(source), path, any_format, limits);
     const std::uint64_t reached = map.lost() >= 0 ? UINT64_MAX : map.size();
     return settle_watched(std::move(w), fd, map.size(), reached, path);
 }
@@ -98,10 +99,10 @@ result<decoded_pnm<Sample>> load_mapped_pnm(int fd, const file_map& map,
 template <class Sample>
 result<decoded_pnm<Sample>> load_read_pnm(unique_fd fd, std::uint64_t size_at_open,
                                           std::size_t chunk, const std::filesystem::path& path,
-                                          bool any_format) {
+                                          bool any_format, const pnm_limits& limits) {
     const int raw = fd.get();
     read_source source(std::move(fd), path, chunk, size_at_open);
-    watched_pnm<Sample> w = decode_watched<Sample>(source_ref(source), path, any_format);
+    watched_pnm<Sample> w = decode_watched<Sample>(source_ref(source), path, any_format, limits);
     return settle_watched(std::move(w), raw, size_at_open, source.consumed(), path);
 }
 
@@ -109,7 +110,8 @@ result<decoded_pnm<Sample>> load_read_pnm(unique_fd fd, std::uint64_t size_at_op
 /// with pread(2), into `h`, for samples of `sample_bytes_max` bytes. False if the header is
 /// bad or does not end within those bytes (the slices then leave the file to the stream).
 inline bool header_in_head(int fd, std::uint64_t size, std::size_t sample_bytes_max,
-                           bool any_format, const std::filesystem::path& path, pnm_header& h) {
+                           bool any_format, const std::filesystem::path& path, pnm_header& h,
+                           const pnm_limits& limits) {
     constexpr std::size_t head_bytes = std::size_t{64} << 10;
     std::unique_ptr<char[]> head(new char[head_bytes]);
     fastread::error err; // a read error: the stream reports it
@@ -121,7 +123,7 @@ inline bool header_in_head(int fd, std::uint64_t size, std::size_t sample_bytes_
     }
     memory_source head_source(std::span<const char>(head.get(), head_got));
     decoder_cursor cursor{source_ref(head_source)};
-    return !parse_pnm_header(cursor, sample_bytes_max, h, any_format);
+    return !parse_pnm_header(cursor, sample_bytes_max, h, any_format, limits);
 }
 
 /// The outcome of a load in slices of the file open on `fd` (`size` bytes at open): a
@@ -190,9 +192,10 @@ inline std::optional<std::uint64_t> plain_file_cut(int fd, std::uint64_t previou
 template <class Sample>
 std::optional<result<decoded_pnm<Sample>>>
 load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads,
-                          const std::filesystem::path& path, bool any_format) {
+                          const std::filesystem::path& path, bool any_format,
+                          const pnm_limits& limits) {
     pnm_header h;
-    if (!header_in_head(fd, size, sizeof(Sample), any_format, path, h) ||
+    if (!header_in_head(fd, size, sizeof(Sample), any_format, path, h, limits) ||
         (h.magic != '2' && h.magic != '3') || h.raster_offset >= size ||
         h.samples > (size - h.raster_offset + 1) / 2) {
         return std::nullopt;
@@ -286,9 +289,10 @@ load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads,
 template <class Sample>
 std::optional<result<decoded_pnm<Sample>>>
 load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
-                        const std::filesystem::path& path, bool any_format) {
+                        const std::filesystem::path& path, bool any_format,
+                        const pnm_limits& limits) {
     pnm_header h;
-    if (!header_in_head(fd, size, sizeof(Sample), any_format, path, h) ||
+    if (!header_in_head(fd, size, sizeof(Sample), any_format, path, h, limits) ||
         (h.magic != '4' && h.magic != '5' && h.magic != '6' && h.magic != '7')) {
         return std::nullopt;
     }
@@ -422,7 +426,7 @@ load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
 /// streamed with read(2).
 template <class Sample>
 result<decoded_pnm<Sample>> try_load_pnm_file(const std::filesystem::path& path, io_mode io,
-                                              bool any_format) {
+                                              bool any_format, const pnm_limits& limits) {
     // Open once, then pick the source: a FIFO must not be opened twice, and a /proc file
     // (size 0 to fstat) must be streamed.
     fastread::error err;
@@ -439,7 +443,7 @@ result<decoded_pnm<Sample>> try_load_pnm_file(const std::filesystem::path& path,
         if (io == io_mode::map) {
             if (file_map map = guarded_map(fd.get(), info.size)) {
                 map.advise(map_advice::sequential);
-                return load_mapped_pnm<Sample>(fd.get(), map, path, any_format);
+                return load_mapped_pnm<Sample>(fd.get(), map, path, any_format, limits);
             }
         }
         // Below raw_bits_from neither the plan nor the chunk size depends on the format: no
@@ -457,7 +461,7 @@ result<decoded_pnm<Sample>> try_load_pnm_file(const std::filesystem::path& path,
                 if (threads > 1 && file_resident(fd.get(), info.size, resident_percent)) {
                     if (std::optional<result<decoded_pnm<Sample>>> img =
                             load_plain_in_file_slices<Sample>(fd.get(), info.size, threads, path,
-                                                              any_format)) {
+                                                              any_format, limits)) {
                         return std::move(*img);
                     }
                 }
@@ -474,7 +478,7 @@ result<decoded_pnm<Sample>> try_load_pnm_file(const std::filesystem::path& path,
                 if (threads > 1 && file_resident(fd.get(), info.size, resident_percent)) {
                     if (std::optional<result<decoded_pnm<Sample>>> img =
                             load_raw_in_file_slices<Sample>(fd.get(), info.size, threads, path,
-                                                            any_format)) {
+                                                            any_format, limits)) {
                         return std::move(*img);
                     }
                 }
@@ -486,13 +490,14 @@ result<decoded_pnm<Sample>> try_load_pnm_file(const std::filesystem::path& path,
                 chunk = 16 * 1024;
             }
         }
-        return load_read_pnm<Sample>(std::move(fd), info.size, chunk, path, any_format);
+        return load_read_pnm<Sample>(std::move(fd), info.size, chunk, path, any_format, limits);
     }
     result<read_source> source = read_source::try_adopt(std::move(fd), path, chunk);
     if (!source) {
         return source.error();
     }
-    return try_load_first_pnm<Sample>(source_ref(*source), path.string(), any_format);
+    return try_load_first_pnm<Sample>(source_ref(*source), path.string(), any_format, nullptr,
+                                      limits);
 }
 
 } // namespace fastread::detail

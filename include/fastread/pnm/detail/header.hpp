@@ -178,10 +178,35 @@ inline pnm_error size_samples(pnm_header& h, std::uint64_t width, std::uint64_t 
     return {};
 }
 
+/// The over_limit error when an image of `width` x `height` pixels, `samples` samples of
+/// `sample_bytes` bytes in memory, passes one of `limits`: reported at the width's or the
+/// height's token, or at `size_at` for the samples and their bytes. None otherwise.
+inline pnm_error check_pnm_limits(const pnm_limits& limits, std::uint64_t width,
+                                  std::uint64_t width_at, std::uint64_t height,
+                                  std::uint64_t height_at, std::uint64_t samples,
+                                  std::size_t sample_bytes, std::uint64_t size_at) {
+    const std::uint64_t bytes = samples * sample_bytes; // samples < 2^63 / sample_bytes
+    const struct {
+        std::uint64_t value, limit, at;
+        pnm_field field;
+    } checks[] = {{width, limits.max_width, width_at, pnm_field::width},
+                  {height, limits.max_height, height_at, pnm_field::height},
+                  {samples, limits.max_samples, size_at, pnm_field::samples},
+                  {bytes, limits.max_bytes, size_at, pnm_field::bytes}};
+    for (const auto& c : checks) {
+        if (c.value > c.limit) {
+            pnm_error err{pnm_errc::over_limit, c.at, c.value, c.limit};
+            err.field = c.field;
+            return err;
+        }
+    }
+    return {};
+}
+
 /// PBM, PGM and PPM after the magic number: width, height, maxval (not PBM's), the
-/// delimiter before the raster.
+/// delimiter before the raster; then the sizes against `limits`.
 inline pnm_error parse_classic_header(decoder_cursor& cur, std::size_t sample_bytes_max,
-                                      pnm_header& h) {
+                                      pnm_header& h, const pnm_limits& limits) {
     pnm_error err;
     std::uint64_t width = 0, height = 0, maxval = 1;
     std::uint64_t width_at = 0, height_at = 0, maxval_at = 0;
@@ -220,6 +245,10 @@ inline pnm_error parse_classic_header(decoder_cursor& cur, std::size_t sample_by
         if (pnm_error e = size_samples(h, width, height, depth, maxval > 255 ? 2 : 1, maxval_at)) {
             return e;
         }
+    }
+    if (pnm_error e = check_pnm_limits(limits, width, width_at, height, height_at, h.samples,
+                                       sample_bytes_max, bitmap ? height_at : maxval_at)) {
+        return e;
     }
     err = skip_raster_delimiter(cur, h.plain);
     if (err) {
@@ -268,9 +297,9 @@ inline pnm_error end_pam_line(decoder_cursor& cur, pnm_field field) {
 /// line, trailing blanks dropped; several TUPLTYPE lines are joined with a space), ENDHDR
 /// (the last line: the raster starts after its line feed). Blank lines, and lines whose
 /// first non-blank byte is `#` (comments), are skipped. A keyword given twice keeps its
-/// last value (libnetpbm).
+/// last value (libnetpbm). Then the sizes against `limits`.
 inline pnm_error parse_pam_header(decoder_cursor& cur, std::size_t sample_bytes_max,
-                                  pnm_header& h) {
+                                  pnm_header& h, const pnm_limits& limits) {
     pnm_error err = end_pam_line(cur, pnm_field::magic);
     if (err) {
         return err;
@@ -413,6 +442,10 @@ inline pnm_error parse_pam_header(decoder_cursor& cur, std::size_t sample_bytes_
             size_samples(h, values[0], values[1], values[2], maxval > 255 ? 2 : 1, endhdr_at)) {
         return e;
     }
+    if (pnm_error e = check_pnm_limits(limits, values[0], value_at[0], values[1], value_at[1],
+                                       h.samples, sample_bytes_max, endhdr_at)) {
+        return e;
+    }
     h.width = static_cast<std::uint32_t>(values[0]);
     h.height = static_cast<std::uint32_t>(values[1]);
     h.depth = static_cast<std::uint32_t>(values[2]);
@@ -425,13 +458,14 @@ inline pnm_error parse_pam_header(decoder_cursor& cur, std::size_t sample_bytes_
 /// Parses the header, leaving the cursor on the first raster byte: P3 or P6, or with
 /// `any_format` any of P1 to P7.
 ///
-/// `sample_bytes_max` is sizeof(Sample): a maxval needing wider samples is an error.
+/// `sample_bytes_max` is sizeof(Sample): a maxval needing wider samples is an error; an
+/// image over `limits` (its samples counted at `sample_bytes_max` bytes) too.
 inline pnm_error parse_pnm_header(decoder_cursor& cur, std::size_t sample_bytes_max, pnm_header& h,
-                                  bool any_format = false) {
+                                  bool any_format = false, const pnm_limits& limits = {}) {
     pnm_error err = parse_pnm_magic(cur, h, any_format);
     if (!err) {
-        err = h.magic == '7' ? parse_pam_header(cur, sample_bytes_max, h)
-                             : parse_classic_header(cur, sample_bytes_max, h);
+        err = h.magic == '7' ? parse_pam_header(cur, sample_bytes_max, h, limits)
+                             : parse_classic_header(cur, sample_bytes_max, h, limits);
     }
     err.any_format = any_format;
     err.magic = h.magic; // 0 if the magic number was not read

@@ -170,11 +170,12 @@ pnm_error read_plain_raster(decoder_cursor& cur, const pnm_header& h, sample_vec
 
 /// Reads one image (header and raster) at the cursor: P3 or P6, or with `any_format` any
 /// of P1 to P7. `last_image`: nothing after this image is read, so a plain raster may be
-/// parsed in slices.
+/// parsed in slices. A header over `limits` is an error before anything is allocated.
 template <class Sample>
 pnm_error read_pnm(decoder_cursor& cur, pnm_header& h, sample_vector<Sample>& samples,
-                   bool last_image = false, bool any_format = false) {
-    pnm_error err = parse_pnm_header(cur, sizeof(Sample), h, any_format);
+                   bool last_image = false, bool any_format = false,
+                   const pnm_limits& limits = {}) {
+    pnm_error err = parse_pnm_header(cur, sizeof(Sample), h, any_format, limits);
     if (err) {
         return err;
     }
@@ -234,16 +235,17 @@ struct decoded_pnm {
 /// Decodes the first image of `source` (P3 or P6, or with `any_format` P1 to P7); `name`
 /// labels errors. `plain`, when given, is set to whether the header said P1, P2 or P3.
 /// The image, or the error: the source's read error where one ended the input (not the
-/// truncation it looks like), else the parse's.
+/// truncation it looks like), else the parse's (a header over `limits` among them).
 template <class Sample>
 result<decoded_pnm<Sample>> try_load_first_pnm(source_ref source, const std::string& name,
-                                               bool any_format, bool* plain = nullptr) {
+                                               bool any_format, bool* plain = nullptr,
+                                               const pnm_limits& limits = {}) {
     decoder_cursor cursor(source);
     decoded_pnm<Sample> img;
     if (plain != nullptr) {
         *plain = false;
     }
-    pnm_error err = read_pnm(cursor, img.header, img.samples, true, any_format);
+    pnm_error err = read_pnm(cursor, img.header, img.samples, true, any_format, limits);
     if (plain != nullptr) {
         *plain = img.header.plain;
     }

@@ -15,8 +15,10 @@
 #include "../../detail/thread_limit.hpp"
 #include "../../ppm/image.hpp"
 #include "../image.hpp"
+#include "batch.hpp"
 #include "file.hpp"
 #include "image_reader.hpp"
+#include "into.hpp"
 #include "write.hpp"
 
 namespace fastread::detail {
@@ -33,8 +35,9 @@ result<Image> try_load_image(const std::filesystem::path& path, const load_optio
     }
     const thread_scope threads(options.threads);
     return as_image_result<Image>(
-        try_load_pnm_file<sample_of<Image>>(path, options.io, any_format));
+        try_load_pnm_file<sample_of<Image>>(path, options.io, any_format, limits_of(options)));
 }
+
 
 /// Writes the checked image to `path` atomically as Netpbm format `magic` ('1'..'7').
 template <class Sample>
@@ -64,6 +67,50 @@ result<image<Sample>> try_load(const std::filesystem::path& path, load_options o
 template <class Sample>
 image<Sample> load(const std::filesystem::path& path, load_options options) {
     return fastread::detail::value_or_throw(try_load<Sample>(path, options));
+}
+
+FASTREAD_COMPILED_INLINE result<header> try_probe(const std::filesystem::path& path) {
+    return fastread::detail::as_header_result(fastread::detail::try_probe_file(path));
+}
+
+FASTREAD_COMPILED_INLINE header probe(const std::filesystem::path& path) {
+    return fastread::detail::value_or_throw(try_probe(path));
+}
+
+template <class Sample>
+result<header> try_load_into(const std::filesystem::path& path, std::span<Sample> dst,
+                             std::size_t row_stride, load_options options) {
+    if (options.threads == 0) {
+        if (fastread::error e = fastread::detail::thread_setting_error(); e.code()) {
+            return e;
+        }
+    }
+    const fastread::detail::thread_scope threads(options.threads);
+    return fastread::detail::as_header_result(fastread::detail::try_load_into_file(
+        path, dst, row_stride, options.io, fastread::detail::limits_of(options)));
+}
+
+template <class Sample>
+header load_into(const std::filesystem::path& path, std::span<Sample> dst, std::size_t row_stride,
+                 load_options options) {
+    return fastread::detail::value_or_throw(try_load_into(path, dst, row_stride, options));
+}
+
+template <class Sample>
+result<std::vector<result<header>>> try_load_batch(std::span<const std::filesystem::path> paths,
+                                                   std::span<Sample> dst, load_options options) {
+    return fastread::detail::try_load_batch_files(paths, dst, options);
+}
+
+template <class Sample>
+std::vector<result<header>> load_batch(std::span<const std::filesystem::path> paths,
+                                       std::span<Sample> dst, load_options options) {
+    return fastread::detail::value_or_throw(try_load_batch(paths, dst, options));
+}
+
+FASTREAD_COMPILED_INLINE std::vector<result<header>>
+probe_batch(std::span<const std::filesystem::path> paths, unsigned threads) {
+    return fastread::detail::probe_batch_files(paths, threads);
 }
 
 template <class Sample>
