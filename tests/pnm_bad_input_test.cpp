@@ -6,7 +6,10 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "allocation_counter.hpp"
@@ -96,10 +99,68 @@ void check_rejected(const bad_case& c, Decode decode, TryDecode try_decode) {
         "");
 }
 
-void check_pnm_rejected(const bad_case& c) {
+// The rows of the first image of `input` (a path or a byte source) through a row_reader:
+// the header's error, or the first row's, else 0.
+template <class Input>
+result<int> try_read_rows(Input& input, const load_options& options) {
+    auto rows_of = [&](auto& source) -> result<int> {
+        pnm::row_reader<std::uint16_t> rows(source, options);
+        result<std::optional<pnm::header>> h = rows.try_next_image();
+        if (!h) {
+            return h.error();
+        }
+        for (;;) {
+            result<std::span<const std::uint16_t>> row = rows.try_next_row();
+            if (!row) {
+                return row.error();
+            }
+            if (row->empty()) {
+                return 0;
+            }
+        }
+    };
+    if constexpr (std::is_same_v<std::remove_cvref_t<Input>, std::filesystem::path>) {
+        read_source source(input);
+        return rows_of(source);
+    } else {
+        return rows_of(input);
+    }
+}
+
+template <class Input>
+void read_rows(Input& input, const load_options& options) {
+    auto rows_of = [&](auto& source) {
+        pnm::row_reader<std::uint16_t> rows(source, options);
+        rows.next_image();
+        for (std::span<const std::uint16_t> row : rows) {
+            CHECK(!row.empty());
+        }
+    };
+    if constexpr (std::is_same_v<std::remove_cvref_t<Input>, std::filesystem::path>) {
+        read_source source(input);
+        rows_of(source);
+    } else {
+        rows_of(input);
+    }
+}
+
+// load, load_into (into a buffer with room and padding) and row_reader, with `options`:
+// the same errors.
+// A header valid but declaring more than a small buffer holds is load_into's
+// std::invalid_argument: `into` false leaves load_into out.
+void check_pnm_rejected(const bad_case& c, const load_options& options = {}, bool into = true) {
     check_rejected(
-        c, [](auto&& input) { pnm::load<std::uint16_t>(input); },
-        [](auto&& input) { return pnm::try_load<std::uint16_t>(input); });
+        c, [&](auto&& input) { pnm::load<std::uint16_t>(input, options); },
+        [&](auto&& input) { return pnm::try_load<std::uint16_t>(input, options); });
+    std::vector<std::uint16_t> room(1 << 12);
+    if (into) {
+        check_rejected(
+            c, [&](auto&& input) { pnm::load_into(input, std::span(room), 64, options); },
+            [&](auto&& input) { return pnm::try_load_into(input, std::span(room), 64, options); });
+    }
+    check_rejected(
+        c, [&](auto&& input) { read_rows(input, options); },
+        [&](auto&& input) { return try_read_rows(input, options); });
 }
 
 } // namespace
@@ -221,7 +282,8 @@ TEST_CASE("pnm: declared sizes the input cannot hold are rejected without alloca
          56, "the input ends after 1 of them"},
     };
     for (const bad_case& c : cases) {
-        check_pnm_rejected(c);
+        // No limit but the input's size (the limits have their own tests).
+        check_pnm_rejected(c, load_options{.max_bytes = UINT64_MAX}, false);
         fastread_test::allocation_watch watch;
         try {
             memory_source m(std::span<const char>(c.bytes.data(), c.bytes.size()));

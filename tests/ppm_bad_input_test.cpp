@@ -33,15 +33,15 @@ std::string p6_header(const std::string& dims) {
 // ppm::try_load on the same input returns the same error as a value: code, offset, path and
 // message.
 template <class Sample = std::uint8_t>
-void check_rejected(const bad_case& c) {
+void check_rejected(const bad_case& c, const load_options& options = {}) {
     CAPTURE(c.name);
     bool trying = false; // decode() calls try_load
     auto load = [&](auto& input) -> fastread::error {
         if (!trying) {
-            ppm::load<Sample>(input);
+            ppm::load<Sample>(input, options);
             return {};
         }
-        auto r = ppm::try_load<Sample>(input);
+        auto r = ppm::try_load<Sample>(input, options);
         CHECK_FALSE(r);
         return r ? fastread::error() : r.error();
     };
@@ -164,8 +164,9 @@ TEST_CASE("sizes that overflow are rejected without allocating the image", "[ppm
         {"plain 100000 squared", h3 + "1 ", h3.size() + 2, "ends after 1 of them"},
         {"4294967295 squared", "P6 4294967295 4294967295 255\n" + tiny, 14, "overflows 64 bits"},
     };
+    const load_options unlimited{.max_bytes = UINT64_MAX}; // the input's size alone
     for (const bad_case& c : cases) {
-        check_rejected(c);
+        check_rejected(c, unlimited);
         // However the input arrives, no allocation comes near the declared size.
         fastread_test::allocation_watch watch;
         try {
@@ -189,7 +190,8 @@ TEST_CASE("sizes that overflow are rejected without allocating the image", "[ppm
         CHECK(watch.largest() < 256 * 1024);
     }
     check_rejected<std::uint16_t>({"16-bit 65536 squared", h4 + tiny, h4.size() + 4,
-                                   "(25769803776 bytes), the input ends after 4 of them"});
+                                   "(25769803776 bytes), the input ends after 4 of them"},
+                                  unlimited);
 }
 
 TEST_CASE("truncated rasters are rejected at the end of the input", "[ppm][error]") {

@@ -45,12 +45,10 @@
 // pnm's own path forms beyond FASTREAD_DETAIL_PATH_LOADS (decodes into a caller's buffer,
 // batches), declared inside namespace fastread::pnm.
 #define FASTREAD_DETAIL_PNM_PATH_LOADS(prefix)                                                     \
-    prefix template header load_into<std::uint8_t>(const std::filesystem::path&,                   \
-                                                   std::span<std::uint8_t>, std::size_t,           \
-                                                   load_options);                                  \
-    prefix template header load_into<std::uint16_t>(const std::filesystem::path&,                  \
-                                                    std::span<std::uint16_t>, std::size_t,         \
-                                                    load_options);                                 \
+    prefix template header load_into<std::uint8_t>(                                                \
+        const std::filesystem::path&, std::span<std::uint8_t>, std::size_t, load_options);         \
+    prefix template header load_into<std::uint16_t>(                                               \
+        const std::filesystem::path&, std::span<std::uint16_t>, std::size_t, load_options);        \
     prefix template result<header> try_load_into<std::uint8_t>(                                    \
         const std::filesystem::path&, std::span<std::uint8_t>, std::size_t, load_options);         \
     prefix template result<header> try_load_into<std::uint16_t>(                                   \

@@ -65,9 +65,10 @@ requires byte_source<std::remove_cvref_t<Source>> result<header> try_probe(Sourc
 ///         hold the rows (after the header, before any raster byte is read).
 /// @throws fastread::parse_error as `load(source)`; what the source throws.
 template <class Sample, class Source>
-requires byte_source<std::remove_cvref_t<Source>> header
-load_into(Source&& source, std::span<Sample> dst, std::size_t row_stride,
-          load_options options = {});
+requires byte_source<std::remove_cvref_t<Source>> header load_into(Source&& source,
+                                                                   std::span<Sample> dst,
+                                                                   std::size_t row_stride,
+                                                                   load_options options = {});
 
 /// `load_into(source, ...)` without exceptions: the header, or the `error` the throwing form
 /// reports (the buffer's problems as `errc::invalid_argument`).
@@ -113,10 +114,10 @@ namespace fastread::pnm {
 template <class Sample, class Source>
 requires byte_source<std::remove_cvref_t<Source>> result<image<Sample>>
 try_load(Source&& source, load_options options) {
-    return fastread::detail::as_image_result<image<Sample>>(fastread::detail::try_load_first_pnm<
-                                                            Sample>(
-        fastread::detail::source_ref(source), fastread::detail::source_name(source),
-        /*any_format=*/true, nullptr, fastread::detail::limits_of(options)));
+    return fastread::detail::as_image_result<image<Sample>>(
+        fastread::detail::try_load_first_pnm<Sample>(
+            fastread::detail::source_ref(source), fastread::detail::source_name(source),
+            /*any_format=*/true, nullptr, fastread::detail::limits_of(options)));
 }
 
 template <class Sample, class Source>
@@ -144,9 +145,9 @@ try_load_into(Source&& source, std::span<Sample> dst, std::size_t row_stride,
               load_options options) {
     fastread::detail::source_ref ref(source);
     fastread::detail::decoder_cursor cur(ref);
-    return fastread::detail::as_header_result(fastread::detail::try_load_into_cursor(
-        cur, ref, fastread::detail::source_name(source), dst, row_stride,
-        fastread::detail::limits_of(options)));
+    return fastread::detail::as_header_result(
+        fastread::detail::try_load_into_cursor(cur, ref, fastread::detail::source_name(source), dst,
+                                               row_stride, fastread::detail::limits_of(options)));
 }
 
 template <class Sample, class Source>

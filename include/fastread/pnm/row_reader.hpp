@@ -7,6 +7,7 @@
 /// by image and row by row, holding one row. Included by fastread/pnm.hpp; in the
 /// separately compiled mode (FASTREAD_SEPARATE_COMPILATION) include it yourself.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -65,7 +66,9 @@ class row_reader {
     /// an input without any image is an error). `raster_offset` is an input offset.
     /// @throws fastread::parse_error with the input offset if the header (or a row skipped)
     ///         is malformed, or over a limit; what the source throws.
-    std::optional<header> next_image() { return fastread::detail::value_or_throw(try_next_image()); }
+    std::optional<header> next_image() {
+        return fastread::detail::value_or_throw(try_next_image());
+    }
 
     /// `next_image` without exceptions: the header or nothing, or the `error` the throwing
     /// form reports (or a reporting_source's read error).
@@ -84,11 +87,10 @@ class row_reader {
             return std::optional<header>();
         }
         header_ = fastread::detail::pnm_header{};
-        if (fastread::detail::pnm_error err =
-                fastread::detail::parse_pnm_header(cursor_, sizeof(Sample), header_, true, limits_)) {
+        if (fastread::detail::pnm_error err = fastread::detail::parse_pnm_header(
+                cursor_, sizeof(Sample), header_, true, limits_)) {
             return failed(err);
         }
-        row_.resize(static_cast<std::size_t>(header_.width) * header_.depth);
         decoder_.emplace(header_, /*any_format=*/true);
         return std::optional<header>(fastread::detail::public_header(header_));
     }
@@ -106,14 +108,29 @@ class row_reader {
         if (!decoder_ || decoder_->rows_done() == header_.height) {
             return std::span<const Sample>();
         }
-        if (fastread::detail::pnm_error err = decoder_->next(cursor_, row_.data())) {
-            decoder_.reset();
-            return failed(err);
+        // The row's samples arrive in pieces that double (64 Ki samples first), the buffer
+        // growing with them: never more than twice what the input has justified, however
+        // wide a row its header declares.
+        const std::size_t total = decoder_->row_samples();
+        constexpr std::size_t first_piece = std::size_t{1} << 16;
+        for (std::size_t done = 0; done < total;) {
+            std::size_t n = std::min(total - done, std::max(first_piece, done));
+            if (done + n < total) {
+                n -= n % 8; // P4: pieces of whole bytes
+            }
+            if (row_.size() < done + n) {
+                row_.resize(done + n);
+            }
+            if (fastread::detail::pnm_error err = decoder_->next(cursor_, row_.data() + done, n)) {
+                decoder_.reset();
+                return failed(err);
+            }
+            done += n;
         }
         if (decoder_->rows_done() == header_.height) {
             decoder_->finish_image(cursor_);
         }
-        return std::span<const Sample>(row_);
+        return std::span<const Sample>(row_.data(), total);
     }
 
     /// Rows read of the current image.

@@ -17,6 +17,7 @@
 #include "../error.hpp"
 #include "../pnm/detail/image_reader.hpp"
 #include "../pnm/detail/parse.hpp"
+#include "../pnm/detail/rows.hpp"
 #include "../source/byte_source.hpp"
 #include "image.hpp"
 
@@ -24,16 +25,19 @@ namespace fastread::ppm {
 
 /// Decodes the first image from `source`, any `byte_source` (e.g. `read_source`,
 /// `stdio_source` over stdin, `memory_source`). Reads up to the end of that image only.
+/// `options`' limits apply (its `io` and `threads` do not), as for pnm::load(source).
 /// @throws fastread::parse_error with the input offset; what the source throws.
 template <class Sample = std::uint8_t, class Source>
-requires byte_source<std::remove_cvref_t<Source>> image<Sample> load(Source&& source);
+requires byte_source<std::remove_cvref_t<Source>> image<Sample> load(Source&& source,
+                                                                     load_options options = {});
 
 /// `load(source)` without exceptions: the image, or the `error` the throwing form reports
 /// (the parse's, with its byte offset; a `reporting_source`'s read error, as `read_source`
 /// and `stdio_source` report theirs). An exception thrown by the caller's own source type
 /// passes through.
 template <class Sample = std::uint8_t, class Source>
-requires byte_source<std::remove_cvref_t<Source>> result<image<Sample>> try_load(Source&& source);
+requires byte_source<std::remove_cvref_t<Source>> result<image<Sample>>
+try_load(Source&& source, load_options options = {});
 
 /// Decodes a sequence of images from one source: ppm(5) raw files may hold several images
 /// back to back, and libnetpbm (`pm_nextimage`) skips whitespace between them.
@@ -69,16 +73,18 @@ reader(Source&) -> reader<std::uint8_t, Source>;
 namespace fastread::ppm {
 
 template <class Sample, class Source>
-requires byte_source<std::remove_cvref_t<Source>> result<image<Sample>> try_load(Source&& source) {
+requires byte_source<std::remove_cvref_t<Source>> result<image<Sample>>
+try_load(Source&& source, load_options options) {
     return fastread::detail::as_image_result<image<Sample>>(
-        fastread::detail::try_load_first_pnm<Sample>(fastread::detail::source_ref(source),
-                                                     fastread::detail::source_name(source),
-                                                     /*any_format=*/false));
+        fastread::detail::try_load_first_pnm<Sample>(
+            fastread::detail::source_ref(source), fastread::detail::source_name(source),
+            /*any_format=*/false, nullptr, fastread::detail::limits_of(options)));
 }
 
 template <class Sample, class Source>
-requires byte_source<std::remove_cvref_t<Source>> image<Sample> load(Source&& source) {
-    return fastread::detail::value_or_throw(try_load<Sample>(source));
+requires byte_source<std::remove_cvref_t<Source>> image<Sample> load(Source&& source,
+                                                                     load_options options) {
+    return fastread::detail::value_or_throw(try_load<Sample>(source, options));
 }
 
 } // namespace fastread::ppm

@@ -60,8 +60,8 @@ result<pnm_header> load_batch_file(const std::filesystem::path& path, const pnm_
         if (have == bytes.size()) {
             bytes.resize(bytes.size() * 2);
         }
-        const std::size_t got = read_some(fd.get(), bytes.data() + have, bytes.size() - have,
-                                          path, err);
+        const std::size_t got =
+            read_some(fd.get(), bytes.data() + have, bytes.size() - have, path, err);
         have += got;
         ended = got == 0;
         return !err.code();
@@ -159,10 +159,10 @@ try_load_batch_files(std::span<const std::filesystem::path> paths, std::span<Sam
         // A first read of the first file's size and a page: a header longer than its
         // (comments) still fits most of the time.
         const std::uint64_t expected =
-            shape->raster_offset +
-            (shape->plain ? shape->samples * 4 : raster_bytes_of(*shape)) + 4096;
-        const std::size_t first_read = static_cast<std::size_t>(
-            std::min<std::uint64_t>(expected, std::uint64_t{16} << 20));
+            shape->raster_offset + (shape->plain ? shape->samples * 4 : raster_bytes_of(*shape)) +
+            4096;
+        const std::size_t first_read =
+            static_cast<std::size_t>(std::min<std::uint64_t>(expected, std::uint64_t{16} << 20));
         const unsigned threads =
             threads_for(paths.size() - first, batch_files_per_thread, most_cpu_threads);
         in_slices(paths.size() - first, threads, [&](unsigned, std::size_t from, std::size_t to) {
@@ -170,8 +170,8 @@ try_load_batch_files(std::span<const std::filesystem::path> paths, std::span<Sam
             buffers.bytes.resize(first_read);
             for (std::size_t i = first + from; i < first + to; ++i) {
                 result<pnm_header> r = load_batch_file(
-                    paths[i], *shape, dst.data() + i * static_cast<std::size_t>(per_image),
-                    buffers, limits);
+                    paths[i], *shape, dst.data() + i * static_cast<std::size_t>(per_image), buffers,
+                    limits);
                 each[i].emplace(r ? result<pnm::header>(public_header(*r))
                                   : result<pnm::header>(r.error()));
             }

@@ -294,13 +294,12 @@ inline std::string pnm_error_message(const pnm_error& e) {
     case pnm_errc::over_limit: {
         static constexpr const char* limit_names[] = {"max_width", "max_height", "max_samples",
                                                       "max_bytes"};
-        const unsigned k = e.field == pnm_field::width    ? 0
-                           : e.field == pnm_field::height ? 1
+        const unsigned k = e.field == pnm_field::width     ? 0
+                           : e.field == pnm_field::height  ? 1
                            : e.field == pnm_field::samples ? 2
                                                            : 3;
         return std::string(field_name(e.field, e.any_format)) + " " + to_string(e.value) +
-               " is over the limit load_options::" + limit_names[k] + " = " +
-               to_string(e.limit);
+               " is over the limit load_options::" + limit_names[k] + " = " + to_string(e.limit);
     }
     case pnm_errc::truncated_header:
         return std::string("input ends inside the header; expected ") +

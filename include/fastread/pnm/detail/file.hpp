@@ -44,7 +44,7 @@ struct watched_pnm {
 /// error for settle_watched (which may turn it into a shrink_error).
 template <class Sample>
 watched_pnm<Sample> decode_watched(source_ref source, const std::filesystem::path& path,
-                                   bool any_format, const pnm_limits& limits) {
+                                   bool any_format, const pnm_limits& limits = {}) {
     watched_pnm<Sample> w;
     result<decoded_pnm<Sample>> r =
         try_load_first_pnm<Sample>(source, path.string(), any_format, &w.plain, limits);
@@ -86,7 +86,7 @@ result<decoded_pnm<Sample>> settle_watched(watched_pnm<Sample>&& w, int fd,
 template <class Sample>
 result<decoded_pnm<Sample>> load_mapped_pnm(int fd, const file_map& map,
                                             const std::filesystem::path& path, bool any_format,
-                                            const pnm_limits& limits) {
+                                            const pnm_limits& limits = {}) {
     memory_source source(map.bytes());
     watched_pnm<Sample> w = decode_watched<Sample>(source_ref(source), path, any_format, limits);
     const std::uint64_t reached = map.lost() >= 0 ? UINT64_MAX : map.size();
@@ -99,7 +99,7 @@ result<decoded_pnm<Sample>> load_mapped_pnm(int fd, const file_map& map,
 template <class Sample>
 result<decoded_pnm<Sample>> load_read_pnm(unique_fd fd, std::uint64_t size_at_open,
                                           std::size_t chunk, const std::filesystem::path& path,
-                                          bool any_format, const pnm_limits& limits) {
+                                          bool any_format, const pnm_limits& limits = {}) {
     const int raw = fd.get();
     read_source source(std::move(fd), path, chunk, size_at_open);
     watched_pnm<Sample> w = decode_watched<Sample>(source_ref(source), path, any_format, limits);
@@ -111,7 +111,7 @@ result<decoded_pnm<Sample>> load_read_pnm(unique_fd fd, std::uint64_t size_at_op
 /// bad or does not end within those bytes (the slices then leave the file to the stream).
 inline bool header_in_head(int fd, std::uint64_t size, std::size_t sample_bytes_max,
                            bool any_format, const std::filesystem::path& path, pnm_header& h,
-                           const pnm_limits& limits) {
+                           const pnm_limits& limits = {}) {
     constexpr std::size_t head_bytes = std::size_t{64} << 10;
     std::unique_ptr<char[]> head(new char[head_bytes]);
     fastread::error err; // a read error: the stream reports it
@@ -193,7 +193,7 @@ template <class Sample>
 std::optional<result<decoded_pnm<Sample>>>
 load_plain_in_file_slices(int fd, std::uint64_t size, unsigned threads,
                           const std::filesystem::path& path, bool any_format,
-                          const pnm_limits& limits) {
+                          const pnm_limits& limits = {}) {
     pnm_header h;
     if (!header_in_head(fd, size, sizeof(Sample), any_format, path, h, limits) ||
         (h.magic != '2' && h.magic != '3') || h.raster_offset >= size ||
@@ -290,7 +290,7 @@ template <class Sample>
 std::optional<result<decoded_pnm<Sample>>>
 load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
                         const std::filesystem::path& path, bool any_format,
-                        const pnm_limits& limits) {
+                        const pnm_limits& limits = {}) {
     pnm_header h;
     if (!header_in_head(fd, size, sizeof(Sample), any_format, path, h, limits) ||
         (h.magic != '4' && h.magic != '5' && h.magic != '6' && h.magic != '7')) {
@@ -426,7 +426,7 @@ load_raw_in_file_slices(int fd, std::uint64_t size, unsigned threads,
 /// streamed with read(2).
 template <class Sample>
 result<decoded_pnm<Sample>> try_load_pnm_file(const std::filesystem::path& path, io_mode io,
-                                              bool any_format, const pnm_limits& limits) {
+                                              bool any_format, const pnm_limits& limits = {}) {
     // Open once, then pick the source: a FIFO must not be opened twice, and a /proc file
     // (size 0 to fstat) must be streamed.
     fastread::error err;

@@ -298,8 +298,8 @@ inline pnm_error end_pam_line(decoder_cursor& cur, pnm_field field) {
 /// (the last line: the raster starts after its line feed). Blank lines, and lines whose
 /// first non-blank byte is `#` (comments), are skipped. A keyword given twice keeps its
 /// last value (libnetpbm). Then the sizes against `limits`.
-inline pnm_error parse_pam_header(decoder_cursor& cur, std::size_t sample_bytes_max,
-                                  pnm_header& h, const pnm_limits& limits) {
+inline pnm_error parse_pam_header(decoder_cursor& cur, std::size_t sample_bytes_max, pnm_header& h,
+                                  const pnm_limits& limits) {
     pnm_error err = end_pam_line(cur, pnm_field::magic);
     if (err) {
         return err;

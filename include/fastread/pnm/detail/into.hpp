@@ -104,7 +104,8 @@ load_into_in_file_slices(int fd, std::uint64_t size, unsigned threads,
     const bool bits = h.magic == '4';
     const unsigned sample_bytes = h.sample_bytes();
     const std::size_t row_samples = std::size_t{h.width} * h.depth;
-    const std::size_t row_bytes = bits ? (std::size_t{h.width} + 7) / 8 : row_samples * sample_bytes;
+    const std::size_t row_bytes =
+        bits ? (std::size_t{h.width} + 7) / 8 : row_samples * sample_bytes;
     const bool direct = !bits && sample_bytes == sizeof(Sample) && row_stride == row_samples;
     std::vector<std::uint64_t> reached(threads, 0);
     std::vector<unsigned char> ended_early(threads, 0);
@@ -224,8 +225,8 @@ result<pnm_header> try_load_into_file(const std::filesystem::path& path, std::sp
             map.advise(map_advice::sequential);
             memory_source bytes(map.bytes());
             decoder_cursor cur{source_ref(bytes)};
-            result<pnm_header> r = try_load_into_cursor(cur, source_ref(bytes), path.string(),
-                                                        dst, row_stride, limits);
+            result<pnm_header> r = try_load_into_cursor(cur, source_ref(bytes), path.string(), dst,
+                                                        row_stride, limits);
             return settle(std::move(r), map.lost() >= 0 ? UINT64_MAX : map.size());
         }
     }
@@ -233,11 +234,11 @@ result<pnm_header> try_load_into_file(const std::filesystem::path& path, std::sp
         char magic[2] = {0, 0};
         if (sys::pread(fd.get(), magic, 2, 0) == 2 && magic[0] == 'P' && magic[1] >= '4' &&
             magic[1] <= '7') {
-            const unsigned threads =
-                magic[1] == '4' ? threads_for(static_cast<std::size_t>(info.size * 8),
-                                              bits_samples_per_thread, most_cpu_threads)
-                                : threads_for(static_cast<std::size_t>(info.size),
-                                              raw_bytes_per_thread, most_cpu_threads);
+            const unsigned threads = magic[1] == '4'
+                                         ? threads_for(static_cast<std::size_t>(info.size * 8),
+                                                       bits_samples_per_thread, most_cpu_threads)
+                                         : threads_for(static_cast<std::size_t>(info.size),
+                                                       raw_bytes_per_thread, most_cpu_threads);
             if (threads > 1 && file_resident(fd.get(), info.size, resident_percent)) {
                 if (std::optional<result<pnm_header>> r = load_into_in_file_slices(
                         fd.get(), info.size, threads, path, dst, row_stride, limits)) {

@@ -38,7 +38,6 @@ result<Image> try_load_image(const std::filesystem::path& path, const load_optio
         try_load_pnm_file<sample_of<Image>>(path, options.io, any_format, limits_of(options)));
 }
 
-
 /// Writes the checked image to `path` atomically as Netpbm format `magic` ('1'..'7').
 template <class Sample>
 result<void> save_pnm_file(const std::filesystem::path& path, std::uint32_t width,

@@ -39,10 +39,10 @@ inline std::uint64_t raster_bytes_of(const pnm_header& h) noexcept {
 }
 
 /// Decodes the raster of one image, whose header `h` the cursor has just read, a row of
-/// `width * depth` samples at a time, as read_pnm decodes it whole: the same samples, the
-/// same checks, the same errors at the same offsets (but that a raw raster both truncated
-/// and holding a sample above maxval reports the first problem its rows meet). Holds one
-/// row's bytes at most (P4's packed row), beyond the scanners' state.
+/// `width * depth` samples at a time, or a piece of a row, as read_pnm decodes it whole: the
+/// same samples, the same checks, the same errors at the same offsets (but that a raw raster
+/// both truncated and holding a sample above maxval reports the first problem its rows
+/// meet). Holds no more than a piece's packed bits (P4) beyond the scanners' state.
 template <class Sample>
 class pnm_row_decoder {
   public:
@@ -55,16 +55,20 @@ class pnm_row_decoder {
         bits_.needed = h.samples;
     }
 
-    /// Rows decoded so far.
+    /// Rows decoded whole so far.
     std::uint32_t rows_done() const noexcept { return row_; }
 
-    /// Decodes the next row into `row` (room for width * depth samples; nothing beyond
-    /// them is written). The error, or none.
-    pnm_error next(decoder_cursor& cur, Sample* row) {
-        Sample* o = row;
-        Sample* const o_end = row + row_samples_;
+    /// Samples a row holds: width * depth.
+    std::size_t row_samples() const noexcept { return row_samples_; }
+
+    /// Decodes the next `n` samples of the current row into `out` (room for `n`; nothing
+    /// beyond is written): the whole row, or a piece of it (for P4 a piece but the row's last
+    /// holds a multiple of 8 samples). The error, or none.
+    pnm_error next(decoder_cursor& cur, Sample* out, std::size_t n) {
+        Sample* o = out;
+        Sample* const o_end = out + n;
         pnm_error err = err_;
-        if (h_.magic == '2' || h_.magic == '3' || h_.magic == '1') {
+        if (h_.plain) {
             const bool bits = h_.magic == '1';
             for (;;) {
                 plain_scanner::status st;
@@ -84,29 +88,35 @@ class pnm_row_decoder {
                 }
             }
         } else if (h_.magic == '4') {
-            const std::size_t row_bytes = (std::size_t{h_.width} + 7) / 8;
-            packed_.resize(row_bytes);
-            const std::size_t got = cur.read(reinterpret_cast<char*>(packed_.data()), row_bytes);
-            if (got < row_bytes) {
-                return with_format(raw_truncated_error(h_, std::uint64_t{row_} * row_bytes + got,
-                                                       raster_bytes_of(h_)));
+            const std::size_t row_bytes = (row_samples_ + 7) / 8;
+            const std::size_t bytes = (n + 7) / 8;
+            packed_.resize(bytes);
+            const std::size_t got = cur.read(reinterpret_cast<char*>(packed_.data()), bytes);
+            if (got < bytes) {
+                return with_format(raw_truncated_error(
+                    h_, std::uint64_t{row_} * row_bytes + col_ / 8 + got, raster_bytes_of(h_)));
             }
-            expand_pbm_row(row, packed_.data(), h_.width);
+            expand_pbm_row(out, packed_.data(), static_cast<std::uint32_t>(n));
         } else {
             const unsigned sample_bytes = h_.sample_bytes();
-            const std::size_t row_bytes = row_samples_ * sample_bytes;
-            const std::size_t got = cur.read(reinterpret_cast<char*>(row), row_bytes);
-            if (got < row_bytes) {
-                return with_format(raw_truncated_error(h_, std::uint64_t{row_} * row_bytes + got,
-                                                       raster_bytes_of(h_)));
+            const std::size_t bytes = n * sample_bytes;
+            const std::size_t got = cur.read(reinterpret_cast<char*>(out), bytes);
+            if (got < bytes) {
+                return with_format(raw_truncated_error(
+                    h_, (std::uint64_t{row_} * row_samples_ + col_) * sample_bytes + got,
+                    raster_bytes_of(h_)));
             }
-            const std::size_t bad = decode_raw_in_place(row, row_samples_, sample_bytes, h_.maxval);
-            if (bad < row_samples_) {
+            const std::size_t bad = decode_raw_in_place(out, n, sample_bytes, h_.maxval);
+            if (bad < n) {
                 return with_format(raw_sample_error(
-                    h_, std::uint64_t{row_} * row_samples_ + bad, sample_bytes, row[bad]));
+                    h_, std::uint64_t{row_} * row_samples_ + col_ + bad, sample_bytes, out[bad]));
             }
         }
-        ++row_;
+        col_ += n;
+        if (col_ == row_samples_) {
+            col_ = 0;
+            ++row_;
+        }
         return {};
     }
 
@@ -134,6 +144,7 @@ class pnm_row_decoder {
     p1_scanner bits_;
     std::vector<unsigned char> packed_;
     std::uint32_t row_ = 0;
+    std::size_t col_ = 0; // samples of the current row decoded
 };
 
 /// The error for a caller's buffer that cannot hold the image `h` describes at `row_stride`
@@ -143,19 +154,18 @@ fastread::error into_buffer_problem(const char* who, const pnm_header& h, std::s
                                     std::size_t row_stride) {
     const std::uint64_t row_samples = std::uint64_t{h.width} * h.depth;
     if (row_stride < row_samples) {
-        return invalid_argument_value(std::string(who) + ": row_stride " +
-                                      std::to_string(row_stride) + " is below width * depth = " +
-                                      std::to_string(row_samples) + " samples");
+        return invalid_argument_value(
+            std::string(who) + ": row_stride " + std::to_string(row_stride) +
+            " is below width * depth = " + std::to_string(row_samples) + " samples");
     }
     // (height - 1) rows at the stride, then the last row; a stride that overflows cannot fit.
     std::uint64_t need = 0;
     if (__builtin_mul_overflow(std::uint64_t{h.height - 1}, std::uint64_t{row_stride}, &need) ||
         __builtin_add_overflow(need, row_samples, &need) || need > dst_size) {
-        return invalid_argument_value(std::string(who) + ": the buffer holds " +
-                                      std::to_string(dst_size) + " samples; " +
-                                      std::to_string(h.height) + " rows of " +
-                                      std::to_string(row_samples) + " samples at a stride of " +
-                                      std::to_string(row_stride) + " need more");
+        return invalid_argument_value(
+            std::string(who) + ": the buffer holds " + std::to_string(dst_size) + " samples; " +
+            std::to_string(h.height) + " rows of " + std::to_string(row_samples) +
+            " samples at a stride of " + std::to_string(row_stride) + " need more");
     }
     return {};
 }
@@ -177,7 +187,7 @@ pnm_error decode_rows_into(decoder_cursor& cur, const pnm_header& h, Sample* dst
     }
     pnm_row_decoder<Sample> rows(h, any_format);
     for (std::uint32_t r = 0; r < h.height; ++r) {
-        if (pnm_error err = rows.next(cur, dst + std::size_t{r} * row_stride)) {
+        if (pnm_error err = rows.next(cur, dst + std::size_t{r} * row_stride, rows.row_samples())) {
             return err;
         }
     }
