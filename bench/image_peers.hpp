@@ -13,6 +13,10 @@
 #include <string>
 #include <vector>
 
+#if FASTREAD_HAVE_NETPBM
+#include <csetjmp>
+#include <netpbm/pam.h>
+#endif
 #if FASTREAD_HAVE_OPENCV
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -107,6 +111,46 @@ std::string check_decode(const Decode& decode, const std::filesystem::path& path
     }
     return wrong;
 }
+
+#if FASTREAD_HAVE_NETPBM
+/// libnetpbm reports errors by longjmp once pm_setjmpbuf is set; nothing with a destructor
+/// lives between setjmp and the call that may jump.
+inline tuple** netpbm_read(std::FILE* f, struct pam* pam) {
+    static std::jmp_buf jump;
+    std::jmp_buf* saved = nullptr;
+    pm_setjmpbufsave(&jump, &saved);
+    tuple** tuples = nullptr;
+    if (setjmp(jump) == 0) {
+        tuples = pnm_readpam(f, pam, PAM_STRUCT_SIZE(tuple_type));
+    }
+    pm_setjmpbuf(saved);
+    return tuples;
+}
+
+inline samples netpbm_decode(const std::filesystem::path& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (f == nullptr) {
+        throw std::runtime_error("cannot open " + path.string());
+    }
+    struct pam pam {};
+    tuple** tuples = netpbm_read(f, &pam);
+    std::fclose(f);
+    if (tuples == nullptr) {
+        throw std::runtime_error("libnetpbm rejected the file");
+    }
+    samples out;
+    out.reserve(static_cast<std::size_t>(pam.width) * pam.height * pam.depth);
+    for (int r = 0; r < pam.height; ++r) {
+        for (int c = 0; c < pam.width; ++c) {
+            for (unsigned p = 0; p < pam.depth; ++p) {
+                out.push_back(static_cast<unsigned>(tuples[r][c][p]));
+            }
+        }
+    }
+    pnm_freepamarray(tuples, &pam);
+    return out;
+}
+#endif
 
 #if FASTREAD_HAVE_OPENCV
 /// cv::imread's result in fastread's layout: channels from BGR back to RGB, PBM's

@@ -22,10 +22,6 @@
 #include "families.hpp"
 #include "image_peers.hpp"
 
-#if FASTREAD_HAVE_NETPBM
-#include <csetjmp>
-#include <netpbm/pam.h>
-#endif
 #if FASTREAD_HAVE_STB
 #include <stb_image.h>
 #endif
@@ -144,46 +140,6 @@ samples to_samples(const pfm::image& img) {
     }
     return out;
 }
-
-#if FASTREAD_HAVE_NETPBM
-// libnetpbm reports errors by longjmp once pm_setjmpbuf is set; nothing with a destructor
-// lives between setjmp and the call that may jump.
-tuple** netpbm_read(std::FILE* f, struct pam* pam) {
-    static std::jmp_buf jump;
-    std::jmp_buf* saved = nullptr;
-    pm_setjmpbufsave(&jump, &saved);
-    tuple** tuples = nullptr;
-    if (setjmp(jump) == 0) {
-        tuples = pnm_readpam(f, pam, PAM_STRUCT_SIZE(tuple_type));
-    }
-    pm_setjmpbuf(saved);
-    return tuples;
-}
-
-samples netpbm_decode(const std::filesystem::path& path) {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (f == nullptr) {
-        throw std::runtime_error("cannot open " + path.string());
-    }
-    struct pam pam {};
-    tuple** tuples = netpbm_read(f, &pam);
-    std::fclose(f);
-    if (tuples == nullptr) {
-        throw std::runtime_error("libnetpbm rejected the file");
-    }
-    samples out;
-    out.reserve(static_cast<std::size_t>(pam.width) * pam.height * pam.depth);
-    for (int r = 0; r < pam.height; ++r) {
-        for (int c = 0; c < pam.width; ++c) {
-            for (unsigned p = 0; p < pam.depth; ++p) {
-                out.push_back(static_cast<unsigned>(tuples[r][c][p]));
-            }
-        }
-    }
-    pnm_freepamarray(tuples, &pam);
-    return out;
-}
-#endif
 
 struct column_reference {
     std::filesystem::path path;

@@ -207,6 +207,10 @@ class report_writer {
             const double gb = c.median.bytes_per_second / 1e9;
             s.text += ", " + fixed(gb, decimals(gb)) + " GB/s";
         }
+        if (f.cells == unit::cycles_per_byte_and_files && in.items > 0 && c.median.seconds > 0) {
+            const double k = static_cast<double>(in.items) / c.median.seconds / 1e3;
+            s.text += ", " + fixed(k, decimals(k)) + " k files/s";
+        }
         return s;
     }
 
@@ -223,6 +227,8 @@ class report_writer {
             return "time per run";
         case unit::time_per_item:
             return "time per run (and per item)";
+        case unit::cycles_per_byte_and_files:
+            return "cycles per byte of input (and thousands of files a second)";
         }
         return {};
     }

@@ -6,19 +6,25 @@
 
 #include <fastread/files_equal.hpp>
 #include <fastread/lines.hpp>
+#include <fastread/pnm.hpp>
 #include <fastread/ppm.hpp>
 #include <fastread/source.hpp>
 
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <new>
+#include <optional>
+#include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "test_util.hpp"
@@ -109,6 +115,133 @@ TEST_CASE("tiny files declaring huge images are rejected without a huge allocati
               }
               return false;
           }) == 0);
+}
+
+TEST_CASE("a 30-byte header declaring 2^30 x 2^30 pixels is over the default limit, from a file "
+          "and a pipe, and so is a header over a lowered limit",
+          "[memory][pnm]") {
+    const std::string header = std::string("P5\n1073741824 1073741824\n255\n") + "\x01";
+    REQUIRE(header.size() == 30);
+    // What `load` reports: true for an over_limit parse_error at the maxval (byte 25).
+    auto over_limit = [](auto load) {
+        try {
+            load();
+        } catch (const fastread::parse_error& e) {
+            return e.code() == make_error_code(fastread::errc::over_limit) && e.offset() == 25;
+        }
+        return false;
+    };
+    fastread_test::temp_dir dir;
+    fastread_test::write_file(dir / "huge.pgm", header);
+    CHECK(capped([&] { return over_limit([&] { fastread::pnm::load(dir / "huge.pgm"); }); }) == 0);
+    CHECK(capped([&] {
+              return over_limit([&] {
+                  fastread_test::pipe_feeder pipe(header);
+                  fastread::read_source r(pipe.read_fd(), 7);
+                  fastread::pnm::load(r);
+              });
+          }) == 0);
+    CHECK(capped([&] {
+              return over_limit([&] {
+                  fastread_test::pipe_feeder pipe(header);
+                  fastread::read_source r(pipe.read_fd(), 7);
+                  fastread::pnm::row_reader<std::uint8_t> rows(r);
+                  rows.next_image();
+              });
+          }) == 0);
+    CHECK(capped([&] {
+              return over_limit([&] {
+                  std::vector<std::uint8_t> dst(16);
+                  fastread::pnm::load_into(dir / "huge.pgm", std::span(dst), 16);
+              });
+          }) == 0);
+    // 4 MB declared, a service's limit of 1 MiB: refused at the maxval (byte 13).
+    const std::string small = std::string("P5 2000 2000 255\n") + "\x01\x02";
+    fastread::load_options service;
+    service.max_bytes = std::uint64_t{1} << 20;
+    auto refused = [&](auto load) {
+        try {
+            load();
+        } catch (const fastread::parse_error& e) {
+            return e.code() == make_error_code(fastread::errc::over_limit) && e.offset() == 13;
+        }
+        return false;
+    };
+    fastread_test::write_file(dir / "small.pgm", small);
+    CHECK(capped([&] {
+              return refused([&] { fastread::pnm::load(dir / "small.pgm", service); });
+          }) == 0);
+    CHECK(capped([&] {
+              return refused([&] {
+                  fastread_test::pipe_feeder pipe(small);
+                  fastread::read_source r(pipe.read_fd(), 7);
+                  fastread::pnm::load(r, service);
+              });
+          }) == 0);
+}
+
+namespace {
+
+// Bytes the main arena and the mmapped chunks of malloc hold now (glibc's mallinfo2; the
+// test's own thread allocates from the main arena).
+std::size_t heap_in_use() {
+    const struct mallinfo2 mi = ::mallinfo2();
+    return mi.uordblks + mi.hblkhd;
+}
+
+} // namespace
+
+TEST_CASE("pnm::row_reader reads a 1 GiB PGM from a pipe holding under 1 MiB of heap",
+          "[memory][pnm]") {
+    // 32768 x 32768 samples; raster byte o is ((o mod 2^20) * 7) mod 256, so that row k's
+    // sample k mod 32768 is (7 k) mod 256.
+    constexpr std::uint32_t side = 32768;
+    const std::string header = "P5\n32768 32768\n255\n";
+    std::vector<char> block(std::size_t{1} << 20);
+    for (std::size_t i = 0; i < block.size(); ++i) {
+        block[i] = static_cast<char>((i * 7) & 255);
+    }
+    int fds[2];
+    REQUIRE(::pipe(fds) == 0);
+    std::thread writer([&, out = fds[1]] {
+        auto write_all = [out](const char* p, std::size_t n) {
+            while (n > 0) {
+                const ssize_t w = ::write(out, p, n);
+                if (w <= 0) {
+                    return false;
+                }
+                p += w;
+                n -= static_cast<std::size_t>(w);
+            }
+            return true;
+        };
+        bool ok = write_all(header.data(), header.size());
+        for (int k = 0; ok && k < 1024; ++k) {
+            ok = write_all(block.data(), block.size());
+        }
+        ::close(out);
+    });
+    const std::size_t before = heap_in_use();
+    std::size_t peak = before;
+    std::uint64_t rows_read = 0, wrong = 0;
+    {
+        fastread::read_source source(fds[0]);
+        fastread::pnm::row_reader<std::uint8_t> rows(source);
+        const std::optional<fastread::pnm::header> h = rows.next_image();
+        REQUIRE(h);
+        CHECK(h->width == side);
+        for (std::span<const std::uint8_t> row : rows) {
+            wrong += row[rows_read % side] != ((rows_read * 7) & 255);
+            ++rows_read;
+            peak = std::max(peak, heap_in_use());
+        }
+        CHECK_FALSE(rows.next_image());
+    }
+    writer.join();
+    ::close(fds[0]);
+    CHECK(rows_read == side);
+    CHECK(wrong == 0);
+    CHECK(peak - before < (std::size_t{1} << 20));
 }
 
 TEST_CASE("where the address space cannot hold a map, the default paths read instead", "[memory]") {

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <optional>
 #include <span>
@@ -128,8 +129,13 @@ TEST_CASE("pnm::row_reader: images of every format back to back, comments and wh
 TEST_CASE("pnm::row_reader reads a pipe", "[pnm][row_reader]") {
     const std::string bytes = fastread_test::read_file(data_path("frames.ppm"));
     fastread_test::pipe_feeder pipe(bytes);
-    stdio_source in(pipe.take_file());
-    const auto images = read_all<std::uint8_t>(in);
+    std::FILE* file = pipe.take_file();
+    std::vector<std::pair<pnm::header, std::vector<std::uint8_t>>> images;
+    {
+        stdio_source in(file);
+        images = read_all<std::uint8_t>(in);
+    }
+    std::fclose(file);
     const auto expected = reader_images<std::uint8_t>(bytes);
     REQUIRE(images.size() == expected.size());
     for (std::size_t k = 0; k < images.size(); ++k) {

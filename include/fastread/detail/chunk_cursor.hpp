@@ -89,18 +89,23 @@ class chunk_cursor {
         }
     }
 
+    /// Reads of at least this many bytes go straight from a source that can (`read_into`);
+    /// shorter ones (a row of a small image) through a chunk, not a system call each.
+    static constexpr std::size_t direct_read_min = std::size_t{16} << 10;
+
     /// Copies the next `n` bytes into `dst`: what remains of the current chunk, then
-    /// straight from the source when it can (`read_into`), else chunk by chunk. Returns the
-    /// count copied, fewer than `n` only at end of input.
+    /// straight from the source when it can (`read_into`) and at least direct_read_min bytes
+    /// remain, else chunk by chunk. Returns the count copied, fewer than `n` only at end of
+    /// input.
     std::size_t read(char* dst, std::size_t n) {
         std::size_t done = 0;
         while (done < n) {
             if (pos == end) {
-                bool direct = false;
+                bool direct = n - done >= direct_read_min;
                 if constexpr (erased) {
-                    direct = source_.reads_into();
+                    direct = direct && source_.reads_into();
                 } else {
-                    direct = direct_read_source<Source>;
+                    direct = direct && direct_read_source<Source>;
                 }
                 if (direct) {
                     if (eof_) {

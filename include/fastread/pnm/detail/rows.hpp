@@ -185,6 +185,24 @@ pnm_error decode_rows_into(decoder_cursor& cur, const pnm_header& h, Sample* dst
             return err;
         }
     }
+    if (!h.plain && h.magic != '4' && row_stride == std::size_t{h.width} * h.depth) {
+        // Rows without padding: the raster in one read (straight from a source that reads
+        // into the caller's memory), then decoded in place, as read_raw_raster does.
+        const auto bytes = static_cast<std::size_t>(raster_bytes);
+        const std::size_t got = cur.read(reinterpret_cast<char*>(dst), bytes);
+        pnm_error err;
+        if (got < bytes) {
+            err = raw_truncated_error(h, got, raster_bytes);
+        } else {
+            const auto count = static_cast<std::size_t>(h.samples);
+            const std::size_t bad = decode_raw_in_place(dst, count, h.sample_bytes(), h.maxval);
+            if (bad < count) {
+                err = raw_sample_error(h, bad, h.sample_bytes(), dst[bad]);
+            }
+        }
+        err.any_format = any_format;
+        return err;
+    }
     pnm_row_decoder<Sample> rows(h, any_format);
     for (std::uint32_t r = 0; r < h.height; ++r) {
         if (pnm_error err = rows.next(cur, dst + std::size_t{r} * row_stride, rows.row_samples())) {
