@@ -180,6 +180,8 @@ TEST_CASE("pfm: bad input is rejected at the right byte without allocating what 
          "(120000000000 bytes), the input ends after 2", fastread::errc::truncated_data},
         {"PF\n4294967295 4294967295\n-1\n", 25, "overflows 64 bits", fastread::errc::size_overflow},
     };
+    // No limit but the input's size (the limits have their own tests).
+    const load_options unlimited{.max_bytes = UINT64_MAX};
     for (const bad_case& c : cases) {
         CAPTURE(c.bytes);
         // `run` calls the throwing form; `try_run` the try_ form on the same input, whose
@@ -202,24 +204,29 @@ TEST_CASE("pfm: bad input is rejected at the right byte without allocating what 
                 CHECK(r.error().path() == e.file());
             }
         };
-        expect([&] { from_bytes(c.bytes); },
-               [&] {
-                   memory_source m(std::span<const char>(c.bytes.data(), c.bytes.size()));
-                   return pfm::try_load(m);
-               });
+        expect(
+            [&] {
+                memory_source m(std::span<const char>(c.bytes.data(), c.bytes.size()));
+                pfm::load(m, unlimited);
+            },
+            [&] {
+                memory_source m(std::span<const char>(c.bytes.data(), c.bytes.size()));
+                return pfm::try_load(m, unlimited);
+            });
         for (std::size_t chunk : {1, 3, 64}) {
             expect(
                 [&] {
                     chunked_source s(c.bytes, chunk);
-                    pfm::load(s);
+                    pfm::load(s, unlimited);
                 },
                 [&] {
                     chunked_source s(c.bytes, chunk);
-                    return pfm::try_load(s);
+                    return pfm::try_load(s, unlimited);
                 });
         }
         temp_dir dir;
         write_file(dir / "bad.pfm", c.bytes);
-        expect([&] { pfm::load(dir / "bad.pfm"); }, [&] { return pfm::try_load(dir / "bad.pfm"); });
+        expect([&] { pfm::load(dir / "bad.pfm", unlimited); },
+               [&] { return pfm::try_load(dir / "bad.pfm", unlimited); });
     }
 }

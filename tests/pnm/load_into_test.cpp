@@ -3,6 +3,7 @@
 // untouched, and headers over a limit rejected before anything is allocated.
 
 #include <fastread/detail/syscall.hpp>
+#include <fastread/pfm.hpp>
 #include <fastread/pnm.hpp>
 #include <fastread/source.hpp>
 
@@ -447,4 +448,52 @@ TEST_CASE("load_options limits: a header over one is rejected at its field, befo
     const auto within = dir / "within.pgm";
     write_file(within, "P5 " + std::to_string(memory / 1024) + " 1024 255\n");
     CHECK(pnm::try_load(within).error().code() == make_error_code(errc::truncated_data));
+}
+
+TEST_CASE("pfm::probe: the header of a PFM file, reading no raster byte", "[pfm][probe]") {
+    for (const char* name : {"madras-be.pfm", "madras-le.pfm"}) {
+        CAPTURE(name);
+        const std::filesystem::path path = data_path(name);
+        const pfm::image img = pfm::load(path);
+        pfm::header h;
+        {
+            read_counter count;
+            h = pfm::probe(path);
+            CHECK(bytes_read == h.raster_offset);
+        }
+        CHECK(h.width == img.width);
+        CHECK(h.height == img.height);
+        CHECK(h.depth == img.depth);
+        CHECK(h.scale == img.scale);
+        CHECK(h.little_endian == (std::string(name) == "madras-le.pfm"));
+        CHECK(h.raster_bytes == img.samples.size() * 4);
+        CHECK(h.raster_offset + h.raster_bytes == std::filesystem::file_size(path));
+        CHECK(*pfm::try_probe(path) == h);
+        const std::string bytes = fastread_test::read_file(path);
+        chunked_source source(bytes, 2);
+        CHECK(pfm::probe(source) == h);
+    }
+    temp_dir dir;
+    for (const std::string& bytes : {std::string("PF\n2 2\n-1.0\n"), std::string("PF\n2"),
+                                     std::string("P5 1 1 255\n"), std::string("PF\n0 1\n-1\n")}) {
+        CAPTURE(bytes);
+        write_file(dir / "f.pfm", bytes);
+        result<pfm::image> loaded = pfm::try_load(dir / "f.pfm");
+        result<pfm::header> probed = pfm::try_probe(dir / "f.pfm");
+        if (bytes == "PF\n2 2\n-1.0\n") {
+            // A header alone is a valid probe; the load reports the missing raster.
+            REQUIRE(probed);
+            CHECK(probed->raster_offset == bytes.size());
+            CHECK_FALSE(loaded);
+        } else {
+            REQUIRE_FALSE(probed);
+            CHECK(probed.error().message() == loaded.error().message());
+        }
+    }
+    // Limits apply to PFM loads (4 bytes a sample).
+    write_file(dir / "big.pfm", "PF\n1000 1000\n-1\n");
+    result<pfm::image> over = pfm::try_load(dir / "big.pfm", load_options{.max_bytes = 11'999'999});
+    REQUIRE_FALSE(over);
+    CHECK(over.error().code() == make_error_code(errc::over_limit));
+    CHECK(over.error().offset() == 13);
 }

@@ -17,18 +17,51 @@
 namespace fastread::pfm {
 
 /// Decodes the PFM image at the start of `source`, any `byte_source`; reads up to its end.
+/// `options`' limits apply (its `io` and `threads` do not).
 /// @throws fastread::parse_error with the input offset; what the source throws.
 template <class Source>
-requires byte_source<std::remove_cvref_t<Source>> image load(Source&& source);
+requires byte_source<std::remove_cvref_t<Source>> image load(Source&& source,
+                                                             load_options options = {});
+
+/// Reads the PFM header at the start of `source`: the bytes up to the raster's first one are
+/// consumed from it (with what the source handed out in its last chunk).
+/// @throws fastread::parse_error with the input offset; what the source throws.
+template <class Source>
+requires byte_source<std::remove_cvref_t<Source>> header probe(Source&& source);
+
+/// `probe(source)` without exceptions: the header, or the `error` the throwing form reports
+/// (or a `reporting_source`'s read error).
+template <class Source>
+requires byte_source<std::remove_cvref_t<Source>> result<header> try_probe(Source&& source) {
+    const fastread::detail::source_ref ref(source);
+    fastread::detail::decoder_cursor cursor{ref};
+    fastread::detail::pfm_header h;
+    if (fastread::error e =
+            fastread::detail::read_pfm_header(cursor, fastread::detail::source_name(source), h);
+        e.code()) {
+        if (const fastread::error* read_error = ref.error()) {
+            return *read_error;
+        }
+        return e;
+    }
+    return fastread::detail::public_pfm_header(h);
+}
+
+template <class Source>
+requires byte_source<std::remove_cvref_t<Source>> header probe(Source&& source) {
+    return fastread::detail::value_or_throw(try_probe(source));
+}
 
 /// `load(source)` without exceptions: the image, or the `error` the throwing form reports
 /// (the parse's, with its byte offset; a `reporting_source`'s read error). An exception
 /// thrown by the caller's own source type passes through.
 template <class Source>
-requires byte_source<std::remove_cvref_t<Source>> result<image> try_load(Source&& source) {
+requires byte_source<std::remove_cvref_t<Source>> result<image>
+try_load(Source&& source, load_options options = {}) {
     const fastread::detail::source_ref ref(source);
     fastread::detail::decoder_cursor cursor{ref};
-    result<image> img = fastread::detail::read_pfm(cursor, fastread::detail::source_name(source));
+    result<image> img = fastread::detail::read_pfm(cursor, fastread::detail::source_name(source),
+                                                   fastread::detail::limits_of(options));
     if (!img) {
         if (const fastread::error* read_error = ref.error()) {
             return *read_error;
@@ -38,8 +71,9 @@ requires byte_source<std::remove_cvref_t<Source>> result<image> try_load(Source&
 }
 
 template <class Source>
-requires byte_source<std::remove_cvref_t<Source>> image load(Source&& source) {
-    return fastread::detail::value_or_throw(try_load(source));
+requires byte_source<std::remove_cvref_t<Source>> image load(Source&& source,
+                                                             load_options options) {
+    return fastread::detail::value_or_throw(try_load(source, options));
 }
 
 } // namespace fastread::pfm

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <limits>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -30,6 +31,7 @@
 #include "../../source/byte_source.hpp"
 #include "../../source/read_source.hpp"
 #include "header.hpp"
+#include "limits.hpp"
 
 #if !defined(__cpp_lib_to_chars)
 #include <locale>
@@ -66,13 +68,14 @@ inline bool parse_scale(const char* first, const char* last, float& out) {
 
 /// The PFM header number at the cursor, or 0 with the error in `err`.
 inline std::uint32_t read_pfm_number(decoder_cursor& cur, const char* field,
-                                     const std::string& name, fastread::error& err) {
+                                     const std::string& name, fastread::error& err,
+                                     std::uint64_t& at) {
     int c = cur.peek();
     while (c >= 0 && is_pnm_space(static_cast<unsigned>(c))) {
         ++cur.pos;
         c = cur.peek();
     }
-    const std::uint64_t at = cur.offset();
+    at = cur.offset();
     if (static_cast<unsigned>(c - '0') >= 10) {
         err = pfm_fail(c < 0 ? errc::truncated_header : errc::expected_number, at,
                        c < 0 ? std::string("input ends inside the PFM header; expected ") + field
@@ -123,9 +126,21 @@ inline void end_pfm_line(decoder_cursor& cur, const char* after, const std::stri
     ++cur.pos;
 }
 
-/// Decodes the PFM image at the cursor (see fastread/pfm.hpp for the rules): the image or
-/// its parse error.
-inline result<pfm::image> read_pfm(decoder_cursor& cur, const std::string& name) {
+/// A PFM header as read: the image's shape, scale and byte order, and where the raster is.
+struct pfm_header {
+    std::uint32_t width = 0, height = 0, depth = 0;
+    float scale = 1;                 // the absolute value of the header's
+    bool little = false;             // samples little-endian (a negative scale)
+    std::uint64_t samples = 0;       // width * height * depth
+    std::uint64_t bytes = 0;         // samples * 4
+    std::uint64_t raster_offset = 0; // input offset of the first raster byte
+};
+
+/// Reads the PFM header at the cursor into `h` (see fastread/pfm.hpp for the rules), leaving
+/// the cursor on the first raster byte; a header over `limits` (samples of 4 bytes) is an
+/// over_limit error at the field that passes it. The error, or none.
+inline fastread::error read_pfm_header(decoder_cursor& cur, const std::string& name, pfm_header& h,
+                                       const pnm_limits& limits = {}) {
     fastread::error err;
     int c = cur.peek();
     if (c < 0) {
@@ -153,14 +168,14 @@ inline result<pfm::image> read_pfm(decoder_cursor& cur, const std::string& name)
                                     describe_byte(static_cast<std::uint64_t>(c)),
                         name);
     }
-    pfm::image img;
-    img.depth = c == 'F' ? 3 : 1;
+    h.depth = c == 'F' ? 3 : 1;
     ++cur.pos;
     end_pfm_line(cur, "magic number", name, err);
     if (err.code()) {
         return err;
     }
-    img.width = read_pfm_number(cur, "width", name, err);
+    std::uint64_t width_at = 0, height_at = 0;
+    h.width = read_pfm_number(cur, "width", name, err, width_at);
     if (err.code()) {
         return err;
     }
@@ -170,7 +185,7 @@ inline result<pfm::image> read_pfm(decoder_cursor& cur, const std::string& name)
                             describe_byte(static_cast<std::uint64_t>(c)),
                         name);
     }
-    img.height = read_pfm_number(cur, "height", name, err);
+    h.height = read_pfm_number(cur, "height", name, err, height_at);
     if (err.code()) {
         return err;
     }
@@ -211,20 +226,113 @@ inline result<pfm::image> read_pfm(decoder_cursor& cur, const std::string& name)
     if (err.code()) {
         return err;
     }
-    const bool little = scale < 0;
-    img.scale = std::fabs(scale);
-
-    std::uint64_t samples = 0, bytes = 0;
-    if (__builtin_mul_overflow(std::uint64_t{img.width} * img.height, std::uint64_t{img.depth},
-                               &samples) ||
-        __builtin_mul_overflow(samples, std::uint64_t{4}, &bytes) ||
-        samples > std::numeric_limits<std::size_t>::max() / 4) {
+    h.little = scale < 0;
+    h.scale = std::fabs(scale);
+    if (__builtin_mul_overflow(std::uint64_t{h.width} * h.height, std::uint64_t{h.depth},
+                               &h.samples) ||
+        __builtin_mul_overflow(h.samples, std::uint64_t{4}, &h.bytes) ||
+        h.samples > std::numeric_limits<std::size_t>::max() / 4) {
         return pfm_fail(errc::size_overflow, scale_at,
-                        "image size " + std::to_string(img.width) + "x" +
-                            std::to_string(img.height) + " overflows 64 bits",
+                        "image size " + std::to_string(h.width) + "x" + std::to_string(h.height) +
+                            " overflows 64 bits",
                         name);
     }
-    const std::uint64_t raster_at = cur.offset();
+    if (const pnm_error over = check_pnm_limits(limits, h.width, width_at, h.height, height_at,
+                                                h.samples, 4, scale_at)) {
+        return pfm_fail(errc::over_limit, over.offset, pnm_error_message(over), name);
+    }
+    h.raster_offset = cur.offset();
+    return {};
+}
+
+/// The least count of bytes that must follow `n` bytes of a PFM header at `p` before its
+/// last byte can have been read (0 when it has, or when the bytes are no PFM header: the
+/// parse then says what they are): the header is four tokens (`PF` or `Pf`, the width, the
+/// height, the scale), each ended by one whitespace byte.
+inline std::size_t pfm_header_bytes_missing(const char* p, std::size_t n) noexcept {
+    if ((n >= 1 && p[0] != 'P') || (n >= 2 && p[1] != 'F' && p[1] != 'f')) {
+        return 0;
+    }
+    unsigned complete = 0;
+    std::size_t token = 0; // bytes of the token being read
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!is_pnm_space(static_cast<unsigned char>(p[i]))) {
+            if (++token > 64) {
+                return 0; // longer than any PFM header token: the parse reports it
+            }
+        } else if (token > 0) {
+            token = 0;
+            if (++complete == 4) {
+                return 0;
+            }
+        }
+    }
+    if (complete == 0 && token < 2) {
+        return 2 - token + 1 + 2 * 3; // the magic number, its whitespace, three more tokens
+    }
+    const unsigned left = 4 - complete - (token > 0 ? 1 : 0);
+    return (token > 0 ? 1 : 0) + 2 * left;
+}
+
+/// The PFM header of the file (or pipe) open on `fd`, read without a byte of its raster
+/// (read(2) of pfm_header_bytes_missing bytes at a time).
+inline result<pfm_header> try_probe_pfm_fd(int fd, const std::filesystem::path& path) {
+    std::string head;
+    for (;;) {
+        const std::size_t want = pfm_header_bytes_missing(head.data(), head.size());
+        if (want == 0) {
+            break;
+        }
+        const std::size_t had = head.size();
+        head.resize(had + want);
+        fastread::error err;
+        const std::size_t got = read_full(fd, head.data() + had, want, path, err);
+        head.resize(had + got);
+        if (err.code()) {
+            return err;
+        }
+        if (got < want) {
+            break;
+        }
+    }
+    memory_source bytes(std::span<const char>(head.data(), head.size()));
+    decoder_cursor cur{source_ref(bytes)};
+    pfm_header h;
+    if (fastread::error e = read_pfm_header(cur, path.string(), h); e.code()) {
+        return e;
+    }
+    return h;
+}
+
+/// The decoder's PFM header as a pfm::header.
+inline pfm::header public_pfm_header(const pfm_header& h) {
+    pfm::header out;
+    out.width = h.width;
+    out.height = h.height;
+    out.depth = h.depth;
+    out.scale = h.scale;
+    out.little_endian = h.little;
+    out.raster_offset = h.raster_offset;
+    out.raster_bytes = h.bytes;
+    return out;
+}
+
+/// Decodes the PFM image at the cursor (see fastread/pfm.hpp for the rules): the image or
+/// its parse error (a header over `limits` among them).
+inline result<pfm::image> read_pfm(decoder_cursor& cur, const std::string& name,
+                                   const pnm_limits& limits = {}) {
+    pfm_header h;
+    if (fastread::error e = read_pfm_header(cur, name, h, limits); e.code()) {
+        return e;
+    }
+    pfm::image img;
+    img.width = h.width;
+    img.height = h.height;
+    img.depth = h.depth;
+    img.scale = h.scale;
+    const bool little = h.little;
+    const std::uint64_t samples = h.samples, bytes = h.bytes;
+    const std::uint64_t raster_at = h.raster_offset;
     const std::optional<std::uint64_t> remaining = cur.known_remaining();
     if (remaining && *remaining < bytes) {
         // Rejected before allocating: the input cannot hold what the header declares.
@@ -321,7 +429,7 @@ FASTREAD_COMPILED_INLINE result<image> try_load(const std::filesystem::path& pat
     std::optional<image> img;
     auto decode = [&](d::source_ref source) {
         d::decoder_cursor cursor(source);
-        result<image> r = d::read_pfm(cursor, path.string());
+        result<image> r = d::read_pfm(cursor, path.string(), d::limits_of(options));
         if (r) {
             img = std::move(*r);
         } else if (const fastread::error* read_error = source.error()) {
@@ -368,6 +476,24 @@ FASTREAD_COMPILED_INLINE result<image> try_load(const std::filesystem::path& pat
 
 FASTREAD_COMPILED_INLINE image load(const std::filesystem::path& path, load_options options) {
     return fastread::detail::value_or_throw(try_load(path, options));
+}
+
+FASTREAD_COMPILED_INLINE result<header> try_probe(const std::filesystem::path& path) {
+    namespace d = fastread::detail;
+    fastread::error err;
+    d::unique_fd fd = d::open_read_only(path, 0, err);
+    if (!fd) {
+        return err;
+    }
+    result<d::pfm_header> h = d::try_probe_pfm_fd(fd.get(), path);
+    if (!h) {
+        return h.error();
+    }
+    return d::public_pfm_header(*h);
+}
+
+FASTREAD_COMPILED_INLINE header probe(const std::filesystem::path& path) {
+    return fastread::detail::value_or_throw(try_probe(path));
 }
 
 FASTREAD_COMPILED_INLINE result<void> try_save(const std::filesystem::path& path,

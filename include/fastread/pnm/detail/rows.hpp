@@ -21,6 +21,7 @@
 #include "../image.hpp"
 #include "bits.hpp"
 #include "header.hpp"
+#include "limits.hpp"
 #include "plain.hpp"
 #include "raw_copy.hpp"
 
@@ -290,12 +291,6 @@ inline std::size_t header_bytes_missing(const char* p, std::size_t n) noexcept {
     }
     const unsigned left = numbers - complete;
     return (in_comment ? 1 : 0) + (in_number ? 1 + 2 * (left - 1) : 2 * left);
-}
-
-/// What load_options limits, as the decoder takes it (max_bytes 0: physical memory).
-inline pnm_limits limits_of(const load_options& options) noexcept {
-    return {options.max_width, options.max_height, options.max_samples,
-            options.max_bytes == 0 ? physical_memory_bytes() : options.max_bytes};
 }
 
 /// The decoder's header as a pnm::header.
