@@ -20,6 +20,7 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -177,7 +178,7 @@ void images(const fs::path& dir) {
     write_file(truncated, std::string("P6 2 2 255\n") + "\x01\x02\x03\x04\x05");
     write_file(over, "P2 2 1 100\n7 300\n");
     write_file(huge, "P5 4000000000 4000000000 255\n\x01");
-    write_file(big, "P5 60000 60000 255\n\x01");
+    write_file(big, "P5 20000 20000 255\n\x01");
     write_file(deep, "P5 1 1 1000\n\x01\x02");
     write_file(magic, "Q6 1 1 255\n...");
     write_file(empty, "");
@@ -625,6 +626,78 @@ void records_and_tables(const fs::path& dir) {
 
 // argv[1]: a directory to create and work in (both builds are given the same one, so that
 // their messages, which name the files, can be compared); removed at the end.
+// The Netpbm decoder's header probes, decodes into a caller's buffer and batches.
+void image_headers(const fs::path& dir) {
+    namespace pnm = fastread::pnm;
+    namespace pfm = fastread::pfm;
+    const fs::path good = dir / "h-good.pgm", other = dir / "h-other.pgm", cut = dir / "h-cut.pgm",
+                   missing = dir / "h-missing.pgm", floats = dir / "h-good.pfm";
+    write_file(good, std::string("P5 3 2 255\n") + "\x01\x02\x03\x04\x05\x06");
+    write_file(other, std::string("P5 2 2 255\n") + "\x01\x02\x03\x04");
+    write_file(cut, "P5 3");
+    write_file(floats, std::string("PF\n1 1\n-1\n") + std::string(12, '\0'));
+    auto show_header = [](const pnm::header& h) {
+        return std::to_string(h.width) + "x" + std::to_string(h.height) + " raster at " +
+               std::to_string(h.raster_offset);
+    };
+    auto probe_case = [&](const std::string& name, const fs::path& p,
+                          std::optional<std::error_code> code = std::nullopt,
+                          std::optional<std::uint64_t> offset = std::nullopt) {
+        run<pnm::header>(
+            "pnm::try_probe " + name, [&] { return pnm::try_probe(p); },
+            [&](std::optional<pnm::header>& out) { out = pnm::probe(p); }, show_header, code,
+            offset);
+    };
+    probe_case("good", good);
+    probe_case("truncated header", cut, fr(fastread::errc::truncated_header), 4);
+    probe_case("missing file", missing, os(ENOENT));
+    run<pfm::header>(
+        "pfm::try_probe good", [&] { return pfm::try_probe(floats); },
+        [&](std::optional<pfm::header>& out) { out = pfm::probe(floats); },
+        [](const pfm::header& h) { return std::to_string(h.raster_bytes) + " bytes"; });
+
+    std::vector<std::uint8_t> room(16, 0);
+    auto into_case = [&](const std::string& name, const fs::path& p, std::size_t stride,
+                         fastread::load_options options,
+                         std::optional<std::error_code> code = std::nullopt,
+                         std::optional<std::uint64_t> offset = std::nullopt) {
+        run<pnm::header>(
+            "pnm::try_load_into " + name,
+            [&] { return pnm::try_load_into(p, std::span(room), stride, options); },
+            [&](std::optional<pnm::header>& out) {
+                out = pnm::load_into(p, std::span(room), stride, options);
+            },
+            show_header, code, offset);
+    };
+    into_case("good", good, 5, {});
+    into_case("stride too small", good, 2, {}, fr(fastread::errc::invalid_argument));
+    into_case("buffer too small", good, 14, {}, fr(fastread::errc::invalid_argument));
+    fastread::load_options narrow;
+    narrow.max_width = 2;
+    into_case("over a limit", good, 5, narrow, fr(fastread::errc::over_limit), 3);
+
+    const std::vector<fs::path> paths{good, other, missing, good};
+    auto show_batch = [](const std::vector<fastread::result<pnm::header>>& each) {
+        std::string out;
+        for (const auto& r : each) {
+            out += r ? "ok " : "error(" + std::to_string(r.error().code().value()) + ") ";
+        }
+        return out;
+    };
+    std::vector<std::uint8_t> all(4 * 6, 0), small(5, 0);
+    using batch = std::vector<fastread::result<pnm::header>>;
+    run<batch>(
+        "pnm::try_load_batch good and bad files",
+        [&] { return pnm::try_load_batch(paths, std::span(all)); },
+        [&](std::optional<batch>& out) { out = pnm::load_batch(paths, std::span(all)); },
+        show_batch);
+    run<batch>(
+        "pnm::try_load_batch buffer too small",
+        [&] { return pnm::try_load_batch(paths, std::span(small)); },
+        [&](std::optional<batch>& out) { out = pnm::load_batch(paths, std::span(small)); },
+        show_batch, fr(fastread::errc::invalid_argument));
+}
+
 int main(int argc, char** argv) {
     if (argc != 2 || !fs::create_directories(argv[1])) {
         std::fprintf(stderr, "usage: try_forms <new directory>\n");
@@ -632,6 +705,7 @@ int main(int argc, char** argv) {
     }
     const fs::path dir = argv[1];
     images(dir);
+    image_headers(dir);
     float_images(dir);
     text(dir);
     comparisons(dir);
