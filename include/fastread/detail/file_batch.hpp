@@ -70,6 +70,11 @@ class file_batch_reader {
         return usable_;
     }
 
+    /// Stops using the ring (its caller found the kernel refuses part of the work).
+    void disable() noexcept {
+        usable_ = false;
+    }
+
     /// Opens `paths[k]` (read only), reads up to `room` bytes of it into `buffers[k]` and
     /// closes it, for k < count <= group, all in one submission; `out[k]` says what came of
     /// each. False, with `out` undefined, if the ring refused the work (the caller then reads

@@ -8,6 +8,7 @@
 // open, the read and the close, and runs them on every CPU.
 
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -164,6 +165,13 @@ void load_batch_share(std::span<const std::filesystem::path> paths, std::size_t 
             }
             for (std::size_t k = 0; k < n; ++k, ++i) {
                 Sample* slot = dst + i * per_image;
+                if (got[k].open_errno == EINVAL || got[k].read_errno == EINVAL) {
+                    // A kernel without a ring's open or read into its table (before Linux
+                    // 5.15): this file and the rest one at a time.
+                    done(i, load_batch_file(paths[i], shape, slot, buffers, limits));
+                    ring.disable();
+                    continue;
+                }
                 if (got[k].open_errno != 0 || got[k].read_errno != 0) {
                     const bool opening = got[k].open_errno != 0;
                     done(i, result<pnm_header>(
