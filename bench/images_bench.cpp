@@ -8,6 +8,7 @@
 
 #include <fastread/pnm.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench_util.hpp"
@@ -91,6 +93,7 @@ std::vector<std::filesystem::path> generated(const std::filesystem::path& dir, c
 
 const std::vector<std::string> rows = {
     "RAW (open, read, close each file)",
+    "RAW on every CPU",
     "pnm::load_batch",
     "pnm::load loop",
     "pnm::load_into loop, one buffer",
@@ -130,6 +133,28 @@ void add_rows(context& ctx, const input& in, std::shared_ptr<const path_list> pa
             const ssize_t got = ::read(fd, buffer.data(), buffer.size());
             benchmark::DoNotOptimize(got);
             ::close(fd);
+        }
+    });
+
+    // The same on one thread per CPU, each with its share of the files: what no loader that
+    // reads the files can beat (a floor; the decode and the copy to the caller come on top).
+    ctx.add(family, "RAW on every CPU", in, [paths, per_image] {
+        const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+        std::vector<std::thread> threads;
+        for (unsigned t = 0; t < cpus; ++t) {
+            threads.emplace_back([&, t] {
+                std::vector<char> buffer(per_image + 4096);
+                for (std::size_t k = paths->size() * t / cpus; k < paths->size() * (t + 1) / cpus;
+                     ++k) {
+                    const int fd = ::open((*paths)[k].c_str(), O_RDONLY | O_CLOEXEC);
+                    const ssize_t got = ::read(fd, buffer.data(), buffer.size());
+                    benchmark::DoNotOptimize(got);
+                    ::close(fd);
+                }
+            });
+        }
+        for (std::thread& t : threads) {
+            t.join();
         }
     });
 
@@ -248,7 +273,8 @@ void register_images_family(context& ctx) {
                    unit::cycles_per_byte_and_files);
     ctx.mark_default("images", "pnm::load_batch",
                      {"pnm::load loop", "pnm::load_into loop, one buffer"});
-    ctx.mark_rows("images", row_kind::floor, {"RAW (open, read, close each file)"});
+    ctx.mark_rows("images", row_kind::floor,
+                  {"RAW (open, read, close each file)", "RAW on every CPU"});
     ctx.mark_rows(
         "images", row_kind::peer,
         {"libnetpbm pnm_readpam loop", "stb_image stbi_load loop", "OpenCV cv::imread loop"});
@@ -287,7 +313,8 @@ const family_registration images_family{{
     "          ORL faces' shape) and 2,000 PPMs of 256 x 256, generated (--quick: a tenth);\n"
     "          rows fastread::pnm::load_batch (one buffer, every CPU), loops of pnm::load\n"
     "          and pnm::load_into (one reused buffer), of libnetpbm, stb_image and OpenCV,\n"
-    "          and RAW (open, read, close each file); cycles per byte and files a second.\n",
+    "          and RAW (open, read, close each file; also on every CPU); cycles per byte\n"
+    "          and files a second.\n",
     "",
     "",
     {},

@@ -1,5 +1,6 @@
 // The pnm family: the rest of the Netpbm family (P1, P2, P4, P5 8- and 16-bit, PAM) and PFM,
-// decoded by fastread::pnm::load / fastread::pfm::load (by path and over sources), beside
+// decoded by fastread::pnm::load / fastread::pfm::load (by path and over sources) and
+// pnm::load_into (a buffer the caller reuses), beside
 // reading the file (RAW) and the peers that read these formats: libnetpbm (pnm_readpam),
 // stb_image (P5 only) and OpenCV's cv::imread, when built in. One column per format, on
 // generated photo-like images of the PPM family's big size (2560 x 2048).
@@ -14,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -120,10 +122,15 @@ std::filesystem::path generated(const std::filesystem::path& dir, const column_s
 
 // ---- rows --------------------------------------------------------------------------------
 
-const std::vector<std::string> rows = {
-    "RAW (read only)",       "pnm::load / pfm::load", "pnm::try_load / pfm::try_load",
-    "pnm::load read_source", "pnm::load mmap_source", "libnetpbm pnm_readpam",
-    "stb_image stbi_load",   "OpenCV cv::imread"};
+const std::vector<std::string> rows = {"RAW (read only)",
+                                       "pnm::load / pfm::load",
+                                       "pnm::try_load / pfm::try_load",
+                                       "pnm::load_into (a reused buffer)",
+                                       "pnm::load read_source",
+                                       "pnm::load mmap_source",
+                                       "libnetpbm pnm_readpam",
+                                       "stb_image stbi_load",
+                                       "OpenCV cv::imread"};
 
 template <class Image>
 samples to_samples(const Image& img) {
@@ -217,7 +224,8 @@ void add_rows(context& ctx, const input& in, const column_spec& spec) {
                 benchmark::DoNotOptimize(img.value().samples.data());
             },
             c.check_with([](const fs_path& p) { return to_samples(pfm::try_load(p).value()); }));
-        for (const char* row : {"pnm::load read_source", "pnm::load mmap_source"}) {
+        for (const char* row : {"pnm::load_into (a reused buffer)", "pnm::load read_source",
+                                "pnm::load mmap_source"}) {
             ctx.note(family, row, in.column, "n/a (PFM)");
         }
     } else {
@@ -225,6 +233,38 @@ void add_rows(context& ctx, const input& in, const column_spec& spec) {
                  [](const fs_path& p, auto s) { return pnm::load<decltype(s)>(p); });
         add_load("pnm::try_load / pfm::try_load",
                  [](const fs_path& p, auto s) { return pnm::try_load<decltype(s)>(p).value(); });
+        // The caller's buffer, made once: the samples of load, without its allocation.
+        const pnm::header shape = pnm::probe(path);
+        const std::size_t row = std::size_t{shape.width} * shape.depth;
+        const auto count = static_cast<std::size_t>(shape.samples());
+        ctx.add(
+            family, "pnm::load_into (a reused buffer)", in,
+            [path, wide, row, count] {
+                thread_local std::vector<std::uint16_t> wide_buffer;
+                thread_local std::vector<std::uint8_t> buffer;
+                if (wide) {
+                    wide_buffer.resize(count);
+                    benchmark::DoNotOptimize(pnm::load_into(path, std::span(wide_buffer), row));
+                } else {
+                    buffer.resize(count);
+                    benchmark::DoNotOptimize(pnm::load_into(path, std::span(buffer), row));
+                }
+            },
+            c.check_with([wide](const fs_path& p) {
+                const pnm::header h = pnm::probe(p);
+                const std::size_t stride = std::size_t{h.width} * h.depth;
+                samples out;
+                if (wide) {
+                    std::vector<std::uint16_t> b(h.samples());
+                    pnm::load_into(p, std::span(b), stride);
+                    out.assign(b.begin(), b.end());
+                } else {
+                    std::vector<std::uint8_t> b(h.samples());
+                    pnm::load_into(p, std::span(b), stride);
+                    out.assign(b.begin(), b.end());
+                }
+                return out;
+            }));
         add_load("pnm::load read_source", [](const fs_path& p, auto s) {
             fastread::read_source src(p);
             return pnm::load<decltype(s)>(src);
@@ -357,8 +397,8 @@ const family_registration pnm_family{{
     "          and 16-bit), PAM (RGBA) and PFM (RGB floats), each a generated 2560 x 2048\n"
     "          image; rows RAW (read only), fastread::pnm::load / pfm::load (by path and\n"
     "          over read_source and mmap_source), the same by path without exceptions\n"
-    "          (try_load), libnetpbm's pnm_readpam, stb_image (P5) and OpenCV's cv::imread\n"
-    "          when built in.\n",
+    "          (try_load), pnm::load_into a reused buffer, libnetpbm's pnm_readpam,\n"
+    "          stb_image (P5) and OpenCV's cv::imread when built in.\n",
     "",
     "",
     {},
