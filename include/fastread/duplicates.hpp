@@ -81,6 +81,25 @@ find_duplicates(std::span<const std::filesystem::path> roots, duplicate_options 
     return detail::value_or_throw(try_find_duplicates(roots, std::move(options)));
 }
 
+/// find_duplicates with more to tell: each file of each group with the root it was reached
+/// from and what `stat` said of it when the walk found it (device, inode, size, times: what
+/// an action checks again before touching it, fastread/duplicate_actions.hpp), and, as
+/// `options` asks, the files without a duplicate (`list_unique`) and the duplicate
+/// directories (`directories`: each tree under the recursed roots is listed again, its
+/// entries lstat'ed, O(directories + entries) time and memory). Groups, walk, filters and
+/// errors as find_duplicates.
+/// @throws as find_duplicates.
+inline duplicate_report find_duplicate_files(std::span<const std::filesystem::path> roots,
+                                             duplicate_options options = {}) {
+    if (options.threads == 0) {
+        if (error e = detail::thread_setting_error(); e.code()) {
+            detail::throw_error(e);
+        }
+    }
+    const detail::thread_scope threads(options.threads);
+    return detail::duplicate_finder(options).report_of(roots);
+}
+
 /// find_duplicates over roots written in place: `find_duplicates({"photos", "backup"})`.
 /// As the span form above.
 inline std::vector<std::vector<std::filesystem::path>>

@@ -10,6 +10,10 @@
 
 #include "posix.hpp"
 
+#if !defined(_WIN32)
+#include <fnmatch.h>
+#endif
+
 namespace fastread::detail {
 
 /// The separator the system's own paths use between a directory and a name ('\\' on
@@ -26,6 +30,34 @@ inline bool ends_with_separator(const std::string& utf8) noexcept {
     return utf8.ends_with('/') || utf8.ends_with('\\');
 #else
     return utf8.ends_with('/');
+#endif
+}
+
+/// Whether `text` matches the shell wildcard pattern `glob` (`*`, `?`, `[...]`; `*` also
+/// matches '/'): fnmatch(3) without flags on POSIX; `*` and `?` alone on Windows.
+inline bool glob_match(const std::string& glob, const std::string& text) noexcept {
+#if defined(_WIN32)
+    std::size_t g = 0, t = 0, star = std::string::npos, resume = 0;
+    while (t < text.size()) {
+        if (g < glob.size() && (glob[g] == '?' || glob[g] == text[t])) {
+            ++g;
+            ++t;
+        } else if (g < glob.size() && glob[g] == '*') {
+            star = g++;
+            resume = t;
+        } else if (star != std::string::npos) {
+            g = star + 1;
+            t = ++resume;
+        } else {
+            return false;
+        }
+    }
+    while (g < glob.size() && glob[g] == '*') {
+        ++g;
+    }
+    return g == glob.size();
+#else
+    return ::fnmatch(glob.c_str(), text.c_str(), 0) == 0;
 #endif
 }
 

@@ -3,7 +3,8 @@
 
 /// @file
 /// The system calls whose failures detail/ handles (read, pread, write, pwrite, fsync,
-/// rename, open for writing, and mmap of a file), and getrusage, whose fault counts steer
+/// rename, open for writing, mmap of a file, and the duplicate actions' linkat, renameat,
+/// unlinkat and ioctl), and getrusage, whose fault counts steer
 /// the record windows, in one place, so that tests can make each fail at a chosen call or
 /// answer as they need. Built with FASTREAD_SYSCALL_HOOKS defined (fastread's test suite is, in
 /// every file), each goes through a replaceable function pointer in sys::hooks(); otherwise each is
@@ -19,6 +20,7 @@
 #include "windows.hpp"
 #else
 #include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/types.h>
@@ -93,6 +95,20 @@ struct hook_table {
         return ::mmap(at, n, prot, flags, fd, offset);
     };
     int (*getrusage)(int, rusage*) = [](int who, rusage* usage) { return ::getrusage(who, usage); };
+    int (*linkat)(int, const char*, int, const char*,
+                  int) = [](int from_dir, const char* from, int to_dir, const char* to, int flags) {
+        return ::linkat(from_dir, from, to_dir, to, flags);
+    };
+    int (*renameat)(int, const char*, int, const char*) = [](int from_dir, const char* from,
+                                                             int to_dir, const char* to) {
+        return ::renameat(from_dir, from, to_dir, to);
+    };
+    int (*unlinkat)(int, const char*, int) = [](int dir, const char* name, int flags) {
+        return ::unlinkat(dir, name, flags);
+    };
+    int (*ioctl)(int, unsigned long, void*) = [](int fd, unsigned long request, void* arg) {
+        return ::ioctl(fd, request, arg);
+    };
 };
 
 /// The table in use (one per program).
@@ -128,6 +144,18 @@ inline void* mmap(void* at, std::size_t n, int prot, int flags, int fd, off_t of
 inline int getrusage(int who, rusage* usage) {
     return hooks().getrusage(who, usage);
 }
+inline int linkat(int from_dir, const char* from, int to_dir, const char* to, int flags) {
+    return hooks().linkat(from_dir, from, to_dir, to, flags);
+}
+inline int renameat(int from_dir, const char* from, int to_dir, const char* to) {
+    return hooks().renameat(from_dir, from, to_dir, to);
+}
+inline int unlinkat(int dir, const char* name, int flags) {
+    return hooks().unlinkat(dir, name, flags);
+}
+inline int ioctl(int fd, unsigned long request, void* arg) {
+    return hooks().ioctl(fd, request, arg);
+}
 #else
 inline ssize_t read(int fd, void* dst, std::size_t n) {
     return ::read(fd, dst, n);
@@ -155,6 +183,18 @@ inline void* mmap(void* at, std::size_t n, int prot, int flags, int fd, off_t of
 }
 inline int getrusage(int who, rusage* usage) {
     return ::getrusage(who, usage);
+}
+inline int linkat(int from_dir, const char* from, int to_dir, const char* to, int flags) {
+    return ::linkat(from_dir, from, to_dir, to, flags);
+}
+inline int renameat(int from_dir, const char* from, int to_dir, const char* to) {
+    return ::renameat(from_dir, from, to_dir, to);
+}
+inline int unlinkat(int dir, const char* name, int flags) {
+    return ::unlinkat(dir, name, flags);
+}
+inline int ioctl(int fd, unsigned long request, void* arg) {
+    return ::ioctl(fd, request, arg);
 }
 #endif
 

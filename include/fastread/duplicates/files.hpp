@@ -22,6 +22,7 @@ struct dup_file {
     file_info info;
     std::uint32_t dir = 0;     // index of its directory's path in duplicate_walk::dirs_
     std::uint32_t name_at = 0; // where its name starts in `path`
+    std::uint32_t root = 0;    // index of the root it was reached from
     bool linked = false;       // st_nlink > 1: other names lead to the same inode
     bool aliased = false;      // reached through a symbolic link, or given as a root
 };

@@ -6,12 +6,14 @@
 /// find_duplicates' options and what it reports: `duplicate_options`, `duplicate_error`,
 /// `duplicate_progress` (declared with find_duplicates in fastread/duplicates.hpp).
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <vector>
 
 namespace fastread {
 
@@ -22,6 +24,37 @@ struct duplicate_error {
     /// what failed: "open", "opendir", "stat", "read", "changed", or "cache" (the hash cache
     /// file could not be read or written, or was corrupt: then it is rebuilt)
     std::string operation;
+};
+
+/// A file of a duplicate group, with what the walk's `stat` saw of it (the state an action
+/// checks again before it touches the file: fastread/duplicate_actions.hpp).
+struct duplicate_file {
+    std::filesystem::path path; ///< as the walk reached it: the root's path, then names
+    std::size_t root = 0;       ///< index of the root it was reached from
+    std::uint64_t device = 0;   ///< st_dev
+    std::uint64_t inode = 0;    ///< st_ino
+    std::uint64_t size = 0;     ///< bytes
+    std::int64_t mtime_ns = 0;  ///< last modification, nanoseconds since the epoch
+    std::int64_t ctime_ns = 0;  ///< last status change, nanoseconds since the epoch
+};
+
+/// What find_duplicate_files found.
+struct duplicate_report {
+    /// Groups of identical files, as find_duplicates' (each sorted by path, the groups by
+    /// their first path), with what the walk saw of each file.
+    std::vector<std::vector<duplicate_file>> groups;
+    /// With duplicate_options::list_unique: the files looked at that are in no group,
+    /// sorted by path.
+    std::vector<duplicate_file> unique;
+    /// With duplicate_options::directories: groups of two or more directories whose whole
+    /// trees hold the same names, each name the same kind (file or directory), every file
+    /// identical to its namesake, each group sorted, the groups by their first path. A
+    /// directory holding anything else (a file of no group, a symbolic link, a device, a
+    /// file left out by the size or empty-file options) is in no group; names the options
+    /// leave out (hidden ones with `include_hidden` off, `exclude`) are not compared. Trees
+    /// without any file are not reported, nor a directory whose parent is in a reported
+    /// group.
+    std::vector<std::vector<std::filesystem::path>> directories;
 };
 
 /// Where find_duplicates is, for progress displays and tests.
@@ -49,6 +82,28 @@ struct duplicate_options {
     bool include_hidden = true;          ///< look at names starting with '.' (off: -A)
     std::uint64_t min_size = 0;          ///< ignore files smaller than this many bytes (-G)
     std::uint64_t max_size = UINT64_MAX; ///< ignore files larger than this (-L)
+    /// Shell wildcard patterns (fnmatch(3): `*`, `?`, `[...]`; `*` also matches '/') of
+    /// files and directories to leave out (a directory left out is not descended into). A
+    /// pattern with a '/' is matched against the path under its root (`cache/ *.tmp`
+    /// without the space), else against the name alone (`*.tmp`). fastread-dupes --exclude.
+    std::vector<std::string> exclude;
+    /// Patterns as `exclude`: when not empty, only files matching one of them are looked at
+    /// (directories are descended into all the same). fastread-dupes --name.
+    std::vector<std::string> names;
+    /// Do not descend into a directory on another device than its root's (a mount point;
+    /// find -xdev). fastread-dupes --one-file-system.
+    bool one_file_system = false;
+    /// With `recursive`: descend only into the roots from this index on (the roots before it
+    /// are read one level). fdupes' and fastread-dupes' -R: the roots that follow it.
+    std::size_t first_recursive_root = 0;
+    /// Only files reached from different roots are duplicates of each other: a group is
+    /// reported when its files come from two roots or more (fclones and jdupes -I).
+    bool isolate = false;
+    /// find_duplicate_files: also list the files that have no duplicate
+    /// (duplicate_report::unique; fdupes -u, jdupes -u).
+    bool list_unique = false;
+    /// find_duplicate_files: also find duplicate directories (duplicate_report::directories).
+    bool directories = false;
     /// Threads that walk wide directory levels and compare sets of candidates at once,
     /// the calling thread included; 1 starts no thread. 0: the process setting
     /// (fastread/threads.hpp: set_max_threads, `FASTREAD_THREADS`) as a limit, else

@@ -11,6 +11,7 @@
 #include "../detail/process.hpp"
 #include "../detail/thread_team.hpp"
 #include "compare.hpp"
+#include "directories.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -57,20 +58,88 @@ class duplicate_finder : protected duplicate_comparer {
   public:
     explicit duplicate_finder(const duplicate_options& options) : duplicate_comparer(options) {}
 
+    /// The groups of paths (find_duplicates).
     std::vector<std::vector<std::filesystem::path>>
     run(std::span<const std::filesystem::path> roots) {
+        search(roots);
+        std::vector<std::vector<std::filesystem::path>> out;
+        out.reserve(groups_.size());
+        for (auto& g : groups_) {
+            out.push_back(std::move(g.first));
+        }
+        return out;
+    }
+
+    /// The groups with what the walk saw of each file, the unique files and the duplicate
+    /// directories as the options ask (find_duplicate_files).
+    duplicate_report report_of(std::span<const std::filesystem::path> roots) {
+        search(roots);
+        duplicate_report r;
+        r.groups.reserve(groups_.size());
+        std::vector<bool> grouped(opt_.list_unique ? files_.size() : 0);
+        for (auto& g : groups_) {
+            std::vector<duplicate_file> files;
+            files.reserve(g.second.size());
+            for (std::size_t k = 0; k < g.second.size(); ++k) {
+                files.push_back(file_of(g.second[k], std::move(g.first[k])));
+                if (opt_.list_unique) {
+                    grouped[g.second[k]] = true;
+                }
+            }
+            r.groups.push_back(std::move(files));
+        }
+        if (opt_.list_unique) {
+            for (std::size_t i = 0; i < files_.size(); ++i) {
+                if (!grouped[i]) {
+                    r.unique.push_back(file_of(i, path_of(files_[i].path)));
+                }
+            }
+            std::sort(
+                r.unique.begin(), r.unique.end(),
+                [](const duplicate_file& a, const duplicate_file& b) { return a.path < b.path; });
+        }
+        if (opt_.directories) {
+            std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, std::int64_t, id_hash> ids;
+            for (std::size_t g = 0; g < r.groups.size(); ++g) {
+                for (const duplicate_file& f : r.groups[g]) {
+                    ids.emplace(std::pair{f.device, f.inode}, static_cast<std::int64_t>(g));
+                }
+            }
+            directory_grouper grouper(
+                std::move(ids),
+                [this](const std::string& name, const std::string& rel, bool dir, std::uint32_t) {
+                    return (!opt_.include_hidden && name.front() == '.') ||
+                           excluded(name, rel, dir);
+                },
+                opt_.one_file_system);
+            for (std::size_t k = 0; k < root_paths_.size(); ++k) {
+                if (opt_.recursive && k >= opt_.first_recursive_root) {
+                    grouper.add_root(root_paths_[k], static_cast<std::uint32_t>(k));
+                }
+            }
+            r.directories = grouper.groups();
+        }
+        return r;
+    }
+
+  private:
+    void search(std::span<const std::filesystem::path> roots) {
         for (const std::filesystem::path& root : roots) {
             add_root(root);
         }
         walk();
         progress("walk", files_.size(), files_.size());
         load_cache();
-        auto groups = find();
+        find();
         save_cache();
-        return groups;
     }
 
-  private:
+    duplicate_file file_of(std::size_t i, std::filesystem::path path) const {
+        const dup_file& f = files_[i];
+        return duplicate_file{std::move(path), f.root,          f.info.device,  f.info.inode,
+                              f.info.size,     f.info.mtime_ns, f.info.ctime_ns};
+    }
+
     // A set of candidates (indices into files_, all of one size) and what to do with it.
     enum class job_kind {
         empty,      // empty files: equal to each other while they stay empty
@@ -354,17 +423,29 @@ class duplicate_finder : protected duplicate_comparer {
         }
     }
 
+    // Keeps a group (with `isolate`, only one whose files come from two roots or more),
+    // its paths sorted.
     void emit(const std::vector<std::size_t>& group) {
-        std::vector<std::filesystem::path> paths;
-        paths.reserve(group.size());
-        for (std::size_t i : group) {
-            paths.push_back(path_of(files_[i].path));
+        if (opt_.isolate && std::all_of(group.begin(), group.end(), [&](std::size_t i) {
+                return files_[i].root == files_[group.front()].root;
+            })) {
+            return;
         }
-        std::sort(paths.begin(), paths.end());
-        groups_.push_back(std::move(paths));
+        std::vector<std::pair<std::filesystem::path, std::size_t>> sorted;
+        sorted.reserve(group.size());
+        for (std::size_t i : group) {
+            sorted.emplace_back(path_of(files_[i].path), i);
+        }
+        std::sort(sorted.begin(), sorted.end());
+        std::pair<std::vector<std::filesystem::path>, std::vector<std::size_t>> g;
+        for (auto& [path, i] : sorted) {
+            g.first.push_back(std::move(path));
+            g.second.push_back(i);
+        }
+        groups_.push_back(std::move(g));
     }
 
-    std::vector<std::vector<std::filesystem::path>> find() {
+    void find() {
         // Group by size (ties in walk order, which is deterministic); drop sizes with one
         // file. Sorted as (size, index) pairs: contiguous keys, no lookups in files_.
         std::vector<std::pair<std::uint64_t, std::size_t>> order(files_.size());
@@ -394,10 +475,10 @@ class duplicate_finder : protected duplicate_comparer {
         }
         run_jobs(jobs);
         std::sort(groups_.begin(), groups_.end());
-        return std::move(groups_);
     }
 
-    std::vector<std::vector<std::filesystem::path>> groups_;
+    // The groups: their paths, sorted, and the files_ index of each.
+    std::vector<std::pair<std::vector<std::filesystem::path>, std::vector<std::size_t>>> groups_;
     static constexpr std::int64_t racy_ns = 100'000'000; // 100 ms
     std::unique_ptr<hash_cache> cache_;
     std::int64_t scan_start_ns_ = 0;

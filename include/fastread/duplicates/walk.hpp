@@ -62,12 +62,16 @@ class duplicate_walk : protected duplicate_limits {
         path_facts st;
         // A root named explicitly is followed even if it is a symbolic link.
         const std::string root_string = string_of(root);
+        const auto index = static_cast<std::uint32_t>(root_paths_.size());
+        root_paths_.push_back(root_string);
+        root_devices_.push_back(0);
         if (const int err = stat_path(root_string, true, st); err != 0) {
             error(root_string, err, "stat");
             return;
         }
+        root_devices_.back() = st.info.device;
         if (st.info.directory) {
-            pending_.push_back({root_string, st.info.device, st.info.inode});
+            pending_.push_back({root_string, st.info.device, st.info.inode, index});
             return;
         }
         if (!st.info.regular) {
@@ -80,9 +84,36 @@ class duplicate_walk : protected duplicate_limits {
             error(parent, err, "stat");
             return;
         }
+        const std::string name = string_of(root.filename());
+        if (excluded(name, name, false)) {
+            return;
+        }
         dirs_.push_back(parent);
-        add_file(files_, root_string, st.info, ps.info.device, ps.info.inode,
-                 string_of(root.filename()), true, static_cast<std::uint32_t>(dirs_.size() - 1));
+        add_file(files_, root_string, st.info, ps.info.device, ps.info.inode, name, true,
+                 static_cast<std::uint32_t>(dirs_.size() - 1), index);
+    }
+
+    // The options' --exclude and --name globs: whether an entry named `name`, at `relative`
+    // under its root, is left out (a pattern with a '/' is matched against `relative`, else
+    // against `name`). Directories are left out by `exclude` only.
+    bool excluded(const std::string& name, const std::string& relative, bool directory) const {
+        auto matches = [&](const std::string& glob) {
+            return glob_match(glob, glob.find('/') != std::string::npos ? relative : name);
+        };
+        if (std::any_of(opt_.exclude.begin(), opt_.exclude.end(), matches)) {
+            return true;
+        }
+        return !directory && !opt_.names.empty() &&
+               std::none_of(opt_.names.begin(), opt_.names.end(), matches);
+    }
+
+    // `path` (which starts with its root's path, as the walk builds it) relative to the root.
+    std::string relative_to_root(const std::string& path, std::uint32_t root) const {
+        const std::string& r = root_paths_[root];
+        if (path.size() <= r.size()) {
+            return {};
+        }
+        return path.substr(ends_with_separator(r) ? r.size() : r.size() + 1);
     }
 
     // Appends the file to `out` unless the options exclude it or it was already given as a
@@ -91,7 +122,7 @@ class duplicate_walk : protected duplicate_limits {
     template <class Files>
     void add_file(Files& out, std::string path, const file_info& info, std::uint64_t parent_dev,
                   std::uint64_t parent_ino, std::string name, bool root, std::uint32_t dir,
-                  bool via_link = false) {
+                  std::uint32_t root_index, bool via_link = false) {
         if (info.size < opt_.min_size || info.size > opt_.max_size ||
             (info.size == 0 && !opt_.include_empty)) {
             return;
@@ -106,14 +137,15 @@ class duplicate_walk : protected duplicate_limits {
             return;
         }
         const auto name_at = static_cast<std::uint32_t>(path.size() - name_size);
-        out.push_back(
-            dup_file{std::move(path), info, dir, name_at, info.links > 1, via_link || root});
+        out.push_back(dup_file{std::move(path), info, dir, name_at, root_index, info.links > 1,
+                               via_link || root});
     }
 
     struct dir_entry {
         std::string path;
         std::uint64_t device;
         std::uint64_t inode;
+        std::uint32_t root; // index of the root it was reached from
     };
 
     // What reading some directories found; `files[i].dir` indexes `dirs`.
@@ -392,9 +424,15 @@ class duplicate_walk : protected duplicate_limits {
                     continue; // not followed, or dangling
                 }
             }
+            if (!opt_.exclude.empty() || (!opt_.names.empty() && !st.info.directory)) {
+                if (excluded(name, relative_to_root(prefix + name, d.root), st.info.directory)) {
+                    continue;
+                }
+            }
             if (st.info.directory) {
-                if (opt_.recursive) {
-                    out.subdirs.push_back({prefix + name, st.info.device, st.info.inode});
+                if (opt_.recursive && d.root >= opt_.first_recursive_root &&
+                    (!opt_.one_file_system || st.info.device == root_devices_[d.root])) {
+                    out.subdirs.push_back({prefix + name, st.info.device, st.info.inode, d.root});
                 }
             } else if (st.info.regular) {
                 if (dir_index == UINT32_MAX) {
@@ -402,7 +440,7 @@ class duplicate_walk : protected duplicate_limits {
                     dir_index = static_cast<std::uint32_t>(out.dirs.size() - 1);
                 }
                 add_file(out.files, prefix + name, st.info, d.device, d.inode, name, false,
-                         dir_index, via_link);
+                         dir_index, d.root, via_link);
             }
         }
     }
@@ -423,8 +461,10 @@ class duplicate_walk : protected duplicate_limits {
     std::vector<dir_entry> pending_;
     std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, id_hash> dirs_seen_;
     std::unordered_set<path_key, path_key_hash> paths_seen_;
-    std::atomic<bool> walk_waited_{false}; // the walk read directories from the device
-    std::vector<std::string> dirs_;        // directories holding files_, by dup_file::dir
+    std::atomic<bool> walk_waited_{false};    // the walk read directories from the device
+    std::vector<std::string> dirs_;           // directories holding files_, by dup_file::dir
+    std::vector<std::string> root_paths_;     // the roots as given, by dup_file::root
+    std::vector<std::uint64_t> root_devices_; // the device of each root (0: not found)
 };
 
 } // namespace fastread::detail
