@@ -152,4 +152,133 @@ TEST_CASE("fastread-dupes finds the groups fdupes finds", "[duplicates][example]
         CHECK(groups_of(run_command(ours + args)) == groups_of(run_command("fdupes" + args)));
     }
 }
+
+namespace {
+
+// Every file under `root`: "path bytes inode mode mtime ctime" (ns), one line each, sorted:
+// what a dry run must leave as it was.
+std::string tree_state(const std::string& root) {
+    return run_command("cd '" + root +
+                       "' && find . -type f -printf '%p %i %m %T@ %C@ ' -exec sha256sum {} \\; "
+                       "| sort");
+}
+
+// A tree with two groups and a lone file, each file written apart so that times differ.
+void plant_tree(const fastread_test::temp_dir& dir) {
+    std::filesystem::create_directories(dir / "t/a");
+    std::filesystem::create_directories(dir / "t/b");
+    write_file(dir / "t/b/one", "same bytes\n");
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    write_file(dir / "t/a/one", "same bytes\n");
+    write_file(dir / "t/a/two", "same bytes\n");
+    write_file(dir / "t/a/s", "small\n");
+    write_file(dir / "t/b/s", "small\n");
+    write_file(dir / "t/b/lone", "lone\n");
+}
+
+} // namespace
+
+TEST_CASE("fastread-dupes --link, -dN and --dry-run: the lines the real run takes, nothing "
+          "changed",
+          "[duplicates][example][actions]") {
+    const std::string ours = std::string("'") + FASTREAD_DUPES + "'";
+    for (const std::string flag : {"--link", "-dN"}) {
+        fastread_test::temp_dir dir;
+        plant_tree(dir);
+        const std::string t = (dir / "t").string();
+        const std::string before = tree_state(t);
+        const std::string planned = run_command(ours + " -r " + flag + " --dry-run '" + t + "'");
+        CHECK(tree_state(t) == before);
+        const std::string verb = flag == "--link" ? "link " : "delete ";
+        CHECK(planned == verb + t + "/a/two => " + t + "/a/one\n" + verb + t + "/b/one => " + t +
+                             "/a/one\n" + verb + t + "/b/s => " + t + "/a/s\n");
+        CHECK(run_command(ours + " -r " + flag + " '" + t + "'; echo $?") == planned + "0\n");
+        if (flag == "--link") {
+            CHECK(run_command("stat -c %i '" + t + "/a/one' '" + t + "/a/two' '" + t +
+                              "/b/one' | sort -u | wc -l") == "1\n");
+            CHECK(run_command("cat '" + t + "/b/one'") == "same bytes\n");
+        } else {
+            CHECK(run_command("cd '" + t + "' && find . -type f | sort") ==
+                  "./a/one\n./a/s\n./b/lone\n");
+        }
+        // Nothing left to do.
+        CHECK(run_command(ours + " -r " + flag + " '" + t + "'; echo $?") == "0\n");
+    }
+}
+
+TEST_CASE("fastread-dupes: which copy is kept (-o, -i, --keep-in), -f, -I",
+          "[duplicates][example][actions]") {
+    const std::string ours = std::string("'") + FASTREAD_DUPES + "'";
+    fastread_test::temp_dir dir;
+    plant_tree(dir);
+    const std::string t = (dir / "t").string();
+    // -o time: b/one is the oldest; -i reverses; --keep-in prefers and protects.
+    CHECK(run_command(ours + " -r -o time '" + t + "/a' '" + t + "/b' | head -1") ==
+          t + "/b/one\n");
+    CHECK(run_command(ours + " -r -o name -i '" + t + "' | head -1") == t + "/b/one\n");
+    CHECK(run_command(ours + " -r -f '" + t + "'") ==
+          t + "/a/two\n" + t + "/b/one\n\n" + t + "/b/s\n\n");
+    CHECK(run_command(ours + " -r -dN --dry-run --keep-in='" + t + "/b' '" + t + "'") ==
+          "delete " + t + "/a/one => " + t + "/b/one\n" + "delete " + t + "/a/two => " + t +
+              "/b/one\n" + "delete " + t + "/a/s => " + t + "/b/s\n");
+    // -I: a/one and a/two are from one root: only the file from b is acted on.
+    CHECK(run_command(ours + " -r -I -dN --dry-run '" + t + "/a' '" + t + "/b'") ==
+          "delete " + t + "/b/one => " + t + "/a/one\n" + "delete " + t + "/b/s => " + t +
+              "/a/s\n");
+    CHECK(run_command(ours + " -r -u '" + t + "'") == t + "/b/lone\n");
+}
+
+TEST_CASE("fastread-dupes: -d asks on a terminal, refuses without one; usage errors",
+          "[duplicates][example][actions]") {
+    const std::string ours = std::string("'") + FASTREAD_DUPES + "'";
+    fastread_test::temp_dir dir;
+    plant_tree(dir);
+    const std::string t = (dir / "t").string();
+    CHECK(run_command(ours + " -r -d '" + t + "' </dev/null 2>&1; echo $?") ==
+          "fastread-dupes: -d asks which files to keep on a terminal: standard input is not one "
+          "(or --dry-run); add -N to keep the first of each group\n2\n");
+    CHECK(status_of(ours + " --link --dedupe '" + t + "'") == 2);
+    CHECK(status_of(ours + " --dry-run '" + t + "'") == 2);
+    CHECK(status_of(ours + " -N '" + t + "'") == 2);
+    CHECK(status_of(ours + " --link --json '" + t + "'") == 2);
+    CHECK(status_of(ours + " -o size '" + t + "'") == 2);
+    // On a terminal (script(1) gives one): keep 2 of the first set, all of the second.
+    if (status_of("command -v script") == 0) {
+        const std::string before = tree_state(t);
+        run_command("printf '2\\nall\\n' | script -qec \"" + ours + " -r -d '" + t +
+                    "'\" /dev/null");
+        CHECK(run_command("cd '" + t + "' && find . -type f | sort") ==
+              "./a/s\n./a/two\n./b/lone\n./b/s\n");
+        CHECK(before != tree_state(t));
+    } else {
+        WARN("no script(1): the -d prompt is not checked");
+    }
+}
+
+TEST_CASE("fastread-dupes: --files-from, -0, --exclude, --name, -R, -D",
+          "[duplicates][example][filters]") {
+    const std::string ours = std::string("'") + FASTREAD_DUPES + "'";
+    fastread_test::temp_dir dir;
+    plant_tree(dir);
+    const std::string t = (dir / "t").string();
+    CHECK(run_command("printf '%s\\0%s\\0' '" + t + "/a/one' '" + t + "/b/one' | " + ours +
+                      " -0 --files-from=- | tr '\\0' '|'") == t + "/a/one|" + t + "/b/one||");
+    write_file(dir / "list", t + "/a/s\n" + t + "/b/s\n");
+    CHECK(run_command(ours + " --files-from '" + (dir / "list").string() + "'") ==
+          t + "/a/s\n" + t + "/b/s\n\n");
+    CHECK(run_command(ours + " -r --exclude=a '" + t + "'").empty());
+    CHECK(run_command(ours + " -r --name='s' '" + t + "'") == t + "/a/s\n" + t + "/b/s\n\n");
+    // -R: only the roots after it are recursed into (t's subdirectories are not read).
+    CHECK(run_command(ours + " '" + t + "' -R '" + t + "/b'").empty());
+    CHECK(run_command(ours + " -R '" + t + "' '" + t + "/b' | head -1") == t + "/a/one
+");
+    std::filesystem::create_directories(dir / "t/c/a");
+    for (const char* f : {"one", "two", "s"}) {
+        write_file(dir / "t/c/a" / f, f == std::string("s") ? "small\n" : "same bytes\n");
+    }
+    CHECK(run_command(ours + " -r -D '" + t + "'") ==
+          t + "/a/\n" + t + "/c/a/\n\n" + t + "/a/one\n" + t + "/a/two\n" + t + "/b/one\n" + t +
+              "/c/a/one\n" + t + "/c/a/two\n\n" + t + "/a/s\n" + t + "/b/s\n" + t + "/c/a/s\n\n");
+}
+
 #endif

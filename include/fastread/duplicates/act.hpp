@@ -174,14 +174,19 @@ class duplicate_actor {
                     continue;
                 }
                 if (!opt_.dry_run) {
-                    if (const int err = link_over(k, p); err != 0) {
+                    bool touched = false;
+                    const int err = link_over(k, p, touched);
+                    if (touched) {
+                        // Our link changed the kept copy's link count and status-change
+                        // time (also when it was removed again after a failed rename).
+                        bool link = false;
+                        if (stat_at(k.fd(), k.name, kept_now, link) != 0) {
+                            kept_now = file_info{};
+                        }
+                    }
+                    if (err != 0) {
                         failed(r, err, "hard link");
                         continue;
-                    }
-                    // Our link changed the kept copy's link count and status-change time.
-                    bool link = false;
-                    if (stat_at(k.fd(), k.name, kept_now, link) != 0) {
-                        kept_now = file_info{};
                     }
                 }
                 break;
@@ -292,7 +297,8 @@ class duplicate_actor {
     }
 
     // linkat under a temporary name in p's directory, then renameat over p's name.
-    int link_over(const place& k, const place& p) {
+    // `touched`: the kept copy got (and may have lost again) a link.
+    int link_over(const place& k, const place& p, bool& touched) {
         std::string temp;
         int err = EEXIST;
         for (unsigned attempt = 0; attempt < 100 && err == EEXIST; ++attempt) {
@@ -303,6 +309,7 @@ class duplicate_actor {
         if (err != 0) {
             return err;
         }
+        touched = true;
         if (const int e = rename_at(p.fd(), temp, p.fd(), p.name); e != 0) {
             unlink_at(p.fd(), temp);
             return e;

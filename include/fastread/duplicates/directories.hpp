@@ -121,10 +121,9 @@ class directory_grouper {
         std::vector<std::pair<std::string, std::int64_t>> entries;
         bool has_file = false;
         const std::string prefix = ends_with_separator(path) ? path : path + path_separator;
+        // Every subdirectory is visited, also after something made this one unlike any
+        // other: duplicates may lie below.
         for (const std::string& n : names) {
-            if (unlike) {
-                break;
-            }
             const std::string rel = relative.empty() ? n : relative + '/' + n;
             path_facts st;
             if (dir.stat(n, false, st) != 0 || st.symlink) {
