@@ -310,7 +310,8 @@ void context::note(const std::string& family, const std::string& row, const std:
 }
 
 void context::add(const std::string& family, const std::string& row, const input& in,
-                  std::function<void()> body, std::function<std::string()> check) {
+                  std::function<void()> body, std::function<std::string()> check,
+                  std::function<void()> setup) {
     check_declared(family, row, in.column);
     // The check runs once for both cache modes, at the first benchmark that needs it.
     auto verdict = std::make_shared<std::optional<std::string>>();
@@ -333,7 +334,7 @@ void context::add(const std::string& family, const std::string& row, const input
         progress_meter* const progress = progress_;
         const double min_time = opts_.min_time;
         const std::string shown = row + ", " + in.column;
-        auto fn = [in, mode, body, check, verdict, progress, min_time, name,
+        auto fn = [in, mode, body, check, setup, verdict, progress, min_time, name,
                    shown](benchmark::State& state) {
             const auto call_began = std::chrono::steady_clock::now();
             struct report_spent {
@@ -377,6 +378,11 @@ void context::add(const std::string& family, const std::string& row, const input
             int counter = cyc.hardware ? open_cycle_counter() : -1;
             std::uint64_t hw_cycles = 0;
             for (auto _ : state) {
+                if (setup) {
+                    state.PauseTiming();
+                    setup();
+                    state.ResumeTiming();
+                }
                 if (mode == cache_mode::cold) {
                     state.PauseTiming();
                     fastread::page_cache::evict(in.path);

@@ -176,9 +176,11 @@ class context {
     /// `body` is one iteration: it processes the whole input once and must consume its
     /// result with benchmark::DoNotOptimize. Before timing, `check` (if set) runs once and
     /// returns an empty string when the row's result is right, else what is wrong, which
-    /// skips the benchmark and shows in the table.
+    /// skips the benchmark and shows in the table. `setup` (if set) runs before each
+    /// iteration, untimed (a fresh copy of a tree for a row that changes it).
     void add(const std::string& family, const std::string& row, const input& in,
-             std::function<void()> body, std::function<std::string()> check = {});
+             std::function<void()> body, std::function<std::string()> check = {},
+             std::function<void()> setup = {});
     /// Marks a cell that has no benchmark, e.g. "not built" or "n/a".
     void note(const std::string& family, const std::string& row, const std::string& column,
               const std::string& why);

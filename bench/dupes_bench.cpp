@@ -338,6 +338,80 @@ void add_dupes_rows(context& ctx, const input& in, const fs::path& root) {
     }
 }
 
+// The actions, each on a fresh copy of the tree (made untimed before every run, so its pages
+// are cached: these rows are cached only): --link against jdupes -L and rdfind
+// -makehardlinks, and --dedupe against jdupes -B on a copy-on-write file system (the
+// directory FASTREAD_REFLINK_DIR names: scripts/test mounts an XFS image there as root).
+// Each row is checked once: afterwards fastread-dupes -r finds no group left (linked files
+// are one file), or (dedupe) the same groups as in the original tree.
+void add_action_rows(context& ctx, const input& in, const fs::path& root) {
+    const std::string family = "dupes";
+    input copy_in = in;
+    copy_in.cached_only = true;
+    const char* cow = std::getenv("FASTREAD_REFLINK_DIR");
+    const fs::path link_copy = ctx.opts().data_dir / "dupes-action-copy";
+    const fs::path cow_copy =
+        cow != nullptr && cow[0] != '\0' ? fs::path(cow) / "fastread-bench-copy" : fs::path();
+    struct action_row {
+        std::string row, program;
+        std::vector<std::string> argv; // the copy's path appended
+        bool dedupe;
+    };
+    const std::string jdupes = tool("jdupes");
+    const bool jdupes_dedupes =
+        !jdupes.empty() && run_shell("jdupes -v 2>&1 | grep -c fsdedup || true") != "0\n";
+    const std::vector<action_row> rows{
+        {"fastread-dupes -r --link", FASTREAD_DUPES, {FASTREAD_DUPES, "-r", "-q", "--link"}, false},
+        {"jdupes -r -z -L", jdupes, {"jdupes", "-r", "-q", "-z", "-L"}, false},
+        {"rdfind -minsize 0 -makehardlinks true",
+         tool("rdfind"),
+         {"rdfind", "-minsize", "0", "-makehardlinks", "true", "-outputname", "/dev/null"},
+         false},
+        {"fastread-dupes -r --dedupe",
+         FASTREAD_DUPES,
+         {FASTREAD_DUPES, "-r", "-q", "--dedupe"},
+         true},
+        {"jdupes -r -z -B",
+         jdupes_dedupes ? jdupes : std::string(),
+         {"jdupes", "-r", "-q", "-z", "-B"},
+         true},
+    };
+    const std::string tree = root.string();
+    for (const action_row& r : rows) {
+        if (r.program.empty()) {
+            ctx.note(family, r.row, in.column, "not installed (or built without dedupe)");
+            continue;
+        }
+        if (r.dedupe && cow_copy.empty()) {
+            ctx.note(family, r.row, in.column,
+                     "no copy-on-write file system (FASTREAD_REFLINK_DIR not set)");
+            continue;
+        }
+        const fs::path copy = r.dedupe ? cow_copy : link_copy;
+        std::vector<std::string> argv = r.argv;
+        argv.push_back(copy.string());
+        auto fresh = [copy, tree] {
+            fs::remove_all(copy);
+            run_process({"cp", "-a", "--reflink=never", tree, copy.string()});
+        };
+        auto check = [fresh, argv, copy, tree, dedupe = r.dedupe]() -> std::string {
+            fresh();
+            const std::string before =
+                run_process({FASTREAD_DUPES, "-r", "-q", "-m", copy.string()}, {1});
+            run_process(argv, {1});
+            const std::string after =
+                run_process({FASTREAD_DUPES, "-r", "-q", "-m", copy.string()}, {1});
+            if (dedupe ? after != before : !after.empty()) {
+                return "left: " + after;
+            }
+            return std::string();
+        };
+        ctx.add(
+            family, r.row, copy_in, [argv] { benchmark::DoNotOptimize(run_process(argv, {1})); },
+            check, fresh);
+    }
+}
+
 void register_dupes_family(context& ctx) {
     // The estimate, calibrated: spent over estimated seconds of this family's cached and
     // cold phases in a default run (KVM host, 2026-11-27, timings.tsv): rmlint over /usr/share
@@ -354,6 +428,11 @@ void register_dupes_family(context& ctx) {
                     "rdfind -minsize 0",
                     "rmlint -T df,ef --hidden -L",
                     "duff -r -a -p",
+                    "fastread-dupes -r --link",
+                    "jdupes -r -z -L",
+                    "rdfind -minsize 0 -makehardlinks true",
+                    "fastread-dupes -r --dedupe",
+                    "jdupes -r -z -B",
                     "same groups as fdupes: fastread-dupes -r",
                     "same groups as fdupes: fastread-dupes -r --cache, first run",
                     "same groups as fdupes: fastread-dupes -r --cache, re-run",
@@ -370,13 +449,28 @@ void register_dupes_family(context& ctx) {
                     "peak memory: rmlint -T df,ef --hidden -L",
                     "peak memory: duff -r -a -p"},
                    unit::seconds_per_run);
-    ctx.mark_default("dupes", "fastread-dupes -r",
-                     {"fastread-dupes -r --cache, first run", "fastread-dupes -r --cache, re-run"});
+    ctx.add_task("dupes",
+                 {"finding",
+                  "fastread-dupes -r",
+                  {"fastread-dupes -r --cache, first run", "fastread-dupes -r --cache, re-run"},
+                  {"fastread-dupes -r", "fastread-dupes -r --cache, first run",
+                   "fastread-dupes -r --cache, re-run", "fdupes -r", "jdupes -r -z",
+                   "rdfind -minsize 0", "rmlint -T df,ef --hidden -L", "duff -r -a -p"}});
+    ctx.add_task("dupes", {"hard-linking",
+                           "fastread-dupes -r --link",
+                           {},
+                           {"fastread-dupes -r --link", "jdupes -r -z -L",
+                            "rdfind -minsize 0 -makehardlinks true"}});
+    ctx.add_task("dupes", {"deduping",
+                           "fastread-dupes -r --dedupe",
+                           {},
+                           {"fastread-dupes -r --dedupe", "jdupes -r -z -B"}});
     // A re-run over a warm hash cache reads no file: less than the job, never "fastest".
     ctx.mark_rows("dupes", row_kind::floor, {"fastread-dupes -r --cache, re-run"});
     ctx.mark_rows("dupes", row_kind::peer,
                   {"fdupes -r", "jdupes -r -z", "rdfind -minsize 0", "rmlint -T df,ef --hidden -L",
-                   "duff -r -a -p"});
+                   "duff -r -a -p", "jdupes -r -z -L", "rdfind -minsize 0 -makehardlinks true",
+                   "jdupes -r -z -B"});
     const options& o = ctx.opts();
     std::vector<std::pair<std::string, fs::path>> trees;
     const int files = o.quick ? 500 : 4000;
@@ -406,6 +500,15 @@ void register_dupes_family(context& ctx) {
         in.path = all.front();
         in.also.assign(all.begin() + 1, all.end());
         add_dupes_rows(ctx, in, root);
+        if (root == tree) {
+            add_action_rows(ctx, in, root);
+        } else {
+            for (const char* row : {"fastread-dupes -r --link", "jdupes -r -z -L",
+                                    "rdfind -minsize 0 -makehardlinks true",
+                                    "fastread-dupes -r --dedupe", "jdupes -r -z -B"}) {
+                ctx.note("dupes", row, column, "n/a (the generated tree only)");
+            }
+        }
     }
 }
 
@@ -417,7 +520,10 @@ const family_registration dupes_family{{
     "  dupes   fastread-dupes -r (also with --cache: first run, re-run) against fdupes,\n"
     "          jdupes, rdfind, rmlint and duff (those installed) as whole processes, in\n"
     "          seconds per run, on a generated tree (4000 files; --quick 500) and on\n"
-    "          /usr/share (not with --quick); rows say whether each found fdupes' groups.\n",
+    "          /usr/share (not with --quick); rows say whether each found fdupes' groups.\n"
+    "          Actions on a fresh copy of the generated tree (cached): --link against\n"
+    "          jdupes -L and rdfind -makehardlinks; --dedupe against jdupes -B on the\n"
+    "          copy-on-write file system FASTREAD_REFLINK_DIR names.\n",
     "--dupes",
     "also run the duplicate finders on these trees (one column each)",
     {},
