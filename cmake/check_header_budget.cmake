@@ -13,7 +13,10 @@ endforeach()
 
 # Lines after `g++ -std=c++20 -E -P` (GCC 12, libstdc++ 12), header by header.
 set(budgets
+    "duplicate_actions.hpp=89500"
     "duplicates.hpp=85000"
+    "duplicates/act.hpp=74000"
+    "duplicates/directories.hpp=74000"
     "duplicates/cache.hpp=76000"
     "duplicates/cache_miss_probe.hpp=70000"
     "duplicates/compare.hpp=83000"

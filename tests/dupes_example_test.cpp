@@ -228,7 +228,7 @@ TEST_CASE("fastread-dupes: which copy is kept (-o, -i, --keep-in), -f, -I",
     CHECK(run_command(ours + " -r -u '" + t + "'") == t + "/b/lone\n");
 }
 
-TEST_CASE("fastread-dupes: -d asks on a terminal, refuses without one; usage errors",
+TEST_CASE("fastread-dupes: -d asks on a terminal and refuses without one, usage errors",
           "[duplicates][example][actions]") {
     const std::string ours = std::string("'") + FASTREAD_DUPES + "'";
     fastread_test::temp_dir dir;

@@ -5,6 +5,7 @@
 /// @file
 /// Everything fastread offers.
 
+#include "duplicate_actions.hpp"
 #include "duplicates.hpp"
 #include "error.hpp"
 #include "files_equal.hpp"
