@@ -6,7 +6,8 @@
 /// directory opened one name at a time without following symbolic links, lstat of a name in
 /// it, an open that refuses a symbolic link, linkat, renameat, unlinkat, and Linux's
 /// FIDEDUPERANGE. Each returns 0 or an error number; where the system lacks one (Windows,
-/// FIDEDUPERANGE outside Linux) it returns ENOTSUP and changes nothing.
+/// FIDEDUPERANGE outside Linux or with FASTREAD_POSIX_FALLBACKS) it returns ENOTSUP and
+/// changes nothing.
 
 #include <algorithm>
 #include <cerrno>
@@ -16,14 +17,23 @@
 #include <string>
 #include <string_view>
 
+#include "platform.hpp"
 #include "posix.hpp"
 #include "syscall.hpp"
 
-#if defined(__linux__)
+#if FASTREAD_LINUX_CALLS
 #include <linux/fs.h> // FIDEDUPERANGE, struct file_dedupe_range
 #endif
 
 namespace fastread::detail {
+
+/// The error number of a file that changed since the scan (ESTALE, "stale file handle";
+/// EAGAIN where the C library has no ESTALE, as MinGW's).
+#if defined(ESTALE)
+inline constexpr int file_changed = ESTALE;
+#else
+inline constexpr int file_changed = EAGAIN;
+#endif
 
 /// This process's id (temporary names).
 inline long process_id() noexcept {
@@ -141,7 +151,7 @@ inline int unlink_at(int dir, const std::string& name) noexcept {
 inline int dedupe_range([[maybe_unused]] int src, [[maybe_unused]] int dst,
                         [[maybe_unused]] std::uint64_t size, bool& differs) noexcept {
     differs = false;
-#if defined(__linux__) && defined(FIDEDUPERANGE)
+#if FASTREAD_LINUX_CALLS && defined(FIDEDUPERANGE)
     // The request with one destination (file_dedupe_range ends in a flexible array).
     alignas(file_dedupe_range) unsigned char
         buffer[sizeof(file_dedupe_range) + sizeof(file_dedupe_range_info)];

@@ -281,14 +281,14 @@ class duplicate_actor {
         return true;
     }
 
-    // lstat of the file at `p` now, against what the scan saw (`then`): 0, or ESTALE
+    // lstat of the file at `p` now, against what the scan saw (`then`): 0, or file_changed
     // (changed, not regular, a link) or the error of lstat.
     static int check(const place& p, const file_info& then, file_info& now) {
         bool link = false;
         if (const int err = stat_at(p.fd(), p.name, now, link); err != 0) {
             return err;
         }
-        return same_state(now, then) && !link ? 0 : ESTALE;
+        return same_state(now, then) && !link ? 0 : file_changed;
     }
 
     static bool same_state(const file_info& a, const file_info& b) {
@@ -333,7 +333,7 @@ class duplicate_actor {
         }
         if (stat_fd(kfd.get(), ks) != 0 || !same_state(ks, kept_now) ||
             stat_fd(ffd.get(), fs) != 0 || !same_state(fs, seen(f))) {
-            skipped(r, ESTALE, "changed since the scan");
+            skipped(r, file_changed, "changed since the scan");
             return false;
         }
         if (fs.device != ks.device) {
