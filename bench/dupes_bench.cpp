@@ -338,8 +338,8 @@ void add_dupes_rows(context& ctx, const input& in, const fs::path& root) {
     }
 }
 
-// The actions, each on a fresh copy of the tree (made untimed before every run, so its pages
-// are cached: these rows are cached only): --link against jdupes -L and rdfind
+// The actions, each on a fresh copy of the tree (made and written back untimed before every
+// run, so its pages are cached: these rows are cached only): --link against jdupes -L and rdfind
 // -makehardlinks, and --dedupe against jdupes -B on a copy-on-write file system (the
 // directory FASTREAD_REFLINK_DIR names: scripts/test mounts an XFS image there as root).
 // Each row is checked once: afterwards fastread-dupes -r finds no group left (linked files
@@ -393,6 +393,9 @@ void add_action_rows(context& ctx, const input& in, const fs::path& root) {
         auto fresh = [copy, tree] {
             fs::remove_all(copy);
             run_process({"cp", "-a", "--reflink=never", tree, copy.string()});
+            // Written back before the timed run: the action, not the copy's writeback
+            // (which FIDEDUPERANGE would otherwise wait for), is timed.
+            run_process({"sync", "-f", copy.string()});
         };
         auto check = [fresh, argv, copy, tree, dedupe = r.dedupe]() -> std::string {
             fresh();
