@@ -37,7 +37,7 @@
 //   -f --omitfirst   leave out the first file of each group (the one an action keeps)
 //   -u --unique      list the files that have no duplicate instead of the groups
 //   -q --quiet       no progress line
-//      --json        print the groups and the errors as JSON
+//      --json        print the groups and the errors as JSON (with -D, the directories)
 // Which copy is kept (the first of each group as printed):
 //   -o --order=time|ctime|name  oldest modification, oldest status change, or path first
 //                    (default: name)
@@ -657,7 +657,20 @@ int tool_main(const std::vector<std::string>& args) {
             }
             out += "]}";
         }
-        out += found.groups.empty() ? "],\n \"errors\": [" : "\n ],\n \"errors\": [";
+        out += found.groups.empty() ? "]," : "\n ],";
+        if (options.directories) { // -D: the duplicate directories, each a list of paths
+            out += "\n \"directories\": [";
+            for (std::size_t g = 0; g < found.directories.size(); ++g) {
+                out += g == 0 ? "\n  [" : ",\n  [";
+                for (std::size_t k = 0; k < found.directories[g].size(); ++k) {
+                    out += (k == 0 ? "" : ", ") +
+                           json_string(fastread::detail::string_of(found.directories[g][k]));
+                }
+                out += "]";
+            }
+            out += found.directories.empty() ? "]," : "\n ],";
+        }
+        out += "\n \"errors\": [";
         for (std::size_t k = 0; k < errors.size(); ++k) {
             out += k == 0 ? "\n" : ",\n";
             out += "  {\"path\": " + json_string(fastread::detail::string_of(errors[k].path)) +

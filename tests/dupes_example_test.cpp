@@ -278,6 +278,8 @@ TEST_CASE("fastread-dupes: --files-from, -0, --exclude, --name, -R, -D",
     CHECK(run_command(ours + " -r -D '" + t + "'") ==
           t + "/a/\n" + t + "/c/a/\n\n" + t + "/a/one\n" + t + "/a/two\n" + t + "/b/one\n" + t +
               "/c/a/one\n" + t + "/c/a/two\n\n" + t + "/a/s\n" + t + "/b/s\n" + t + "/c/a/s\n\n");
+    CHECK(run_command(ours + " -r -D --json '" + t + "' | grep -A1 directories") ==
+          " \"directories\": [\n  [\"" + t + "/a\", \"" + t + "/c/a\"]\n");
 }
 
 #endif

@@ -55,7 +55,9 @@ inline void order_duplicates(std::vector<std::vector<duplicate_file>>& groups,
 /// - `remove`: the kept copy is never deleted and is checked present and unchanged before
 ///   each deletion; a path given twice is one file (find_duplicate_files).
 /// - `dry_run`: the same checks, no change; each record says `planned` where the real run
-///   would have acted (its `done`), so the two lists of actions are the same.
+///   would have acted (its `done`), so the two lists of actions are the same (a dedupe dry
+///   run asks the file system whether it can share extents, with a FIDEDUPERANGE of no
+///   destination; only the kernel's byte comparison is left to the real run).
 ///
 /// Each record is passed to `options.on_action` as it is made, and returned, in group order.
 /// Time O(files × path depth) system calls; memory O(files of a group).

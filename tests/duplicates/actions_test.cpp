@@ -390,8 +390,10 @@ TEST_CASE("act_on_duplicates: dedupe where the file system cannot share extents"
     temp_dir dir;
     plant(dir);
     const auto before = snapshot(dir.path());
+    const auto planned = act({dir.path()}, duplicate_action::dedupe, true);
     const auto records = act({dir.path()}, duplicate_action::dedupe);
     REQUIRE(records.size() == 3);
+    CHECK(lines_of(planned) == lines_of(records)); // the dry run asks the file system too
     const bool unsupported = records[0].outcome == action_outcome::unsupported;
     for (const action_record& r : records) {
         CHECK(r.outcome == (unsupported ? action_outcome::unsupported : action_outcome::done));

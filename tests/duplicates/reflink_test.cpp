@@ -144,6 +144,30 @@ TEST_CASE("act_on_duplicates: dedupe shares extents on a copy-on-write file syst
     }
     CHECK(seen);
     CHECK(fastread_test::read_file(smalls[1]) == changed);
+#ifdef FASTREAD_DUPES
+    // The tool: fastread-dupes -r --dedupe over fresh copies, exit status 0, extents shared,
+    // bytes, modes and times as they were.
+    const fs::path tool_dir = dir / "tool";
+    fs::create_directories(tool_dir);
+    const std::vector<fs::path> copies{tool_dir / "x", tool_dir / "y", tool_dir / "z"};
+    for (const fs::path& p : copies) {
+        fastread_test::write_file(p, big);
+    }
+    ::sync();
+    std::vector<meta> tool_before;
+    for (const fs::path& p : copies) {
+        tool_before.push_back(meta_of(p));
+    }
+    CHECK(fastread_test::run_command(std::string("'") + FASTREAD_DUPES + "' -r --dedupe '" +
+                                     tool_dir.string() + "'; echo $?") ==
+          "dedupe " + copies[1].string() + " => " + copies[0].string() + "\ndedupe " +
+              copies[2].string() + " => " + copies[0].string() + "\n0\n");
+    for (std::size_t i = 0; i < copies.size(); ++i) {
+        CHECK(extents_of(copies[i]) == extents_of(copies[0]));
+        CHECK(fastread_test::read_file(copies[i]) == big);
+        CHECK(meta_of(copies[i]) == tool_before[i]);
+    }
+#endif
     fs::remove_all(dir);
 }
 #endif

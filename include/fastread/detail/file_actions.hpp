@@ -142,6 +142,24 @@ inline int unlink_at(int dir, const std::string& name) noexcept {
 }
 #endif
 
+/// Whether the file system of the file on `src` can share extents: FIDEDUPERANGE with no
+/// destination, which the kernel answers (EOPNOTSUPP where the file system has no remap
+/// operation) without touching anything. 0, ENOTSUP, or another error number. A dry run
+/// asks this, so that it reports what the real run would (an XFS made without reflink=1
+/// says yes here and no to the real call).
+inline int dedupe_supported([[maybe_unused]] int src) noexcept {
+#if FASTREAD_LINUX_CALLS && defined(FIDEDUPERANGE)
+    file_dedupe_range none{};
+    if (sys::ioctl(src, FIDEDUPERANGE, &none) != 0) {
+        const int err = errno;
+        return err == EOPNOTSUPP || err == EINVAL || err == ENOTTY ? ENOTSUP : err;
+    }
+    return 0;
+#else
+    return ENOTSUP;
+#endif
+}
+
 /// Makes the `size` bytes of the file on `dst` share the extents of those of `src`, where
 /// the kernel finds them equal (Linux FIDEDUPERANGE, which compares the bytes under the
 /// files' locks, in pieces of at most 16 MiB, as the kernel may do less per call). 0: all

@@ -133,7 +133,9 @@ class duplicate_actor {
         dirs_.clear();
         place k;
         if (!locate(kept, k)) {
-            skip_group(group, keep, kept, k.err, "the kept copy's directory cannot be opened");
+            skip_group(group, keep, kept, k.err,
+                       k.err == ENOTSUP ? unsupported_here
+                                        : "the kept copy's directory cannot be opened");
             return;
         }
         file_info kept_now = seen(kept);
@@ -145,7 +147,14 @@ class duplicate_actor {
             action_record r{opt_.action, f.path, kept.path, action_outcome::done, {}, {}};
             place p;
             if (!locate(f, p)) {
-                skipped(r, p.err, "its directory cannot be opened without following a link");
+                if (p.err == ENOTSUP) {
+                    r.outcome = action_outcome::unsupported;
+                    r.error = std::error_code(ENOTSUP, std::generic_category());
+                    r.reason = unsupported_here;
+                    record(std::move(r));
+                } else {
+                    skipped(r, p.err, "its directory cannot be opened without following a link");
+                }
                 continue;
             }
             if (p.dir_device == k.dir_device && p.dir_inode == k.dir_inode && p.name == k.name) {
@@ -340,11 +349,10 @@ class duplicate_actor {
             skipped(r, EXDEV, "on another device than the kept copy");
             return false;
         }
-        if (opt_.dry_run) {
-            return true;
-        }
         bool differs = false;
-        if (const int err = dedupe_range(kfd.get(), ffd.get(), fs.size, differs); err != 0) {
+        if (const int err = opt_.dry_run ? dedupe_supported(kfd.get())
+                                         : dedupe_range(kfd.get(), ffd.get(), fs.size, differs);
+            err != 0) {
             r.outcome = err == ENOTSUP ? action_outcome::unsupported : action_outcome::failed;
             r.error = std::error_code(err, std::generic_category());
             r.reason =
@@ -377,10 +385,17 @@ class duplicate_actor {
             if (!keep[i]) {
                 action_record r{opt_.action, files[i].path, kept.path, action_outcome::done, {},
                                 {}};
-                skipped(r, err, why);
+                r.outcome = err == ENOTSUP ? action_outcome::unsupported : action_outcome::skipped;
+                r.error = std::error_code(err, std::generic_category());
+                r.reason = why;
+                record(std::move(r));
             }
         }
     }
+
+    // Where the system has no directory descriptors to act through (Windows).
+    static constexpr const char* unsupported_here =
+        "actions need directory descriptors (openat, linkat), which this system lacks";
     void record(action_record r) {
         if (opt_.on_action) {
             opt_.on_action(r);
