@@ -149,8 +149,9 @@ inline int unlink_at(int dir, const std::string& name) noexcept {
 /// says yes here and no to the real call).
 inline int dedupe_supported([[maybe_unused]] int src) noexcept {
 #if FASTREAD_LINUX_CALLS && defined(FIDEDUPERANGE)
-    file_dedupe_range none{};
-    if (sys::ioctl(src, FIDEDUPERANGE, &none) != 0) {
+    // A request with no destination (the struct ends in a flexible array: raw storage).
+    alignas(file_dedupe_range) unsigned char none[sizeof(file_dedupe_range)] = {};
+    if (sys::ioctl(src, FIDEDUPERANGE, none) != 0) {
         const int err = errno;
         return err == EOPNOTSUPP || err == EINVAL || err == ENOTTY ? ENOTSUP : err;
     }
