@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -39,7 +40,8 @@ class parse_error : public std::runtime_error {
     /// `try_` forms return for malformed input): the same code, offset, file and message.
     explicit parse_error(const fastread::error& e)
         : std::runtime_error(e.message()), offset_(e.offset().value_or(0)), reason_(reason_of(e)),
-          file_(e.path()), code_(static_cast<errc>(e.code().value())) {}
+          file_(e.path()), code_(static_cast<errc>(e.code().value())), line_(e.line()),
+          column_(e.column()) {}
 
     /// Byte offset in the input at which the problem was found.
     std::uint64_t offset() const noexcept { return offset_; }
@@ -49,8 +51,14 @@ class parse_error : public std::runtime_error {
     const std::string& file() const noexcept { return file_; }
     /// The kind of malformation, in fastread's error category.
     std::error_code code() const noexcept { return make_error_code(code_); }
-    /// The same report as a value: code(), offset(), file() and what().
-    fastread::error error() const { return {code(), what(), file_, offset_}; }
+    /// Line (1-based) where the problem was found, in text read by lines
+    /// (fastread::numbers); empty for other inputs.
+    const std::optional<std::uint64_t>& line() const noexcept { return line_; }
+    /// Column (the token's 1-based index on its line) where the problem was found, in text
+    /// read by lines (fastread::numbers); empty for other inputs.
+    const std::optional<std::uint64_t>& column() const noexcept { return column_; }
+    /// The same report as a value: code(), offset(), file(), line(), column() and what().
+    fastread::error error() const { return {code(), what(), file_, offset_, line_, column_}; }
 
   private:
     // The message without its "<file>: byte <offset>: " head.
@@ -65,6 +73,8 @@ class parse_error : public std::runtime_error {
     std::string reason_;
     std::string file_;
     errc code_ = errc::malformed_input;
+    std::optional<std::uint64_t> line_;
+    std::optional<std::uint64_t> column_;
 };
 
 /// Thrown by update_at when a read or write fails part way: the errno, the operation and

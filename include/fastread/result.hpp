@@ -59,6 +59,11 @@ enum class errc {
     invalid_argument,      ///< a caller's argument breaks the call's contract
     out_of_range,          ///< a caller's index beyond what the input holds
     shape_mismatch,        ///< an image of another shape than its batch's (pnm::load_batch)
+    invalid_number,        ///< numbers: a token that is not a number of the type asked for
+    number_out_of_range,   ///< numbers: an integer beyond its type's range
+    wrong_column_count,    ///< numbers: a line with more or fewer numbers than `columns`
+    empty_field,           ///< numbers: a separator with no number before or after it
+    token_too_long,        ///< numbers: a token longer than the longest number accepted
 };
 
 /// The category of `errc`: name "fastread", a message per code.
@@ -111,6 +116,16 @@ inline const std::error_category& error_category() noexcept {
                 return "an image of another shape than its batch's";
             case errc::out_of_range:
                 return "index out of range";
+            case errc::invalid_number:
+                return "not a number";
+            case errc::number_out_of_range:
+                return "number out of range";
+            case errc::wrong_column_count:
+                return "wrong number of columns";
+            case errc::empty_field:
+                return "empty field";
+            case errc::token_too_long:
+                return "token too long";
             }
             return "unknown fastread error";
         }
@@ -145,6 +160,13 @@ class error {
     error(std::error_code code, std::string message, std::string path = {},
           std::optional<std::uint64_t> offset = std::nullopt)
         : code_(code), offset_(offset), path_(std::move(path)), message_(std::move(message)) {}
+    /// As above, for text read by lines (fastread::numbers): also the 1-based `line` and
+    /// `column` (the token's index on its line, 1 for the first) where the problem was found.
+    error(std::error_code code, std::string message, std::string path,
+          std::optional<std::uint64_t> offset, std::optional<std::uint64_t> line,
+          std::optional<std::uint64_t> column)
+        : code_(code), offset_(offset), line_(line), column_(column), path_(std::move(path)),
+          message_(std::move(message)) {}
 
     /// The code: an `errc` in `fastread::error_category()` for malformed input (and
     /// `errc::invalid_argument` / `errc::out_of_range` for a caller's mistake), the errno in
@@ -153,6 +175,11 @@ class error {
     const std::error_code& code() const noexcept { return code_; }
     /// Byte offset in the input where the problem was found, if one applies.
     const std::optional<std::uint64_t>& offset() const noexcept { return offset_; }
+    /// Line (1-based) where the problem was found, in text read by lines (numbers).
+    const std::optional<std::uint64_t>& line() const noexcept { return line_; }
+    /// Column where the problem was found, in text read by lines: the index (1-based) of
+    /// the token on its line, or of the one missing.
+    const std::optional<std::uint64_t>& column() const noexcept { return column_; }
     /// The input's path; empty when the input has none (memory, a pipe) or none applies.
     const std::string& path() const noexcept { return path_; }
     /// The whole message, e.g. `photo.ppm: byte 13: sample 300 exceeds maxval 255 (row 0,
@@ -162,6 +189,8 @@ class error {
   private:
     std::error_code code_;
     std::optional<std::uint64_t> offset_;
+    std::optional<std::uint64_t> line_;
+    std::optional<std::uint64_t> column_;
     std::string path_;
     std::string message_;
 };

@@ -1,0 +1,169 @@
+#ifndef FASTREAD_NUMBERS_DETAIL_CONVERT_HPP
+#define FASTREAD_NUMBERS_DETAIL_CONVERT_HPP
+
+// One number from text: a decimal integer (ours: SWAR, 8 digits a step) or a floating-point
+// number (fast_float where its header is installed, else std::from_chars; both correctly
+// rounded, so the value is strtod's).
+
+#include <bit>
+#include <charconv>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <system_error>
+#include <type_traits>
+
+#if defined(__has_include)
+#if __has_include(<fast_float/fast_float.h>)
+#include <fast_float/fast_float.h>
+#define FASTREAD_HAS_FAST_FLOAT 1
+#endif
+#endif
+#ifndef FASTREAD_HAS_FAST_FLOAT
+#define FASTREAD_HAS_FAST_FLOAT 0
+#endif
+
+#include "../../scan/detail/decimal_block.hpp"
+
+namespace fastread::detail {
+
+/// What a conversion found.
+enum class number_status : unsigned char {
+    ok,
+    invalid,      ///< the bytes are not a number of the type asked for
+    out_of_range, ///< an integer beyond its type's range
+};
+
+/// The types numbers() converts to: the standard signed and unsigned integer types (not
+/// bool, not the character types), float and double.
+template <class T>
+inline constexpr bool is_number_type = (std::is_integral_v<T> && !std::is_same_v<T, bool> &&
+                                        !std::is_same_v<T, char> && !std::is_same_v<T, wchar_t> &&
+                                        !std::is_same_v<T, char8_t> &&
+                                        !std::is_same_v<T, char16_t> &&
+                                        !std::is_same_v<T, char32_t>) ||
+                                       std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+/// Converts the decimal integer at [p, end): an optional '+' or '-', then ASCII digits (any
+/// count, leading zeros included), as strtoll/strtoull in base 10 read them. Returns the
+/// byte after the last digit; `st` is invalid when there is no digit, out_of_range when the
+/// value does not fit in T (a '-' before a nonzero value for an unsigned T). `out` is set
+/// only when `st` is ok. Reads only [p, end).
+template <class T>
+const char* convert_integer(const char* p, const char* end, T& out, number_status& st) noexcept {
+    bool negative = false;
+    if (p != end && (*p == '-' || *p == '+')) {
+        negative = *p == '-';
+        ++p;
+    }
+    const char* const digits = p;
+    std::uint64_t acc = 0;
+    bool overflow = false;
+    // Eight bytes at a time: the digits before the first non-digit, as the P3 kernel does.
+    while (end - p >= 8) {
+        std::uint64_t x;
+        std::memcpy(&x, p, 8);
+        if constexpr (std::endian::native == std::endian::big) {
+            x = __builtin_bswap64(x);
+        }
+        const std::uint64_t t = x ^ 0x3030303030303030ull;
+        const std::uint64_t non_digit = (t | (t + 0x0606060606060606ull)) & 0xF0F0F0F0F0F0F0F0ull;
+        const unsigned len =
+            non_digit == 0 ? 8u : static_cast<unsigned>(std::countr_zero(non_digit)) >> 3;
+        if (len == 0) {
+            break;
+        }
+        static constexpr std::uint64_t scale[9] = {1,      10,      100,      1000,     10000,
+                                                   100000, 1000000, 10000000, 100000000};
+        const std::uint64_t v = swar_digits8(t, len);
+        std::uint64_t shifted = 0;
+        overflow |= __builtin_mul_overflow(acc, scale[len], &shifted);
+        overflow |= __builtin_add_overflow(shifted, v, &acc);
+        p += len;
+        if (len < 8) {
+            goto done;
+        }
+    }
+    while (p != end && static_cast<unsigned char>(*p - '0') < 10) {
+        std::uint64_t shifted = 0;
+        overflow |= __builtin_mul_overflow(acc, std::uint64_t{10}, &shifted);
+        overflow |= __builtin_add_overflow(shifted, static_cast<std::uint64_t>(*p - '0'), &acc);
+        ++p;
+    }
+done:
+    if (p == digits) {
+        st = number_status::invalid;
+        return p;
+    }
+    if constexpr (std::is_unsigned_v<T>) {
+        if (overflow || (negative && acc != 0) || acc > std::numeric_limits<T>::max()) {
+            st = number_status::out_of_range;
+            return p;
+        }
+        out = static_cast<T>(acc);
+    } else {
+        using U = std::make_unsigned_t<T>;
+        const std::uint64_t most = negative ? std::uint64_t{U(std::numeric_limits<T>::max())} + 1
+                                            : std::uint64_t{U(std::numeric_limits<T>::max())};
+        if (overflow || acc > most) {
+            st = number_status::out_of_range;
+            return p;
+        }
+        out = negative ? static_cast<T>(U(0) - static_cast<U>(acc)) : static_cast<T>(acc);
+    }
+    st = number_status::ok;
+    return p;
+}
+
+/// Converts the floating-point number at [p, end) as strtod (strtof for float) reads it in
+/// the "C" locale, except hexadecimal: an optional sign, digits with an optional '.', an
+/// optional exponent; inf, infinity, nan, nan(chars), in any case. Correctly rounded (the
+/// value is strtod's, bit for bit; an overflow is ±infinity, an underflow ±0 or a
+/// subnormal, as strtod returns them; nan(chars) is the default quiet NaN). Returns the
+/// byte after the number; `st` is invalid when no number starts at p.
+template <class T>
+const char* convert_floating(const char* p, const char* end, T& out, number_status& st) noexcept {
+    if (p != end && *p == '+') {
+        ++p; // from_chars takes no '+'; strtod does, but not "+-1" or "++1"
+        if (p != end && (*p == '-' || *p == '+')) {
+            st = number_status::invalid;
+            return p;
+        }
+    }
+#if FASTREAD_HAS_FAST_FLOAT
+    const fast_float::from_chars_result r = fast_float::from_chars(p, end, out);
+#else
+    const std::from_chars_result r = std::from_chars(p, end, out);
+#endif
+    if (r.ec == std::errc::invalid_argument) {
+        st = number_status::invalid;
+        return p;
+    }
+#if !FASTREAD_HAS_FAST_FLOAT
+    if (r.ec == std::errc::result_out_of_range) {
+        // std::from_chars gives no value for an overflow or underflow; strtod gives ±HUGE_VAL
+        // or the nearest subnormal or zero, which fast_float gives too: ask strtod (rare).
+        const std::string token(p, r.ptr);
+        out = std::is_same_v<T, float> ? static_cast<T>(std::strtof(token.c_str(), nullptr))
+                                       : static_cast<T>(std::strtod(token.c_str(), nullptr));
+    }
+#endif
+    st = number_status::ok;
+    return r.ptr;
+}
+
+/// convert_integer or convert_floating, as T is.
+template <class T>
+const char* convert_number(const char* p, const char* end, T& out, number_status& st) noexcept {
+    if constexpr (std::is_floating_point_v<T>) {
+        return convert_floating(p, end, out, st);
+    } else {
+        return convert_integer(p, end, out, st);
+    }
+}
+
+} // namespace fastread::detail
+
+#endif // FASTREAD_NUMBERS_DETAIL_CONVERT_HPP

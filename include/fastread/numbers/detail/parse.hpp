@@ -1,0 +1,315 @@
+#ifndef FASTREAD_NUMBERS_DETAIL_PARSE_HPP
+#define FASTREAD_NUMBERS_DETAIL_PARSE_HPP
+
+// numbers() and columns() over a file or a byte source: the sinks that store what the
+// scanner converts, the stream from any source, and a cached regular file cut at line
+// boundaries into slices that threads read with pread(2) and scan, joined in file order.
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "../../detail/file_shrank.hpp"
+#include "../../detail/parallel.hpp"
+#include "../../detail/policy.hpp"
+#include "../../detail/posix.hpp"
+#include "../../detail/residency.hpp"
+#include "../../detail/rw.hpp"
+#include "../../detail/thread_limit.hpp"
+#include "../../io.hpp"
+#include "../../result.hpp"
+#include "../../source/byte_source.hpp"
+#include "../../source/detail/file_source.hpp"
+#include "../../source/read_source.hpp"
+#include "scanner.hpp"
+
+namespace fastread::detail {
+
+/// Stores each number in one vector.
+template <class T>
+struct vector_sink {
+    std::vector<T>* out;
+
+    const char* put(std::size_t, const char* p, const char* end, number_status& st) {
+        T v{};
+        const char* q = convert_number(p, end, v, st);
+        if (st == number_status::ok) {
+            out->push_back(v);
+        }
+        return q;
+    }
+    std::string reason(std::size_t, number_status st, const char* p, const char* e) const {
+        return token_reason<T>(st, p, e);
+    }
+};
+
+/// Stores the number of column c in the c-th vector, converted to the c-th type.
+template <class... T>
+struct columns_sink {
+    std::tuple<std::vector<T>...>* out;
+
+    const char* put(std::size_t column, const char* p, const char* end, number_status& st) {
+        return put_at(column, p, end, st, std::index_sequence_for<T...>{});
+    }
+    std::string reason(std::size_t column, number_status st, const char* p, const char* e) const {
+        return reason_at(column, st, p, e, std::index_sequence_for<T...>{});
+    }
+
+  private:
+    template <std::size_t... I>
+    const char* put_at(std::size_t column, const char* p, const char* end, number_status& st,
+                       std::index_sequence<I...>) {
+        const char* q = p;
+        (void)((column == I ? (q = vector_sink<T>{&std::get<I>(*out)}.put(0, p, end, st), true)
+                            : false) ||
+               ...);
+        return q;
+    }
+    template <std::size_t... I>
+    std::string reason_at(std::size_t column, number_status st, const char* p, const char* e,
+                          std::index_sequence<I...>) const {
+        std::string r;
+        (void)((column == I ? (r = token_reason<T>(st, p, e), true) : false) || ...);
+        return r;
+    }
+};
+
+/// The sink type that fills an `R` (std::vector<T> or std::tuple<std::vector<T>...>).
+template <class R>
+struct sink_of;
+template <class T>
+struct sink_of<std::vector<T>> {
+    using type = vector_sink<T>;
+    static constexpr std::size_t columns = 0;
+};
+template <class... T>
+struct sink_of<std::tuple<std::vector<T>...>> {
+    using type = columns_sink<T...>;
+    static constexpr std::size_t columns = sizeof...(T);
+};
+
+/// Appends `from` to `to` (each column to its column).
+template <class T>
+void append_numbers(std::vector<T>& to, std::vector<T>&& from) {
+    if (to.empty()) {
+        to = std::move(from);
+    } else {
+        to.insert(to.end(), from.begin(), from.end());
+    }
+}
+template <class... T>
+void append_numbers(std::tuple<std::vector<T>...>& to, std::tuple<std::vector<T>...>&& from) {
+    std::apply(
+        [&](std::vector<T>&... dst) {
+            std::apply([&](std::vector<T>&... src) { (append_numbers(dst, std::move(src)), ...); },
+                       from);
+        },
+        to);
+}
+
+/// The numbers of `source`, chunk by chunk. `file` names the input in errors.
+template <class R, byte_source Source>
+result<R> numbers_from_stream(Source& source, const number_syntax& syntax,
+                              const std::string& file) {
+    R out;
+    typename sink_of<R>::type sink{&out};
+    number_stream<typename sink_of<R>::type> stream(syntax, sink);
+    std::uint64_t offset = 0;
+    for (;;) {
+        std::span<const char> chunk;
+        if constexpr (reporting_source<Source>) {
+            chunk = source.try_next();
+        } else {
+            chunk = source.next();
+        }
+        if (chunk.empty()) {
+            break;
+        }
+        if (!stream.feed(chunk.data(), chunk.data() + chunk.size(), offset)) {
+            return number_error(stream.failure(), file);
+        }
+        offset += chunk.size();
+    }
+    if constexpr (reporting_source<Source>) {
+        if (source.error().code()) {
+            return source.error();
+        }
+    }
+    if (!stream.finish(offset)) {
+        return number_error(stream.failure(), file);
+    }
+    return out;
+}
+
+/// The input offset after the first `lines` lines of the file open on `fd` (`size`
+/// bytes), looked for in its first 64 KiB; nothing if they are not all there.
+inline std::optional<std::uint64_t> offset_after_lines(int fd, std::uint64_t size,
+                                                       std::size_t lines) {
+    if (lines == 0) {
+        return 0;
+    }
+    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(size, 64 << 10));
+    std::string head(want, '\0');
+    error err;
+    const std::size_t got = pread_full(fd, head.data(), want, 0, {}, err);
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < lines; ++i) {
+        const std::size_t nl = head.find('\n', at);
+        if (nl == std::string::npos || nl >= got) {
+            return std::nullopt;
+        }
+        at = nl + 1;
+    }
+    return at;
+}
+
+/// The offset just after the first LF at or after `from` in the file open on `fd`, looked
+/// for in 64 KiB; nothing if there is none there.
+inline std::optional<std::uint64_t> line_start_after(int fd, std::uint64_t from,
+                                                     std::uint64_t size) {
+    const std::size_t want =
+        static_cast<std::size_t>(std::min<std::uint64_t>(size - from, 64 << 10));
+    std::string window(want, '\0');
+    error err;
+    const std::size_t got = pread_full(fd, window.data(), want, from, {}, err);
+    const std::size_t nl = window.find('\n');
+    if (nl == std::string::npos || nl >= got) {
+        return std::nullopt;
+    }
+    return from + nl + 1;
+}
+
+/// Below this many bytes per thread a file is scanned on one thread.
+inline constexpr std::size_t number_bytes_per_thread = std::size_t{1} << 20;
+
+/// The numbers of the regular file open on `fd` (`size` bytes, cached) scanned in
+/// `threads` slices that start at line starts, each read with pread(2) in scan_read_block
+/// blocks by its own thread; joined in file order; the first error in file order wins,
+/// its line counted over the slices before it. Nothing, having read nothing but a few
+/// windows, when the header lines or a line start near a cut are not found.
+template <class R>
+std::optional<result<R>> numbers_in_file_slices(int fd, std::uint64_t size, unsigned threads,
+                                                const number_syntax& syntax,
+                                                const std::filesystem::path& path) {
+    const std::optional<std::uint64_t> body = offset_after_lines(fd, size, syntax.skip_lines);
+    if (!body || *body >= size) {
+        return std::nullopt;
+    }
+    std::vector<std::uint64_t> cuts{*body};
+    for (unsigned t = 1; t < threads; ++t) {
+        const std::uint64_t target = *body + (size - *body) / threads * t;
+        const std::optional<std::uint64_t> cut =
+            target > cuts.back() ? line_start_after(fd, target, size) : std::nullopt;
+        if (!cut || *cut >= size) {
+            return std::nullopt;
+        }
+        cuts.push_back(*cut);
+    }
+    cuts.push_back(size);
+
+    using sink_type = typename sink_of<R>::type;
+    struct slice {
+        R out;
+        number_failure failure;
+        std::uint64_t lines = 0;
+        error read_error;
+        std::uint64_t reached = 0;
+    };
+    std::vector<slice> slices(threads);
+    in_slices(threads, threads, [&](unsigned, std::size_t first, std::size_t last) {
+        std::unique_ptr<char[]> buffer(new char[scan_read_block]);
+        for (std::size_t t = first; t < last; ++t) {
+            slice& s = slices[t];
+            sink_type sink{&s.out};
+            number_stream<sink_type> stream(syntax, sink, /*skip=*/false);
+            std::uint64_t pos = cuts[t];
+            const std::uint64_t to = cuts[t + 1];
+            bool ok = true;
+            while (ok && pos < to) {
+                const auto want =
+                    static_cast<std::size_t>(std::min<std::uint64_t>(scan_read_block, to - pos));
+                const std::size_t got = pread_full(fd, buffer.get(), want, pos, path, s.read_error);
+                ok = stream.feed(buffer.get(), buffer.get() + got, pos);
+                pos += got;
+                if (got < want) {
+                    break; // the file ends early: it shrank (or a read error)
+                }
+            }
+            s.reached = pos;
+            ok = ok && stream.finish(pos);
+            if (!ok) {
+                s.failure = stream.failure();
+            }
+            s.lines = stream.scanner().lines();
+        }
+    });
+
+    std::uint64_t first_line = 1 + syntax.skip_lines;
+    for (unsigned t = 0; t < threads; ++t) {
+        slice& s = slices[t];
+        if (s.read_error.code()) {
+            return result<R>(std::move(s.read_error));
+        }
+        if (s.reached < cuts[t + 1]) {
+            return result<R>(file_shrank_error(path, UINT64_MAX, s.reached));
+        }
+        if (s.failure) {
+            return result<R>(number_error(s.failure, path.string(), first_line));
+        }
+        first_line += s.lines;
+    }
+    R out = std::move(slices[0].out);
+    for (unsigned t = 1; t < threads; ++t) {
+        append_numbers(out, std::move(slices[t].out));
+    }
+    return result<R>(std::move(out));
+}
+
+/// numbers() and columns() of the file at `path`: in slices on the threads when it is a
+/// cached regular file of 2 MiB or more read (not mapped), else streamed.
+template <class R>
+result<R> numbers_from_file(const std::filesystem::path& path, const number_syntax& syntax,
+                            io_mode io) {
+    error err;
+    unique_fd fd = open_read_only(path, 0, err);
+    if (!fd) {
+        return err;
+    }
+    const file_info info = stat_fd(fd.get(), path, err);
+    if (err.code()) {
+        return err;
+    }
+    if (!info.regular) {
+        result<read_source> source = read_source::try_adopt(std::move(fd), path);
+        if (!source) {
+            return source.error();
+        }
+        return numbers_from_stream<R>(*source, syntax, path.string());
+    }
+    if (io == io_mode::read && info.size >= 2 * number_bytes_per_thread) {
+        const unsigned threads = threads_for(static_cast<std::size_t>(info.size),
+                                             number_bytes_per_thread, most_cpu_threads);
+        if (threads > 1 && file_resident(fd.get(), info.size, resident_percent)) {
+            if (std::optional<result<R>> r =
+                    numbers_in_file_slices<R>(fd.get(), info.size, threads, syntax, path)) {
+                return std::move(*r);
+            }
+        }
+    }
+    fd = unique_fd();
+    result<file_source> source = file_source::try_open(path, io);
+    if (!source) {
+        return source.error();
+    }
+    return numbers_from_stream<R>(*source, syntax, path.string());
+}
+
+} // namespace fastread::detail
+
+#endif // FASTREAD_NUMBERS_DETAIL_PARSE_HPP

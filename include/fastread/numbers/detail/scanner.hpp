@@ -1,0 +1,388 @@
+#ifndef FASTREAD_NUMBERS_DETAIL_SCANNER_HPP
+#define FASTREAD_NUMBERS_DETAIL_SCANNER_HPP
+
+// The scanner of numbers in text: bytes are classed once per call (a 256-entry table built
+// from number_options), tokens are converted where they start (convert.hpp finds their
+// end), separators, comments, lines and columns are checked between them. A stream driver
+// carries a token that straddles two blocks.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "../../result.hpp"
+#include "convert.hpp"
+
+namespace fastread::detail {
+
+/// The longest token (a run of bytes that are not separators, blanks, line feeds or the
+/// comment byte) a numbers call accepts, in bytes: a longer one is an error, so a stream
+/// never buffers more than this for one token.
+inline constexpr std::size_t max_number_token_bytes = std::size_t{64} << 10;
+
+enum class byte_class : unsigned char {
+    token,   ///< part of a number (or of what fails to be one)
+    pad,     ///< whitespace that is not a separator: skipped around a number
+    blank,   ///< a whitespace separator: runs of them are one separation
+    field,   ///< a separator that is not whitespace: exactly one between two numbers
+    newline, ///< LF: ends a line
+    comment, ///< starts a comment that runs to the end of its line
+};
+
+/// How a numbers call reads its text: the byte classes and the line rules.
+struct number_syntax {
+    byte_class classes[256];
+    std::size_t columns = 0;    ///< numbers per line that has any; 0: any count
+    std::size_t skip_lines = 0; ///< lines skipped whole at the start
+
+    constexpr bool is_token(char c) const noexcept {
+        return classes[static_cast<unsigned char>(c)] == byte_class::token;
+    }
+};
+
+constexpr bool is_c_space(unsigned char c) noexcept {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+/// The syntax of `separators`, `comment` (0: none), `skip_lines` and `columns`, or the
+/// reason they cannot be used together (a byte that belongs to numbers as a separator or
+/// comment, the comment byte among the separators).
+inline result<number_syntax> make_number_syntax(std::string_view separators, char comment,
+                                                std::size_t skip_lines, std::size_t columns) {
+    number_syntax s{};
+    for (unsigned c = 0; c < 256; ++c) {
+        s.classes[c] =
+            is_c_space(static_cast<unsigned char>(c)) ? byte_class::pad : byte_class::token;
+    }
+    auto number_byte = [](unsigned char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+               c == '+' || c == '-' || c == '.' || c == '(' || c == ')' || c == '_';
+    };
+    for (const char ch : separators) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (number_byte(c)) {
+            return invalid_argument_value("number_options: separator '" + std::string(1, ch) +
+                                          "' can be part of a number");
+        }
+        s.classes[c] = is_c_space(c) ? byte_class::blank : byte_class::field;
+    }
+    s.classes[static_cast<unsigned char>('\n')] = byte_class::newline;
+    if (comment != 0) {
+        const auto c = static_cast<unsigned char>(comment);
+        if (number_byte(c) || c == '\n' || separators.find(comment) != std::string_view::npos) {
+            return invalid_argument_value("number_options: comment byte '" +
+                                          std::string(1, comment) +
+                                          "' is a separator, a line feed or part of a number");
+        }
+        s.classes[c] = byte_class::comment;
+    }
+    s.skip_lines = skip_lines;
+    s.columns = columns;
+    return s;
+}
+
+/// What stopped a scan: the kind, where (input offset), the line's index in the scanned
+/// text (0: its first line), the column (1: the line's first number) and the reason.
+struct number_failure {
+    errc code{};
+    std::uint64_t offset = 0;
+    std::uint64_t line = 0;
+    std::uint64_t column = 0;
+    std::string reason;
+
+    explicit operator bool() const noexcept { return code != errc{}; }
+};
+
+/// `"text"` for a message: at most 40 bytes of [p, end), bytes outside printable ASCII, '"'
+/// and '\\' as \xNN.
+inline std::string quoted_token(const char* p, const char* end) {
+    std::string out = "\"";
+    const std::size_t n = static_cast<std::size_t>(end - p);
+    for (std::size_t i = 0; i < n && i < 40; ++i) {
+        const auto c = static_cast<unsigned char>(p[i]);
+        if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') {
+            static constexpr char hex[] = "0123456789abcdef";
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    out += n > 40 ? "\"... (" + std::to_string(n) + " bytes)" : "\"";
+    return out;
+}
+
+/// The range of T for a message: "0..255", "-2147483648..2147483647".
+template <class T>
+std::string range_text() {
+    if constexpr (std::is_floating_point_v<T>) {
+        return {};
+    } else if constexpr (std::is_signed_v<T>) {
+        return std::to_string(static_cast<long long>(std::numeric_limits<T>::min())) + ".." +
+               std::to_string(static_cast<long long>(std::numeric_limits<T>::max()));
+    } else {
+        return "0.." +
+               std::to_string(static_cast<unsigned long long>(std::numeric_limits<T>::max()));
+    }
+}
+
+/// The reason a token did not convert to T.
+template <class T>
+std::string token_reason(number_status st, const char* p, const char* end) {
+    if (st == number_status::out_of_range) {
+        return quoted_token(p, end) + " is out of range " + range_text<T>();
+    }
+    return quoted_token(p, end) +
+           (std::is_floating_point_v<T> ? " is not a number" : " is not an integer");
+}
+
+/// Scans text for numbers, handing each to `Sink`:
+/// `const char* sink.put(std::size_t column, const char* p, const char* end, number_status&)`
+/// converts the number at p (column: its 0-based index on its line) and returns its end;
+/// `std::string sink.reason(column, status, p, token_end)` says why one failed.
+template <class Sink>
+class number_scanner {
+  public:
+    number_scanner(const number_syntax& syntax, Sink& sink, bool skip = true) noexcept
+        : syntax_(&syntax), sink_(&sink), skip_(skip ? syntax.skip_lines : 0) {}
+
+    /// Scans [p, end), the input from offset `base`. `end` is the end of the input or
+    /// follows a byte that is not part of a token (a token never continues past it).
+    /// Returns false at the first error (failure()); the numbers before it were handed out.
+    bool scan(const char* p, const char* end, std::uint64_t base) {
+        const char* const begin = p;
+        while (skip_ != 0) {
+            const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+            if (nl == nullptr) {
+                return true;
+            }
+            p = static_cast<const char*>(nl) + 1;
+            --skip_;
+            ++line_;
+        }
+        if (in_comment_) {
+            const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+            if (nl == nullptr) {
+                return true;
+            }
+            p = static_cast<const char*>(nl);
+            in_comment_ = false;
+        }
+        const byte_class* const cls = syntax_->classes;
+        while (p != end) {
+            const byte_class c = cls[static_cast<unsigned char>(*p)];
+            if (c == byte_class::token) {
+                if (column_ != 0 && separation_ == 0) {
+                    return fail(errc::malformed_input, base + (p - begin), column_ + 1,
+                                quoted_token(p, token_end(p, end)) +
+                                    " follows a number without a separator");
+                }
+                if (syntax_->columns != 0 && column_ == syntax_->columns) {
+                    return fail(errc::wrong_column_count, base + (p - begin), column_ + 1,
+                                "more than " + std::to_string(syntax_->columns) +
+                                    " numbers on the line");
+                }
+                number_status st = number_status::ok;
+                const char* q = sink_->put(column_, p, end, st);
+                if (st != number_status::ok || (q != end && syntax_->is_token(*q)) ||
+                    q - p > static_cast<std::ptrdiff_t>(max_number_token_bytes)) {
+                    return fail_token(st, p, end, base + (p - begin));
+                }
+                ++column_;
+                separation_ = 0;
+                p = q;
+            } else if (c == byte_class::blank) {
+                separation_ |= 1;
+                ++p;
+            } else if (c == byte_class::newline) {
+                if (!end_line(base + (p - begin))) {
+                    return false;
+                }
+                ++p;
+            } else if (c == byte_class::pad) {
+                ++p;
+            } else if (c == byte_class::field) {
+                if (column_ == 0 || (separation_ & 2) != 0) {
+                    return fail(errc::empty_field, base + (p - begin), column_ + 1,
+                                "no number before the separator");
+                }
+                separation_ = 2;
+                ++p;
+            } else {
+                const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+                if (nl == nullptr) {
+                    in_comment_ = true;
+                    return true;
+                }
+                p = static_cast<const char*>(nl);
+            }
+        }
+        return true;
+    }
+
+    /// The checks at the end of the input (`end_offset`): the last line's, if it has no LF.
+    bool finish(std::uint64_t end_offset) {
+        if (column_ == 0 && separation_ == 0) {
+            return true;
+        }
+        return end_line(end_offset, /*at_end=*/true);
+    }
+
+    /// The column (1-based) of the next number on the current line.
+    std::uint64_t next_column() const noexcept { return column_ + 1; }
+    /// Line feeds scanned so far (skipped lines included).
+    std::uint64_t lines() const noexcept { return line_; }
+    /// The error that stopped the scan.
+    const number_failure& failure() const noexcept { return failure_; }
+
+  private:
+    const char* token_end(const char* p, const char* end) const noexcept {
+        while (p != end && syntax_->is_token(*p)) {
+            ++p;
+        }
+        return p;
+    }
+
+    bool end_line(std::uint64_t offset, bool at_end = false) {
+        if ((separation_ & 2) != 0) {
+            return fail(errc::empty_field, offset, column_ + 1,
+                        at_end ? "the input ends after a separator"
+                               : "the line ends after a separator");
+        }
+        if (syntax_->columns != 0 && column_ != 0 && column_ != syntax_->columns) {
+            return fail(errc::wrong_column_count, offset, column_ + 1,
+                        std::to_string(column_) + (column_ == 1 ? " number" : " numbers") +
+                            " on the line, " + std::to_string(syntax_->columns) + " expected");
+        }
+        if (!at_end) {
+            ++line_;
+        }
+        column_ = 0;
+        separation_ = 0;
+        return true;
+    }
+
+    bool fail_token(number_status st, const char* p, const char* end, std::uint64_t offset) {
+        const char* e = token_end(p, end);
+        if (static_cast<std::size_t>(e - p) > max_number_token_bytes) {
+            return fail(errc::token_too_long, offset, column_ + 1,
+                        "a token longer than " + std::to_string(max_number_token_bytes) + " bytes");
+        }
+        return fail(st == number_status::out_of_range ? errc::number_out_of_range
+                                                      : errc::invalid_number,
+                    offset, column_ + 1, sink_->reason(column_, st, p, e));
+    }
+
+    bool fail(errc code, std::uint64_t offset, std::uint64_t column, std::string reason) {
+        failure_ = {code, offset, line_, column, std::move(reason)};
+        return false;
+    }
+
+    const number_syntax* syntax_;
+    Sink* sink_;
+    std::size_t skip_ = 0;
+    std::uint64_t line_ = 0;
+    std::size_t column_ = 0;
+    unsigned separation_ = 0; // bit 0: a blank since the last number; bit 1: a field separator
+    bool in_comment_ = false;
+    number_failure failure_;
+};
+
+/// Feeds a scanner block by block: the bytes after a block's last non-token byte (the
+/// start of a token that may go on) wait for the next block.
+template <class Sink>
+class number_stream {
+  public:
+    number_stream(const number_syntax& syntax, Sink& sink, bool skip = true)
+        : syntax_(&syntax), scanner_(syntax, sink, skip) {}
+
+    /// Scans the block [b, e) at input offset `base` (blocks in input order, no gap).
+    bool feed(const char* b, const char* e, std::uint64_t base) {
+        if (!carry_.empty()) {
+            const char* q = b;
+            while (q != e && syntax_->is_token(*q)) {
+                ++q;
+            }
+            if (!take(b, q)) {
+                return false;
+            }
+            if (q == e) {
+                return true; // the token goes on
+            }
+            if (!scanner_.scan(carry_.data(), carry_.data() + carry_.size(), carry_offset_)) {
+                return false;
+            }
+            carry_.clear();
+            base += static_cast<std::uint64_t>(q - b);
+            b = q;
+        }
+        const char* cut = e;
+        while (cut != b && syntax_->is_token(cut[-1])) {
+            --cut;
+        }
+        if (!scanner_.scan(b, cut, base)) {
+            return false;
+        }
+        carry_offset_ = base + static_cast<std::uint64_t>(cut - b);
+        return take(cut, e);
+    }
+
+    /// The end of the input at offset `end_offset`: the waiting token, the last line.
+    bool finish(std::uint64_t end_offset) {
+        if (!carry_.empty()) {
+            if (!scanner_.scan(carry_.data(), carry_.data() + carry_.size(), carry_offset_)) {
+                return false;
+            }
+            carry_.clear();
+        }
+        return scanner_.finish(end_offset);
+    }
+
+    const number_scanner<Sink>& scanner() const noexcept { return scanner_; }
+    const number_failure& failure() const noexcept {
+        return failure_ ? failure_ : scanner_.failure();
+    }
+
+  private:
+    bool take(const char* b, const char* e) {
+        if (carry_.size() + static_cast<std::size_t>(e - b) > max_number_token_bytes) {
+            failure_ = {errc::token_too_long, carry_offset_, scanner_.lines(),
+                        scanner_.next_column(),
+                        "a token longer than " + std::to_string(max_number_token_bytes) + " bytes"};
+            return false;
+        }
+        carry_.append(b, e);
+        return true;
+    }
+
+    const number_syntax* syntax_;
+    number_scanner<Sink> scanner_;
+    std::string carry_;
+    std::uint64_t carry_offset_ = 0;
+    number_failure failure_;
+};
+
+/// The error of `f` in the input named `file` (may be empty), whose line `first_line`
+/// (1-based) the scanned text started at: `<file>: byte <offset>: line <l>, column <c>:
+/// <reason>`.
+inline error number_error(const number_failure& f, const std::string& file,
+                          std::uint64_t first_line = 1) {
+    const std::uint64_t line = first_line + f.line;
+    error e = parse_error_value(f.offset,
+                                "line " + std::to_string(line) +
+                                    (f.column != 0 ? ", column " + std::to_string(f.column) : "") +
+                                    ": " + f.reason,
+                                file, f.code);
+    return error(e.code(), e.message(), e.path(), e.offset(), line,
+                 f.column != 0 ? std::optional<std::uint64_t>(f.column) : std::nullopt);
+}
+
+} // namespace fastread::detail
+
+#endif // FASTREAD_NUMBERS_DETAIL_SCANNER_HPP
