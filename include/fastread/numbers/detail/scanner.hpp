@@ -39,6 +39,9 @@ struct number_syntax {
     byte_class classes[256];
     std::size_t columns = 0;    ///< numbers per line that has any; 0: any count
     std::size_t skip_lines = 0; ///< lines skipped whole at the start
+    /// Whitespace alone separates, any count per line: integers may go through the
+    /// decimal-list kernel (scan/decimal_list.hpp) many at a time.
+    bool bulk = false;
 
     constexpr bool is_token(char c) const noexcept {
         return classes[static_cast<unsigned char>(c)] == byte_class::token;
@@ -83,6 +86,13 @@ inline result<number_syntax> make_number_syntax(std::string_view separators, cha
     }
     s.skip_lines = skip_lines;
     s.columns = columns;
+    s.bulk = columns == 0;
+    for (unsigned c = 0; c < 256; ++c) {
+        const byte_class k = s.classes[c];
+        if (k == byte_class::field || k == byte_class::pad) {
+            s.bulk = false; // the kernel separates at every whitespace byte, at nothing else
+        }
+    }
     return s;
 }
 
@@ -178,6 +188,20 @@ class number_scanner {
         while (p != end) {
             const byte_class c = cls[static_cast<unsigned char>(*p)];
             if (c == byte_class::token) {
+                if constexpr (Sink::has_bulk) {
+                    if (syntax_->bulk && bulk_wait_ == 0) {
+                        const char* q = p;
+                        const std::size_t n = sink_->bulk(&q, end);
+                        if (n != 0) {
+                            count_lines(p, q, n);
+                            p = q;
+                            continue;
+                        }
+                        bulk_wait_ = 64; // not the kernel's kind of token: try again later
+                    } else if (bulk_wait_ != 0) {
+                        --bulk_wait_;
+                    }
+                }
                 if (column_ != 0 && separation_ == 0) {
                     return fail(errc::malformed_input, base + (p - begin), column_ + 1,
                                 quoted_token(p, token_end(p, end)) +
@@ -242,6 +266,27 @@ class number_scanner {
     const number_failure& failure() const noexcept { return failure_; }
 
   private:
+    // After the kernel took `n` numbers from [p, q) (q: at whitespace or a token start):
+    // the lines it crossed, the column of the next number.
+    void count_lines(const char* p, const char* q, std::size_t n) noexcept {
+        const auto lfs = static_cast<std::uint64_t>(std::count(p, q, '\n'));
+        separation_ = 1;
+        if (lfs == 0) {
+            column_ += n;
+            return;
+        }
+        line_ += lfs;
+        const char* b = q;
+        while (b[-1] != '\n') {
+            --b; // to the start of q's line (an LF is in [p, q))
+        }
+        std::size_t tokens = 0;
+        for (const char* c = b; c != q; ++c) {
+            tokens += syntax_->is_token(*c) && (c == b || !syntax_->is_token(c[-1]));
+        }
+        column_ = tokens;
+    }
+
     const char* token_end(const char* p, const char* end) const noexcept {
         while (p != end && syntax_->is_token(*p)) {
             ++p;
@@ -289,6 +334,7 @@ class number_scanner {
     std::size_t skip_ = 0;
     std::uint64_t line_ = 0;
     std::size_t column_ = 0;
+    unsigned bulk_wait_ = 0;  // tokens to convert one by one before the kernel again
     unsigned separation_ = 0; // bit 0: a blank since the last number; bit 1: a field separator
     bool in_comment_ = false;
     number_failure failure_;
