@@ -1,0 +1,393 @@
+#include <fastread/numbers.hpp>
+#include <fastread/page_cache.hpp>
+#include <fastread/source.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cerrno>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "test_util.hpp"
+
+using namespace fastread;
+using fastread_test::chunked_source;
+using fastread_test::temp_dir;
+using fastread_test::write_file;
+
+namespace {
+
+template <class T>
+std::vector<T> from_text(const std::string& text, number_options o = {}) {
+    memory_source m(std::span<const char>(text.data(), text.size()));
+    return numbers<T>(m, o);
+}
+
+// The error of reading `text` as T, whole and in chunks of 1, 3 and 64 bytes (the same
+// error every way, checked), or an empty error.
+template <class T>
+fastread::error error_of(const std::string& text, number_options o = {}) {
+    memory_source m(std::span<const char>(text.data(), text.size()));
+    const result<std::vector<T>> whole = try_numbers<T>(m, o);
+    for (std::size_t chunk : {1, 3, 64}) {
+        chunked_source c(text, chunk);
+        const result<std::vector<T>> streamed = try_numbers<T>(c, o);
+        INFO("chunk " << chunk);
+        REQUIRE(static_cast<bool>(streamed) == static_cast<bool>(whole));
+        if (!whole) {
+            CHECK(streamed.error().message() == whole.error().message());
+            CHECK(streamed.error().line() == whole.error().line());
+            CHECK(streamed.error().column() == whole.error().column());
+        } else {
+            CHECK(*streamed == *whole);
+        }
+    }
+    return whole ? fastread::error() : whole.error();
+}
+
+template <class T>
+bool same_bits(T a, T b) {
+    return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+} // namespace
+
+TEST_CASE("numbers: integers with signs, separators, comments, header lines and CR LF") {
+    CHECK(from_text<int>("1 2 3\n-4\t+5\r\n\n  6  \n") == std::vector<int>{1, 2, 3, -4, 5, 6});
+    CHECK(from_text<int>("") == std::vector<int>{});
+    CHECK(from_text<int>("\n \n\t\n") == std::vector<int>{});
+    CHECK(from_text<int>("7") == std::vector<int>{7});
+    CHECK(from_text<int>("# a header 1 2\n1 # 2 3\n#\n4#5\n", {.comment = '#'}) ==
+          std::vector<int>{1, 4});
+    CHECK(from_text<int>("x y z\nalso skipped\n10 20\n", {.skip_lines = 2}) ==
+          std::vector<int>{10, 20});
+    CHECK(from_text<int>("only a header", {.skip_lines = 1}) == std::vector<int>{});
+    CHECK(from_text<std::uint32_t>("1,2, 3 ,4\n5;6\n", {.separators = ",;"}) ==
+          std::vector<std::uint32_t>{1, 2, 3, 4, 5, 6});
+    CHECK(from_text<long>("000000000000000000000000012 -0 +0") == std::vector<long>{12, 0, 0});
+}
+
+TEST_CASE("numbers: every integer type's limits, and one past them") {
+    CHECK(from_text<std::int8_t>("-128 127") == std::vector<std::int8_t>{-128, 127});
+    CHECK(error_of<std::int8_t>("-129").code() == errc::number_out_of_range);
+    CHECK(error_of<std::int8_t>("128").code() == errc::number_out_of_range);
+    CHECK(from_text<std::uint8_t>("0 255 -0") == std::vector<std::uint8_t>{0, 255, 0});
+    CHECK(error_of<std::uint8_t>("256").code() == errc::number_out_of_range);
+    CHECK(error_of<std::uint8_t>("-1").code() == errc::number_out_of_range);
+    CHECK(from_text<std::uint16_t>("65535") == std::vector<std::uint16_t>{65535});
+    CHECK(error_of<std::uint16_t>("65536").code() == errc::number_out_of_range);
+    CHECK(from_text<std::int64_t>("-9223372036854775808 9223372036854775807") ==
+          std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::min(),
+                                    std::numeric_limits<std::int64_t>::max()});
+    CHECK(error_of<std::int64_t>("9223372036854775808").code() == errc::number_out_of_range);
+    CHECK(error_of<std::int64_t>("-9223372036854775809").code() == errc::number_out_of_range);
+    CHECK(from_text<std::uint64_t>("18446744073709551615") ==
+          std::vector<std::uint64_t>{std::numeric_limits<std::uint64_t>::max()});
+    CHECK(error_of<std::uint64_t>("18446744073709551616").code() == errc::number_out_of_range);
+    CHECK(error_of<std::uint64_t>("99999999999999999999999").code() ==
+          errc::number_out_of_range);
+    const fastread::error e = error_of<std::uint8_t>("1 2\n3 300 4\n");
+    CHECK(e.message() == "byte 6: line 2, column 2: \"300\" is out of range 0..255");
+}
+
+TEST_CASE("numbers: what is not an integer or not a number") {
+    for (const char* bad : {"1.5", "1e3", "0x10", "+", "-", "+-1", "--1", "1-", "12a", "nan"}) {
+        INFO(bad);
+        const fastread::error e = error_of<int>(std::string("5 ") + bad + " 6");
+        CHECK(e.code() == errc::invalid_number);
+        CHECK(e.offset() == 2u);
+        CHECK(e.column() == 2u);
+    }
+    for (const char* bad : {"0x10", "1.2.3", "1e", "1e+", ".", "+-1", "++1", "e5", "in", "nanx",
+                            "1,5", "1_000"}) {
+        INFO(bad);
+        const fastread::error e = error_of<double>(std::string("5\n") + bad);
+        CHECK(e.code() == errc::invalid_number);
+        CHECK(e.line() == 2u);
+        CHECK(e.column() == 1u);
+    }
+    const fastread::error e = error_of<double>(std::string("1 2\n3 4 1.2.3 5\n"));
+    CHECK(e.message() == "byte 8: line 2, column 3: \"1.2.3\" is not a number");
+    CHECK(error_of<int>(std::string("1 \0 2", 5)).message() ==
+          "byte 2: line 1, column 2: \"\\x00\" is not an integer");
+}
+
+TEST_CASE("numbers: floating point is strtod's, bit for bit") {
+    const std::vector<std::string> texts = {
+        "0",     "-0",         "+1.5",    "1.",     ".5",    "1e308",  "1.7976931348623157e308",
+        "1e309", "-1e400",     "4.9e-324", "2e-324", "1e-400", "inf",    "-Infinity",
+        "NAN",   "nan(123)",   "0.1",     "9007199254740993",  "2.2250738585072011e-308",
+        "1.00000000000000011102230246251565404236316680908203125", "123456789012345678901234567890"};
+    std::string joined;
+    for (const std::string& t : texts) {
+        joined += t + "\n";
+    }
+    const std::vector<double> got = from_text<double>(joined);
+    const std::vector<float> got_f = from_text<float>(joined);
+    REQUIRE(got.size() == texts.size());
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        INFO(texts[i]);
+        const double want = std::strtod(texts[i].c_str(), nullptr);
+        const float want_f = std::strtof(texts[i].c_str(), nullptr);
+        if (std::isnan(want)) {
+            CHECK(std::isnan(got[i]));
+            CHECK(std::isnan(got_f[i]));
+        } else {
+            CHECK(same_bits(got[i], want));
+            CHECK(same_bits(got_f[i], want_f));
+        }
+    }
+}
+
+TEST_CASE("numbers: random doubles as %.17g, %.6g and %e, and short integers, are strtod's") {
+    // FASTREAD_NUMBERS_DIFFERENTIAL sets the count per format (10000000 for the closing
+    // run of the numbers issue); the suite runs 100000.
+    std::size_t count = 100000;
+    if (const char* n = std::getenv("FASTREAD_NUMBERS_DIFFERENTIAL")) {
+        count = static_cast<std::size_t>(std::strtoull(n, nullptr, 10));
+    }
+    std::mt19937_64 rng(42);
+    for (const char* format : {"%.17g", "%.6g", "%e", "%d"}) {
+        std::string text;
+        text.reserve(count * 24);
+        char buffer[64];
+        for (std::size_t i = 0; i < count; ++i) {
+            int n = 0;
+            if (std::strcmp(format, "%d") == 0) {
+                n = std::snprintf(buffer, sizeof buffer, "%d",
+                                  static_cast<int>(rng() % 20001) - 10000);
+            } else {
+                // Any bit pattern that is a finite double: every magnitude, subnormals too.
+                double d;
+                do {
+                    const std::uint64_t bits = rng();
+                    std::memcpy(&d, &bits, sizeof d);
+                } while (!std::isfinite(d));
+                n = std::snprintf(buffer, sizeof buffer, format, d);
+            }
+            text.append(buffer, static_cast<std::size_t>(n));
+            text += i % 3 == 2 ? '\n' : ' ';
+        }
+        const std::vector<double> got = from_text<double>(text);
+        REQUIRE(got.size() == count);
+        std::size_t differ = 0;
+        const char* p = text.c_str();
+        for (std::size_t i = 0; i < count; ++i) {
+            char* end = nullptr;
+            const double want = std::strtod(p, &end);
+            differ += !same_bits(got[i], want);
+            p = end;
+        }
+        INFO(format);
+        CHECK(differ == 0);
+        if (std::strcmp(format, "%d") == 0) {
+            const std::vector<std::int64_t> ints = from_text<std::int64_t>(text);
+            REQUIRE(ints.size() == count);
+            p = text.c_str();
+            std::size_t wrong = 0;
+            for (std::size_t i = 0; i < count; ++i) {
+                char* end = nullptr;
+                wrong += ints[i] != std::strtoll(p, &end, 10);
+                p = end;
+            }
+            CHECK(wrong == 0);
+        }
+    }
+}
+
+TEST_CASE("numbers: field separators, empty fields and missing separators") {
+    const number_options csv{.separators = ","};
+    CHECK(error_of<int>("1,,2\n", csv).message() ==
+          "byte 2: line 1, column 2: no number before the separator");
+    CHECK(error_of<int>("1,2\n,3\n", csv).message() ==
+          "byte 4: line 2, column 1: no number before the separator");
+    CHECK(error_of<int>("1,2,\n3,4\n", csv).message() ==
+          "byte 4: line 1, column 3: the line ends after a separator");
+    CHECK(error_of<int>("1,2,", csv).message() ==
+          "byte 4: line 1, column 3: the input ends after a separator");
+    CHECK(error_of<int>("1,2 3\n", csv).message() ==
+          "byte 4: line 1, column 3: \"3\" follows a number without a separator");
+    CHECK(error_of<int>("1 , 2 ,3\n", csv).code() == fastread::error().code());
+    CHECK(error_of<int>("1,2 # three\n", {.separators = ",", .comment = '#'}).code() ==
+          fastread::error().code());
+}
+
+TEST_CASE("numbers: columns are checked on every line that has a number") {
+    const number_options three{.comment = '%', .columns = 3};
+    CHECK(from_text<int>("% header\n1 2 3\n\n4 5 6 % six\n", three) ==
+          std::vector<int>{1, 2, 3, 4, 5, 6});
+    fastread::error e = error_of<int>("1 2 3\n4 5\n7 8 9\n", three);
+    CHECK(e.code() == errc::wrong_column_count);
+    CHECK(e.message() == "byte 9: line 2, column 3: 2 numbers on the line, 3 expected");
+    e = error_of<int>("1 2 3\n4 5 6 7\n", three);
+    CHECK(e.message() == "byte 12: line 2, column 4: more than 3 numbers on the line");
+    e = error_of<int>("1 2 3\n4", three);
+    CHECK(e.message() == "byte 7: line 2, column 2: 1 number on the line, 3 expected");
+}
+
+TEST_CASE("columns: one vector per column, each of its type") {
+    temp_dir dir;
+    write_file(dir / "m.mtx", "%%MatrixMarket matrix coordinate real general\n% c\n3 3 2\n"
+                              "1 2 0.5\n3 1 -2e3\n");
+    auto [i, j, v] = columns<std::uint32_t, std::uint32_t, double>(
+        dir / "m.mtx", number_options{.comment = '%', .skip_lines = 0});
+    CHECK(i == std::vector<std::uint32_t>{3, 1, 3});
+    CHECK(j == std::vector<std::uint32_t>{3, 2, 1});
+    CHECK(v == std::vector<double>{2, 0.5, -2000});
+    write_file(dir / "bad.mtx", "1 2 0.5\n-3 1 2\n");
+    try {
+        (void)columns<std::uint32_t, std::uint32_t, double>(dir / "bad.mtx");
+        FAIL("no error");
+    } catch (const parse_error& err) {
+        CHECK(err.offset() == 8u);
+        CHECK(err.line() == 2u);
+        CHECK(err.column() == 1u);
+        CHECK(std::string(err.what()) == (dir / "bad.mtx").string() +
+                                             ": byte 8: line 2, column 1: \"-3\" is out of "
+                                             "range 0..4294967295");
+    }
+    auto two_columns = [&] { return columns<int, int>(dir / "m.mtx", number_options{.columns = 3}); };
+    CHECK_THROWS_AS(two_columns(), std::invalid_argument);
+    const result<std::tuple<std::vector<int>, std::vector<int>>> r =
+        try_columns<int, int>(dir / "m.mtx", number_options{.comment = '%'});
+    REQUIRE(!r);
+    CHECK(r.error().code() == errc::wrong_column_count);
+    CHECK(r.error().line() == 3u);
+}
+
+TEST_CASE("numbers: options that cannot work are std::invalid_argument, before any read") {
+    CHECK_THROWS_AS(numbers<int>("/nonexistent", number_options{.separators = "1"}),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(numbers<int>("/nonexistent", number_options{.separators = "."}),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(numbers<int>("/nonexistent", number_options{.separators = ",", .comment = ','}),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(numbers<int>("/nonexistent", number_options{.comment = '\n'}),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(numbers<int>("/nonexistent", number_options{.comment = 'e'}),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(numbers<int>("/nonexistent"), std::system_error);
+}
+
+TEST_CASE("numbers: a token longer than 64 KiB is an error, whole or streamed") {
+    std::string text = "1 2\n3 " + std::string(70000, '7') + " 4\n";
+    const fastread::error e = error_of<std::uint64_t>(text);
+    CHECK(e.code() == errc::token_too_long);
+    CHECK(e.offset() == 6u);
+    CHECK(e.line() == 2u);
+    CHECK(e.column() == 2u);
+    // Under the limit, a long number is read (leading zeros, many digits).
+    text = std::string(60000, '0') + "42 " + "0." + std::string(60000, '0') + "1e60001";
+    const std::vector<double> v = from_text<double>(text);
+    REQUIRE(v.size() == 2);
+    CHECK(v[0] == 42);
+    CHECK(v[1] == 1);
+}
+
+TEST_CASE("numbers: a file in slices on threads reads as on one thread, errors too") {
+    temp_dir dir;
+    std::mt19937_64 rng(3);
+    std::string text = "x y z\n# generated\n";
+    while (text.size() < (std::size_t{5} << 20)) {
+        text += std::to_string(rng() % 100000) + ' ' + std::to_string(rng() % 1000) + '.' +
+                std::to_string(rng() % 1000) + "\t" + std::to_string(rng() % 70000) + '\n';
+        if (rng() % 1000 == 0) {
+            text += "# a comment line\n\n";
+        }
+    }
+    write_file(dir / "big.txt", text);
+    page_cache::preload(dir / "big.txt");
+    const number_options o{.comment = '#', .skip_lines = 1};
+    number_options one = o;
+    one.threads = 1;
+    number_options two = o;
+    two.threads = 2;
+    const std::vector<double> a = numbers<double>(dir / "big.txt", one);
+    const std::vector<double> b = numbers<double>(dir / "big.txt", two);
+    CHECK(a.size() > 500000);
+    CHECK(a == b);
+    auto ca = columns<std::uint32_t, double, std::uint32_t>(dir / "big.txt", one);
+    auto cb = columns<std::uint32_t, double, std::uint32_t>(dir / "big.txt", two);
+    CHECK(ca == cb);
+    CHECK(std::get<0>(ca).size() * 3 == a.size());
+
+    // An error late in the file: the same line and column on one thread and on two.
+    const std::size_t at = text.size() - 200;
+    const auto lf = static_cast<std::uint64_t>(
+        std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    text.insert(at, "\n1 2 bad\n");
+    write_file(dir / "bad.txt", text);
+    page_cache::preload(dir / "bad.txt");
+    const result<std::vector<double>> e1 = try_numbers<double>(dir / "bad.txt", one);
+    const result<std::vector<double>> e2 = try_numbers<double>(dir / "bad.txt", two);
+    REQUIRE(!e1);
+    REQUIRE(!e2);
+    CHECK(e1.error().message() == e2.error().message());
+    CHECK(e1.error().line() == e2.error().line());
+    CHECK(e1.error().line() == lf + 2);
+    CHECK(e1.error().column() == 3u);
+    CHECK(e1.error().offset() == at + 5);
+}
+
+TEST_CASE("number_range: streams a source, errors after the numbers before them") {
+    const std::string text = "1 2\n3\n4 x 5\n";
+    chunked_source c(text, 2);
+    std::vector<long> seen;
+    try {
+        for (long v : number_range<long>(c)) {
+            seen.push_back(v);
+        }
+        FAIL("no error");
+    } catch (const parse_error& e) {
+        CHECK(e.line() == 3u);
+        CHECK(e.column() == 2u);
+        CHECK(e.offset() == 8u);
+    }
+    CHECK(seen == std::vector<long>{1, 2, 3, 4});
+
+    chunked_source d(std::string("1.5,2.5\n3.5,4.5"), 3);
+    double sum = 0;
+    std::size_t n = 0;
+    for (double v : number_range<double>(d, number_options{.separators = ",", .columns = 2})) {
+        sum += v;
+        ++n;
+    }
+    CHECK(n == 4);
+    CHECK(sum == 12);
+}
+
+#if !defined(_WIN32)
+TEST_CASE("numbers: from a pipe, through stdio_source and through a path") {
+    std::FILE* p = ::popen("printf '1 2\\n3 4\\n5'", "r");
+    REQUIRE(p != nullptr);
+    stdio_source in(p);
+    CHECK(numbers<int>(in) == std::vector<int>{1, 2, 3, 4, 5});
+    ::pclose(p);
+
+    temp_dir dir;
+    const std::string fifo = (dir / "fifo").string();
+    REQUIRE(std::system(("mkfifo " + fifo).c_str()) == 0);
+    REQUIRE(std::system(("printf '7 8\\n9' > " + fifo + " &").c_str()) == 0);
+    CHECK(numbers<int>(fifo) == std::vector<int>{7, 8, 9});
+}
+#endif
+
+TEST_CASE("numbers: an empty file gives no numbers; blank and comment lines none either") {
+    temp_dir dir;
+    write_file(dir / "empty.txt", "");
+    CHECK(numbers<double>(dir / "empty.txt").empty());
+    write_file(dir / "blank.txt", "\n\n   \n# x\n");
+    CHECK(numbers<double>(dir / "blank.txt", number_options{.comment = '#'}).empty());
+    auto [a, b] = columns<int, int>(dir / "blank.txt", number_options{.comment = '#'});
+    CHECK(a.empty());
+    CHECK(b.empty());
+}
