@@ -4,8 +4,8 @@
 
 #include <catch2/catch.hpp>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -93,8 +93,7 @@ TEST_CASE("numbers: every integer type's limits, and one past them") {
     CHECK(from_text<std::uint64_t>("18446744073709551615") ==
           std::vector<std::uint64_t>{std::numeric_limits<std::uint64_t>::max()});
     CHECK(error_of<std::uint64_t>("18446744073709551616").code() == errc::number_out_of_range);
-    CHECK(error_of<std::uint64_t>("99999999999999999999999").code() ==
-          errc::number_out_of_range);
+    CHECK(error_of<std::uint64_t>("99999999999999999999999").code() == errc::number_out_of_range);
     const fastread::error e = error_of<std::uint8_t>("1 2\n3 300 4\n");
     CHECK(e.message() == "byte 6: line 2, column 2: \"300\" is out of range 0..255");
 }
@@ -107,8 +106,8 @@ TEST_CASE("numbers: what is not an integer or not a number") {
         CHECK(e.offset() == 2u);
         CHECK(e.column() == 2u);
     }
-    for (const char* bad : {"0x10", "1.2.3", "1e", "1e+", ".", "+-1", "++1", "e5", "in", "nanx",
-                            "1,5", "1_000"}) {
+    for (const char* bad :
+         {"0x10", "1.2.3", "1e", "1e+", ".", "+-1", "++1", "e5", "in", "nanx", "1,5", "1_000"}) {
         INFO(bad);
         const fastread::error e = error_of<double>(std::string("5\n") + bad);
         CHECK(e.code() == errc::invalid_number);
@@ -121,12 +120,32 @@ TEST_CASE("numbers: what is not an integer or not a number") {
           "byte 2: line 1, column 2: \"\\x00\" is not an integer");
 }
 
+// The reference is the C library's strtod: glibc's is correctly rounded; the Windows C
+// runtime's is not the reference there, so these two run on POSIX systems only.
+#if !defined(_WIN32)
 TEST_CASE("numbers: floating point is strtod's, bit for bit") {
     const std::vector<std::string> texts = {
-        "0",     "-0",         "+1.5",    "1.",     ".5",    "1e308",  "1.7976931348623157e308",
-        "1e309", "-1e400",     "4.9e-324", "2e-324", "1e-400", "inf",    "-Infinity",
-        "NAN",   "nan(123)",   "0.1",     "9007199254740993",  "2.2250738585072011e-308",
-        "1.00000000000000011102230246251565404236316680908203125", "123456789012345678901234567890"};
+        "0",
+        "-0",
+        "+1.5",
+        "1.",
+        ".5",
+        "1e308",
+        "1.7976931348623157e308",
+        "1e309",
+        "-1e400",
+        "4.9e-324",
+        "2e-324",
+        "1e-400",
+        "inf",
+        "-Infinity",
+        "NAN",
+        "nan(123)",
+        "0.1",
+        "9007199254740993",
+        "2.2250738585072011e-308",
+        "1.00000000000000011102230246251565404236316680908203125",
+        "123456789012345678901234567890"};
     std::string joined;
     for (const std::string& t : texts) {
         joined += t + "\n";
@@ -204,6 +223,8 @@ TEST_CASE("numbers: random doubles as %.17g, %.6g and %e, and short integers, ar
     }
 }
 
+#endif
+
 TEST_CASE("numbers: field separators, empty fields and missing separators") {
     const number_options csv{.separators = ","};
     CHECK(error_of<int>("1,,2\n", csv).message() ==
@@ -255,7 +276,9 @@ TEST_CASE("columns: one vector per column, each of its type") {
                                              ": byte 8: line 2, column 1: \"-3\" is out of "
                                              "range 0..4294967295");
     }
-    auto two_columns = [&] { return columns<int, int>(dir / "m.mtx", number_options{.columns = 3}); };
+    auto two_columns = [&] {
+        return columns<int, int>(dir / "m.mtx", number_options{.columns = 3});
+    };
     CHECK_THROWS_AS(two_columns(), std::invalid_argument);
     const result<std::tuple<std::vector<int>, std::vector<int>>> r =
         try_columns<int, int>(dir / "m.mtx", number_options{.comment = '%'});
@@ -381,7 +404,7 @@ TEST_CASE("numbers: from a pipe, through stdio_source and through a path") {
 }
 #endif
 
-TEST_CASE("numbers: an empty file gives no numbers; blank and comment lines none either") {
+TEST_CASE("numbers: an empty file gives no numbers, blank and comment lines none either") {
     temp_dir dir;
     write_file(dir / "empty.txt", "");
     CHECK(numbers<double>(dir / "empty.txt").empty());

@@ -473,6 +473,52 @@ void text(const fs::path& dir) {
     }
 }
 
+void number_text(const fs::path& dir) {
+    const fs::path good = dir / "cloud.xyz", bad = dir / "bad.xyz";
+    write_file(good, "# x y z\n1 2 3\n4.5 -5 6e1\n");
+    write_file(bad, "1 2 3\n4 1.2.3 6\n");
+    auto show_numbers = [](const std::vector<double>& v) {
+        std::string s;
+        for (double d : v) {
+            s += std::to_string(d) + " ";
+        }
+        return s;
+    };
+    auto numbers_case = [&](const std::string& name, const fs::path& p,
+                            fastread::number_options options,
+                            std::optional<std::error_code> code = std::nullopt,
+                            std::optional<std::uint64_t> offset = std::nullopt) {
+        run<std::vector<double>>(
+            "try_numbers " + name, [&] { return fastread::try_numbers<double>(p, options); },
+            [&](std::optional<std::vector<double>>& out) {
+                out = fastread::numbers<double>(p, options);
+            },
+            show_numbers, code, offset);
+        run<std::vector<double>>(
+            "try_columns " + name,
+            [&]() -> fastread::result<std::vector<double>> {
+                auto c = fastread::try_columns<double, double, double>(p, options);
+                if (!c) {
+                    return c.error();
+                }
+                return std::get<2>(*c);
+            },
+            [&](std::optional<std::vector<double>>& out) {
+                out = std::get<2>(fastread::columns<double, double, double>(p, options));
+            },
+            show_numbers, code, offset);
+    };
+    fastread::number_options hash;
+    hash.comment = '#';
+    numbers_case("good", good, hash);
+    numbers_case("not a number", bad, hash, fr(fastread::errc::invalid_number), 8);
+    numbers_case("a header that is not numbers", good, {}, fr(fastread::errc::invalid_number), 0);
+    fastread::number_options bad_options;
+    bad_options.separators = "0";
+    numbers_case("a digit as separator", good, bad_options, fr(fastread::errc::invalid_argument));
+    numbers_case("missing file", dir / "none.xyz", {}, os(ENOENT));
+}
+
 void comparisons(const fs::path& dir) {
     const fs::path a = dir / "a.bin", b = dir / "b.bin", c = dir / "c.bin";
     write_file(a, std::string(5000, 'a'));
@@ -708,6 +754,7 @@ int main(int argc, char** argv) {
     image_headers(dir);
     float_images(dir);
     text(dir);
+    number_text(dir);
     comparisons(dir);
     sources(dir);
     records_and_tables(dir);

@@ -12,6 +12,7 @@
 #include "io.hpp"
 #include "line_readers.hpp"
 #include "lines.hpp"
+#include "numbers.hpp"
 #include "page_cache.hpp"
 #include "pfm.hpp"
 #include "pnm.hpp"

@@ -40,6 +40,15 @@ int main(int argc, char** argv) {
         return 2;
     }
     const std::filesystem::path dir = argv[1];
+    // Numbers (docs/guide/numbers.md): samples, a point cloud with a comment, an edge list,
+    // a Matrix Market file, a CSV with a header, and one with a bad token.
+    write(dir / "samples.txt", "0.5 1.5\n2.5\n-4.5e0\n");
+    write(dir / "cloud.xyz", "# x y z\n1 2 3\n4 5 6 # the second point\n");
+    write(dir / "edges.txt", "0\t1\n1\t2\n2\t0\n");
+    write(dir / "m.mtx", "%%MatrixMarket matrix coordinate real general\n% 3 by 3, 2 entries\n"
+                         "3 3 2\n1 1 0.5\n3 2 -1.25\n");
+    write(dir / "prices.csv", "open,close\n1.5,2.25\n3,4.75\n");
+    write(dir / "bad.xyz", "1 2 3\n4 1.2.3 6\n");
     // Netpbm images: a 4x3 raw PGM, a 3x2 raw PPM, a 2x2 16-bit raw PPM, a plain PPM,
     // a 2x2 PAM with alpha, a PBM.
     write(dir / "a.pgm", std::string("P5\n4 3\n255\n") +
