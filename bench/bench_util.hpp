@@ -96,11 +96,12 @@ struct input {
 
 /// What a family's cells show.
 enum class unit {
-    cycles_per_byte,           ///< cycles per byte of input
-    cycles_per_byte_and_rate,  ///< cycles per byte, and GB/s (10^9 bytes of input a second)
-    seconds_per_run,           ///< seconds per run: whole programs over a tree
-    time_per_item,             ///< time per run and per item (input::items), e.g. records
-    cycles_per_byte_and_files, ///< cycles per byte, and files a second (input::items files)
+    cycles_per_byte,             ///< cycles per byte of input
+    cycles_per_byte_and_rate,    ///< cycles per byte, and GB/s (10^9 bytes of input a second)
+    seconds_per_run,             ///< seconds per run: whole programs over a tree
+    time_per_item,               ///< time per run and per item (input::items), e.g. records
+    cycles_per_byte_and_files,   ///< cycles per byte, and files a second (input::items files)
+    cycles_per_byte_and_numbers, ///< cycles per byte, and numbers a second (input::items)
 };
 
 /// One statistic of a cell over its repetitions: cycles per byte of input and seconds per

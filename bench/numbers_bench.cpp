@@ -494,7 +494,7 @@ void add_rows(context& ctx, const column_spec& c) {
     }
     row(row_numbers_1, [path, fmt] { return by_numbers(path, fmt, 1); });
     row(row_range, [path, fmt] { return by_number_range(path, fmt); });
-    if (!fmt.equal_lines) {
+    if (!fmt.equal_lines && in.group == "generated") {
         row(row_p3, [path] {
             parsed out;
             const auto img = fastread::ppm::load(path);
@@ -514,7 +514,7 @@ void register_numbers_family(context& ctx) {
                    {row_ifstream, row_fscanf, row_strtod, row_from_chars, row_fast_float,
                     row_python, row_numpy, row_pandas, row_numbers, row_columns, row_numbers_1,
                     row_range, row_p3},
-                   unit::cycles_per_byte_and_rate);
+                   unit::cycles_per_byte_and_numbers);
     ctx.mark_default("numbers", row_numbers, {row_columns});
     ctx.mark_rows("numbers", row_kind::baseline,
                   {row_ifstream, row_fscanf, row_strtod, row_from_chars});
@@ -557,10 +557,22 @@ void register_numbers_family(context& ctx) {
         }
         specs.push_back(c);
     }
+    if (auto it = o.files.find("numbers"); it != o.files.end()) {
+        for (const auto& p : it->second) {
+            // The user's files: numbers separated by whitespace, read as doubles.
+            column_spec c;
+            c.in.column = p.filename().string();
+            c.in.group = "your files";
+            c.in.path = p;
+            c.fmt = {{false}, ' ', 0, false};
+            specs.push_back(c);
+        }
+    }
     for (column_spec& c : specs) {
         std::error_code ec;
         c.in.bytes = std::filesystem::file_size(c.in.path, ec);
         if (!ec && c.in.bytes > 0) {
+            c.in.items = by_numbers(c.in.path, c.fmt, 0).count(); // for numbers a second
             add_rows(ctx, c);
         }
     }
@@ -577,9 +589,10 @@ const family_registration numbers_family{{
     "          fastread::numbers and columns (threads, 1 thread) and number_range, and\n"
     "          ppm::load on the P3 column. Columns: 64 MB (--quick 4 MB) each of a point\n"
     "          cloud (3 doubles a line), an edge list (2 uint32), a Matrix Market file, a\n"
-    "          CSV of 4 floats with a header, and a 1500² P3 image.\n",
-    "",
-    "",
+    "          CSV of 4 floats with a header, and a 1500² P3 image. Cells: cycles per\n"
+    "          byte and millions of numbers a second.\n",
+    "--numbers",
+    "also benchmark these text files of whitespace-separated numbers (one column each)",
     {},
     &register_numbers_family,
 }};

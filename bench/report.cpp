@@ -211,6 +211,10 @@ class report_writer {
             const double k = static_cast<double>(in.items) / c.median.seconds / 1e3;
             s.text += ", " + fixed(k, decimals(k)) + " k files/s";
         }
+        if (f.cells == unit::cycles_per_byte_and_numbers && in.items > 0 && c.median.seconds > 0) {
+            const double m = static_cast<double>(in.items) / c.median.seconds / 1e6;
+            s.text += ", " + fixed(m, decimals(m)) + " M/s";
+        }
         return s;
     }
 
@@ -229,6 +233,8 @@ class report_writer {
             return "time per run (and per item)";
         case unit::cycles_per_byte_and_files:
             return "cycles per byte of input (and thousands of files a second)";
+        case unit::cycles_per_byte_and_numbers:
+            return "cycles per byte of input (and millions of numbers a second)";
         }
         return {};
     }

@@ -94,6 +94,19 @@ TEST_CASE("numbers: every integer type's limits, and one past them") {
           std::vector<std::uint64_t>{std::numeric_limits<std::uint64_t>::max()});
     CHECK(error_of<std::uint64_t>("18446744073709551616").code() == errc::number_out_of_range);
     CHECK(error_of<std::uint64_t>("99999999999999999999999").code() == errc::number_out_of_range);
+    // Every digit count from 1 to 20, leading zeros too, where 16 bytes or fewer remain.
+    std::string text;
+    std::vector<std::uint64_t> want;
+    for (int n = 1; n <= 20; ++n) {
+        for (const std::string& t : {std::string(static_cast<std::size_t>(std::min(n, 19)), '9'),
+                                     "1" + std::string(static_cast<std::size_t>(n - 1), '0'),
+                                     std::string(static_cast<std::size_t>(n), '0') + "7"}) {
+            text += t + (n % 2 ? " " : "\n");
+            want.push_back(std::strtoull(t.c_str(), nullptr, 10));
+        }
+    }
+    CHECK(from_text<std::uint64_t>(text) == want);
+    CHECK(from_text<std::uint64_t>(text.substr(0, text.size() - 1)) == want);
     const fastread::error e = error_of<std::uint8_t>("1 2\n3 300 4\n");
     CHECK(e.message() == "byte 6: line 2, column 2: \"300\" is out of range 0..255");
 }

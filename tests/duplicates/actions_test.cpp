@@ -74,11 +74,6 @@ void plant(const temp_dir& dir) {
     write_file(dir / "c" / "lone", "lone");
 }
 
-struct run_result {
-    std::vector<action_record> records;
-    std::vector<fs::path> roots;
-};
-
 std::vector<action_record> act(const std::vector<fs::path>& roots, duplicate_action action,
                                bool dry_run = false) {
     const auto found = fastread::find_duplicate_files(roots);

@@ -52,7 +52,8 @@ inline constexpr bool is_number_type = (std::is_integral_v<T> && !std::is_same_v
 /// value does not fit in T (a '-' before a nonzero value for an unsigned T). `out` is set
 /// only when `st` is ok. Reads only [p, end).
 template <class T>
-const char* convert_integer(const char* p, const char* end, T& out, number_status& st) noexcept {
+[[gnu::always_inline]] inline const char* convert_integer(const char* p, const char* end, T& out,
+                                                          number_status& st) noexcept {
     bool negative = false;
     if (p != end && (*p == '-' || *p == '+')) {
         negative = *p == '-';
@@ -61,6 +62,37 @@ const char* convert_integer(const char* p, const char* end, T& out, number_statu
     const char* const digits = p;
     std::uint64_t acc = 0;
     bool overflow = false;
+    if (end - p >= 16) {
+        // Up to 15 digits without a branch on their count (tokens of mixed lengths would
+        // mispredict one): both 8-byte words are converted, the count picks the result.
+        std::uint64_t x0, x1;
+        std::memcpy(&x0, p, 8);
+        std::memcpy(&x1, p + 8, 8);
+        if constexpr (std::endian::native == std::endian::big) {
+            x0 = __builtin_bswap64(x0);
+            x1 = __builtin_bswap64(x1);
+        }
+        const std::uint64_t t0 = x0 ^ 0x3030303030303030ull, t1 = x1 ^ 0x3030303030303030ull;
+        const unsigned len0 = static_cast<unsigned>(std::countr_zero(
+                                  (t0 | (t0 + 0x0606060606060606ull)) & 0xF0F0F0F0F0F0F0F0ull)) >>
+                              3;
+        const unsigned len1 = static_cast<unsigned>(std::countr_zero(
+                                  (t1 | (t1 + 0x0606060606060606ull)) & 0xF0F0F0F0F0F0F0F0ull)) >>
+                              3;
+        if (len0 + (len0 == 8 ? len1 : 0) < 16) {
+            static constexpr std::uint64_t scale[9] = {1,      10,      100,      1000,     10000,
+                                                       100000, 1000000, 10000000, 100000000};
+            // swar_digits8 of len digits, 0 for len 0 (a shift by 64 is undefined).
+            auto digits_of = [](std::uint64_t t, unsigned len) -> std::uint64_t {
+                return len == 0 ? 0 : swar_digits8(t, len);
+            };
+            const std::uint64_t low = digits_of(t0, len0);
+            const std::uint64_t both = low * scale[len1] + digits_of(t1, len1);
+            acc = len0 == 8 ? both : low;
+            p += len0 + (len0 == 8 ? len1 : 0);
+            goto done;
+        }
+    }
     // Eight bytes at a time: the digits before the first non-digit, as the P3 kernel does.
     while (end - p >= 8) {
         std::uint64_t x;
@@ -117,6 +149,106 @@ done:
     return p;
 }
 
+/// Appends the decimal digits at [p, end) to `m` (m = m * 10^n + digits), 8 a step;
+/// returns the byte after the last digit and adds their count to `count`. `m` wraps when
+/// more than 19 digits were taken in all: the caller checks `count`.
+inline const char* take_digits(const char* p, const char* end, std::uint64_t& m,
+                               int& count) noexcept {
+    static constexpr std::uint64_t scale[9] = {1,      10,      100,      1000,     10000,
+                                               100000, 1000000, 10000000, 100000000};
+    while (end - p >= 8) {
+        std::uint64_t x;
+        std::memcpy(&x, p, 8);
+        if constexpr (std::endian::native == std::endian::big) {
+            x = __builtin_bswap64(x);
+        }
+        const std::uint64_t t = x ^ 0x3030303030303030ull;
+        const std::uint64_t non_digit = (t | (t + 0x0606060606060606ull)) & 0xF0F0F0F0F0F0F0F0ull;
+        const unsigned len =
+            non_digit == 0 ? 8u : static_cast<unsigned>(std::countr_zero(non_digit)) >> 3;
+        if (len == 0) {
+            return p;
+        }
+        m = m * scale[len] + swar_digits8(t, len);
+        count += static_cast<int>(len);
+        p += len;
+        if (len < 8) {
+            return p;
+        }
+    }
+    while (p != end && static_cast<unsigned char>(*p - '0') < 10) {
+        m = m * 10 + static_cast<unsigned>(*p - '0');
+        ++count;
+        ++p;
+    }
+    return p;
+}
+
+#if FASTREAD_HAS_FAST_FLOAT
+/// The common shape of a floating-point number, read here and converted by fast_float's
+/// own steps: an optional sign, at most 19 significant digits with an optional '.', an
+/// optional exponent of at most 4 digits. The significand is taken 8 digits a step; the
+/// value is Clinger's exact product or quotient where fast_float takes it (fast_float's
+/// fast path), else fast_float's Eisel-Lemire step (compute_float). Returns null, having
+/// decided nothing, for any other shape or where fast_float would need its slow path: the
+/// caller then calls fast_float::from_chars. So the value is always fast_float's.
+template <class T>
+const char* convert_common_floating(const char* p, const char* end, T& out) noexcept {
+    using format = fast_float::binary_format<T>;
+    bool negative = false;
+    if (p != end && (*p == '-' || *p == '+')) {
+        negative = *p == '-';
+        ++p;
+    }
+    std::uint64_t m = 0;
+    int digits = 0;
+    p = take_digits(p, end, m, digits);
+    std::int64_t exponent = 0;
+    if (p != end && *p == '.') {
+        const int before = digits;
+        p = take_digits(p + 1, end, m, digits);
+        exponent = before - digits;
+    }
+    if (digits == 0 || digits > 19) {
+        return nullptr; // ".", "inf", "nan", or digits beyond 64 bits
+    }
+    if (p != end && (*p == 'e' || *p == 'E')) {
+        const char* q = p + 1;
+        bool minus = false;
+        if (q != end && (*q == '-' || *q == '+')) {
+            minus = *q == '-';
+            ++q;
+        }
+        int e = 0, n = 0;
+        while (q != end && static_cast<unsigned char>(*q - '0') < 10 && n < 5) {
+            e = e * 10 + (*q - '0');
+            ++q;
+            ++n;
+        }
+        if (n == 0 || n == 5) {
+            return nullptr; // "1e" (the number ends before the e), or a long exponent
+        }
+        exponent += minus ? -e : e;
+        p = q;
+    }
+    if (format::min_exponent_fast_path() <= exponent &&
+        exponent <= format::max_exponent_fast_path() && m <= format::max_mantissa_fast_path() &&
+        fast_float::detail::rounds_to_nearest()) {
+        T value = T(m);
+        value = exponent < 0 ? value / format::exact_power_of_ten(-exponent)
+                             : value * format::exact_power_of_ten(exponent);
+        out = negative ? -value : value;
+        return p;
+    }
+    const fast_float::adjusted_mantissa am = fast_float::compute_float<format>(exponent, m);
+    if (am.power2 < 0) {
+        return nullptr; // fast_float's digit comparison: its own call
+    }
+    fast_float::to_float(negative, am, out);
+    return p;
+}
+#endif
+
 /// Converts the floating-point number at [p, end) as strtod (strtof for float) reads it in
 /// the "C" locale, except hexadecimal: an optional sign, digits with an optional '.', an
 /// optional exponent; inf, infinity, nan, nan(chars), in any case. Correctly rounded (the
@@ -133,6 +265,10 @@ const char* convert_floating(const char* p, const char* end, T& out, number_stat
         }
     }
 #if FASTREAD_HAS_FAST_FLOAT
+    if (const char* q = convert_common_floating(p, end, out)) {
+        st = number_status::ok;
+        return q;
+    }
     const fast_float::from_chars_result r = fast_float::from_chars(p, end, out);
 #else
     const std::from_chars_result r = std::from_chars(p, end, out);
@@ -156,7 +292,8 @@ const char* convert_floating(const char* p, const char* end, T& out, number_stat
 
 /// convert_integer or convert_floating, as T is.
 template <class T>
-const char* convert_number(const char* p, const char* end, T& out, number_status& st) noexcept {
+[[gnu::always_inline]] inline const char* convert_number(const char* p, const char* end, T& out,
+                                                         number_status& st) noexcept {
     if constexpr (std::is_floating_point_v<T>) {
         return convert_floating(p, end, out, st);
     } else {

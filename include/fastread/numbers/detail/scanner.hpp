@@ -42,6 +42,9 @@ struct number_syntax {
     /// Whitespace alone separates, any count per line: integers may go through the
     /// decimal-list kernel (scan/decimal_list.hpp) many at a time.
     bool bulk = false;
+    /// Some whitespace is not a separator (it may stand between two numbers that then
+    /// lack one).
+    bool pads = false;
 
     constexpr bool is_token(char c) const noexcept {
         return classes[static_cast<unsigned char>(c)] == byte_class::token;
@@ -92,6 +95,7 @@ inline result<number_syntax> make_number_syntax(std::string_view separators, cha
         if (k == byte_class::field || k == byte_class::pad) {
             s.bulk = false; // the kernel separates at every whitespace byte, at nothing else
         }
+        s.pads |= k == byte_class::pad;
     }
     return s;
 }
@@ -202,7 +206,7 @@ class number_scanner {
                         --bulk_wait_;
                     }
                 }
-                if (column_ != 0 && separation_ == 0) {
+                if (syntax_->pads && column_ != 0 && separation_ == 0) {
                     return fail(errc::malformed_input, base + (p - begin), column_ + 1,
                                 quoted_token(p, token_end(p, end)) +
                                     " follows a number without a separator");
@@ -225,9 +229,13 @@ class number_scanner {
                 separation_ |= 1;
                 ++p;
             } else if (c == byte_class::newline) {
-                if (!end_line(base + (p - begin))) {
-                    return false;
+                if ((separation_ & 2) != 0 ||
+                    (syntax_->columns != 0 && column_ != 0 && column_ != syntax_->columns)) {
+                    return end_line(base + (p - begin)); // an error
                 }
+                ++line_;
+                column_ = 0;
+                separation_ = 0;
                 ++p;
             } else if (c == byte_class::pad) {
                 ++p;
