@@ -26,6 +26,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #if defined(__has_include)
@@ -290,26 +291,38 @@ parsed by_number_range(const std::filesystem::path& path, const text_format& fmt
     return out;
 }
 
-// columns<...> for the shapes generated here.
-parsed by_columns(const std::filesystem::path& path, const text_format& fmt, unsigned threads) {
-    parsed out;
-    const auto o = options_of(fmt, threads);
-    auto take = [&](auto&& v, auto& into) { into.insert(into.end(), v.begin(), v.end()); };
+// columns<...> for the shapes generated here: `f` gets every column's vector, in order.
+template <class F>
+void visit_columns(const std::filesystem::path& path, const text_format& fmt, F f) {
+    const auto o = options_of(fmt);
     if (fmt.integer == std::vector<bool>{false, false, false}) {
         auto [x, y, z] = fastread::columns<double, double, double>(path, o);
-        take(x, out.reals), take(y, out.reals), take(z, out.reals);
+        f(x), f(y), f(z);
     } else if (fmt.integer == std::vector<bool>{true, true}) {
         auto [a, b] = fastread::columns<std::uint32_t, std::uint32_t>(path, o);
-        take(a, out.ints), take(b, out.ints);
+        f(a), f(b);
     } else if (fmt.integer == std::vector<bool>{true, true, false}) {
         auto [i, j, v] = fastread::columns<std::uint32_t, std::uint32_t, double>(path, o);
-        take(i, out.ints), take(j, out.ints), take(v, out.reals);
+        f(i), f(j), f(v);
     } else if (fmt.integer == std::vector<bool>{false, false, false, false}) {
         auto [a, b, c, d] = fastread::columns<double, double, double, double>(path, o);
-        take(a, out.reals), take(b, out.reals), take(c, out.reals), take(d, out.reals);
+        f(a), f(b), f(c), f(d);
     } else {
         throw std::logic_error("no columns<> call for this shape");
     }
+}
+
+// The numbers columns<> read, for the check (the timed row only counts them).
+parsed by_columns(const std::filesystem::path& path, const text_format& fmt) {
+    parsed out;
+    visit_columns(path, fmt, [&](const auto& v) {
+        using T = typename std::decay_t<decltype(v)>::value_type;
+        if constexpr (std::is_floating_point_v<T>) {
+            out.reals.insert(out.reals.end(), v.begin(), v.end());
+        } else {
+            out.ints.insert(out.ints.end(), v.begin(), v.end());
+        }
+    });
     return out;
 }
 
@@ -446,10 +459,16 @@ void add_rows(context& ctx, const column_spec& c) {
     const text_format fmt = c.fmt;
     const auto path = in.path;
     ctx.add_column("numbers", in);
-    auto row = [&](const char* name, std::function<parsed()> run) {
-        ctx.add(
-            "numbers", name, in, [run] { benchmark::DoNotOptimize(run().count()); },
-            [path, fmt, run] { return check_against(by_numbers(path, fmt, 0), run()); });
+    // `run` is timed and checked; a row whose call returns something else than a
+    // `parsed` times `timed` (the call alone) and checks what `run` makes of it.
+    auto row = [&](const char* name, std::function<parsed()> run,
+                   std::function<std::size_t()> timed = {}) {
+        std::function<void()> body = [run] { benchmark::DoNotOptimize(run().count()); };
+        if (timed) {
+            body = [timed] { benchmark::DoNotOptimize(timed()); };
+        }
+        ctx.add("numbers", name, in, body,
+                [path, fmt, run] { return check_against(by_numbers(path, fmt, 0), run()); });
     };
     row(row_ifstream, [path, fmt] { return by_ifstream(path, fmt); });
     row(row_fscanf, [path, fmt] { return by_fscanf(path, fmt); });
@@ -488,21 +507,31 @@ void add_rows(context& ctx, const column_spec& c) {
     }
     row(row_numbers, [path, fmt] { return by_numbers(path, fmt, 0); });
     if (fmt.equal_lines) {
-        row(row_columns, [path, fmt] { return by_columns(path, fmt, 0); });
+        row(
+            row_columns, [path, fmt] { return by_columns(path, fmt); },
+            [path, fmt] {
+                std::size_t n = 0;
+                visit_columns(path, fmt, [&](const auto& v) { n += v.size(); });
+                return n;
+            });
     } else {
         ctx.note("numbers", row_columns, in.column, "n/a (lines of unequal length)");
     }
     row(row_numbers_1, [path, fmt] { return by_numbers(path, fmt, 1); });
     row(row_range, [path, fmt] { return by_number_range(path, fmt); });
     if (!fmt.equal_lines && in.group == "generated") {
-        row(row_p3, [path] {
-            parsed out;
-            const auto img = fastread::ppm::load(path);
-            out.ints.assign(img.samples.begin(), img.samples.end());
-            // The header's three numbers, as numbers() reads them after its skipped line.
-            out.ints.insert(out.ints.begin(), {img.width, img.height, img.maxval});
-            return out;
-        });
+        row(
+            row_p3,
+            [path] {
+                parsed out;
+                const auto img = fastread::ppm::load(path);
+                // The header's three numbers, as numbers() reads them after its skipped
+                // line, then the samples.
+                out.ints = {img.width, img.height, img.maxval};
+                out.ints.insert(out.ints.end(), img.samples.begin(), img.samples.end());
+                return out;
+            },
+            [path] { return fastread::ppm::load(path).samples.size(); });
     } else {
         ctx.note("numbers", row_p3, in.column, "n/a");
     }
