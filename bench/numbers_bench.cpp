@@ -52,6 +52,7 @@ struct text_format {
     char separator = ' ';      // ' ' (any whitespace) or ','
     int skip_lines = 0;
     bool equal_lines = true; // every line has integer.size() numbers (else: P3 rows)
+    bool bytes = false;      // fastread reads std::uint8_t (the samples of an 8-bit P3)
 };
 
 // What a row read: every number stored, then counted and summed for the check.
@@ -268,7 +269,10 @@ bool all_integers(const text_format& fmt) {
 
 parsed by_numbers(const std::filesystem::path& path, const text_format& fmt, unsigned threads) {
     parsed out;
-    if (all_integers(fmt)) {
+    if (fmt.bytes) {
+        const auto v = fastread::numbers<std::uint8_t>(path, options_of(fmt, threads));
+        out.ints.assign(v.begin(), v.end());
+    } else if (all_integers(fmt)) {
         out.ints = fastread::numbers<std::uint32_t>(path, options_of(fmt, threads));
     } else {
         out.reals = fastread::numbers<double>(path, options_of(fmt, threads));
@@ -505,7 +509,17 @@ void add_rows(context& ctx, const column_spec& c) {
             ctx.note("numbers", r, in.column, why);
         }
     }
-    row(row_numbers, [path, fmt] { return by_numbers(path, fmt, 0); });
+    // 8-bit samples: the call alone is timed (the widening for the check is not).
+    auto count = [path, fmt](unsigned threads) -> std::function<std::size_t()> {
+        if (!fmt.bytes) {
+            return {};
+        }
+        return [path, fmt, threads] {
+            return fastread::numbers<std::uint8_t>(path, options_of(fmt, threads)).size();
+        };
+    };
+    row(
+        row_numbers, [path, fmt] { return by_numbers(path, fmt, 0); }, count(0));
     if (fmt.equal_lines) {
         row(
             row_columns, [path, fmt] { return by_columns(path, fmt); },
@@ -517,7 +531,8 @@ void add_rows(context& ctx, const column_spec& c) {
     } else {
         ctx.note("numbers", row_columns, in.column, "n/a (lines of unequal length)");
     }
-    row(row_numbers_1, [path, fmt] { return by_numbers(path, fmt, 1); });
+    row(
+        row_numbers_1, [path, fmt] { return by_numbers(path, fmt, 1); }, count(1));
     row(row_range, [path, fmt] { return by_number_range(path, fmt); });
     if (!fmt.equal_lines && in.group == "generated") {
         row(
@@ -525,10 +540,7 @@ void add_rows(context& ctx, const column_spec& c) {
             [path] {
                 parsed out;
                 const auto img = fastread::ppm::load(path);
-                // The header's three numbers, as numbers() reads them after its skipped
-                // line, then the samples.
-                out.ints = {img.width, img.height, img.maxval};
-                out.ints.insert(out.ints.end(), img.samples.begin(), img.samples.end());
+                out.ints.assign(img.samples.begin(), img.samples.end());
                 return out;
             },
             [path] { return fastread::ppm::load(path).samples.size(); });
@@ -579,7 +591,8 @@ void register_numbers_family(context& ctx) {
         c.in.column = "P3 raster " + std::to_string(side) + "²";
         c.in.group = "generated";
         c.in.path = o.data_dir / ("numbers-v1-p3-" + std::to_string(side) + ".ppm");
-        c.fmt = {{true}, ' ', 1, false};
+        // The header is 3 lines (ppm::save writes "P3", "W H", "255"): the samples after.
+        c.fmt = {{true}, ' ', 3, false, true};
         if (!std::filesystem::exists(c.in.path)) {
             std::cerr << "fastread-bench: generating " << c.in.path.string() << std::endl;
             generate_p3(c.in.path, side, side);

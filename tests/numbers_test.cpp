@@ -111,6 +111,41 @@ TEST_CASE("numbers: every integer type's limits, and one past them") {
     CHECK(e.message() == "byte 6: line 2, column 2: \"300\" is out of range 0..255");
 }
 
+TEST_CASE("numbers: 8- and 16-bit samples through the P3 kernel, as through the scanner") {
+    // Long enough for the SIMD kernel (many 64-byte windows), with comments, CR LF, long
+    // tokens and leading zeros that it leaves to the scanner.
+    std::mt19937_64 rng(11);
+    std::string text = "P3\n# a comment 1 2 3\n";
+    std::vector<int> want;
+    for (int i = 0; i < 20000; ++i) {
+        const int v = static_cast<int>(rng() % 256);
+        text += (rng() % 50 == 0 ? "000" : "") + std::to_string(v);
+        text += rng() % 9 == 0 ? (rng() % 2 ? "\r\n" : "\n") : (rng() % 7 == 0 ? "\t " : " ");
+        if (rng() % 500 == 0) {
+            text += "# comment 999\n";
+        }
+        want.push_back(v);
+    }
+    const number_options o{.comment = '#', .skip_lines = 1};
+    const std::vector<std::uint8_t> bytes = from_text<std::uint8_t>(text, o);
+    const std::vector<std::uint16_t> words = from_text<std::uint16_t>(text, o);
+    const std::vector<int> ints = from_text<int>(text, o);
+    CHECK(std::vector<int>(bytes.begin(), bytes.end()) == want);
+    CHECK(std::vector<int>(words.begin(), words.end()) == want);
+    CHECK(ints == want);
+    // A value over 255 deep in the text: the error names its line and column.
+    const std::size_t at = text.size() / 2;
+    const std::size_t start = text.find_first_of(" \t\n", at) + 1;
+    std::string bad = text;
+    bad.insert(start, "256 ");
+    const fastread::error e = error_of<std::uint8_t>(bad, o);
+    CHECK(e.code() == errc::number_out_of_range);
+    CHECK(e.offset() == start);
+    CHECK(e.line() == static_cast<std::uint64_t>(std::count(
+                          bad.begin(), bad.begin() + static_cast<std::ptrdiff_t>(start), '\n')) +
+                          1);
+}
+
 TEST_CASE("numbers: what is not an integer or not a number") {
     for (const char* bad : {"1.5", "1e3", "0x10", "+", "-", "+-1", "--1", "1-", "12a", "nan"}) {
         INFO(bad);

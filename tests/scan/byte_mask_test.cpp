@@ -4,6 +4,7 @@
 
 #include "../test_bytes.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -112,5 +113,24 @@ TEST_CASE("simd levels: forcing, capping and the FASTREAD_SIMD variable", "[scan
             }
         }
         CHECK(active_level() == named);
+    }
+}
+
+TEST_CASE("byte_count: every level counts every match, reading only its blocks", "[scan]") {
+    std::mt19937_64 rng(5);
+    for (simd_level level : supported_levels()) {
+        INFO("level " << static_cast<int>(level));
+        for (std::size_t blocks : {0, 1, 2, 7, 33}) {
+            std::string bytes(64 * blocks, '\0');
+            for (char& b : bytes) {
+                // Dense and sparse matches, and the bytes next to LF in value.
+                b = static_cast<char>(rng() % 4 == 0 ? '\n' : 0x09 + rng() % 3);
+            }
+            std::unique_ptr<char[]> exact(new char[bytes.size() + 1]);
+            std::copy(bytes.begin(), bytes.end(), exact.get());
+            const auto want =
+                static_cast<std::size_t>(std::count(bytes.begin(), bytes.end(), '\n'));
+            CHECK(fastread::scan::byte_count_for(level)(exact.get(), blocks, '\n') == want);
+        }
     }
 }

@@ -33,6 +33,14 @@ using byte_positions_fn = std::size_t (*)(const char* p, std::size_t blocks, cha
 /// The byte_positions kernel for `level` (capped at best_level()).
 inline byte_positions_fn byte_positions_for(simd_level level) noexcept;
 
+/// How many bytes equal to `c` there are in the `blocks` 64-byte blocks from `p` (the same
+/// compares as byte_positions, counted instead of flattened). Reads exactly `64 * blocks`
+/// bytes.
+using byte_count_fn = std::size_t (*)(const char* p, std::size_t blocks, char c) noexcept;
+
+/// The byte_count kernel for `level` (capped at best_level()).
+inline byte_count_fn byte_count_for(simd_level level) noexcept;
+
 /// As a byte_positions_fn for the first `n` bytes of one block only (n < 64): reads
 /// nothing beyond them; `out` needs room for `n + 8` entries. Portable code.
 inline std::size_t byte_positions_tail(const char* p, std::size_t n, char c,
@@ -111,6 +119,22 @@ using bytes64 = char __attribute__((vector_size(64)));
     return part(0) | part(1) << 16 | part(2) << 32 | part(3) << 48;
 }
 
+inline std::size_t byte_count_scalar(const char* p, std::size_t blocks, char c) noexcept {
+    std::size_t n = 0;
+    for (std::size_t b = 0; b < blocks; ++b) {
+        n += static_cast<std::size_t>(std::popcount(byte_mask64_scalar(p + 64 * b, c)));
+    }
+    return n;
+}
+
+inline std::size_t byte_count_sse2(const char* p, std::size_t blocks, char c) noexcept {
+    std::size_t n = 0;
+    for (std::size_t b = 0; b < blocks; ++b) {
+        n += static_cast<std::size_t>(std::popcount(byte_mask64_sse2(p + 64 * b, c)));
+    }
+    return n;
+}
+
 inline std::size_t byte_positions_sse2(const char* p, std::size_t blocks, char c,
                                        std::uint32_t* out) noexcept {
     std::size_t n = 0;
@@ -136,6 +160,36 @@ byte_positions_avx2(const char* p, std::size_t blocks, char c, std::uint32_t* ou
                 __builtin_ia32_pmovmskb256(reinterpret_cast<bytes32>(hi == needle)))}
                 << 32;
         n = flatten(m, static_cast<std::uint32_t>(64 * b), out, n);
+    }
+    return n;
+}
+
+[[gnu::target("avx2,bmi,popcnt")]] inline std::size_t
+byte_count_avx2(const char* p, std::size_t blocks, char c) noexcept {
+    const bytes32 needle = bytes32{} + c;
+    std::size_t n = 0;
+    for (std::size_t b = 0; b < blocks; ++b) {
+        bytes32 lo, hi;
+        std::memcpy(&lo, p + 64 * b, sizeof lo); // unaligned loads
+        std::memcpy(&hi, p + 64 * b + 32, sizeof hi);
+        n += static_cast<std::size_t>(
+            __builtin_popcount(static_cast<unsigned>(
+                __builtin_ia32_pmovmskb256(reinterpret_cast<bytes32>(lo == needle)))) +
+            __builtin_popcount(static_cast<unsigned>(
+                __builtin_ia32_pmovmskb256(reinterpret_cast<bytes32>(hi == needle)))));
+    }
+    return n;
+}
+
+[[gnu::target("avx512f,avx512bw,bmi,popcnt")]] inline std::size_t
+byte_count_avx512(const char* p, std::size_t blocks, char c) noexcept {
+    const bytes64 needle = bytes64{} + c;
+    std::size_t n = 0;
+    for (std::size_t b = 0; b < blocks; ++b) {
+        bytes64 v;
+        std::memcpy(&v, p + 64 * b, sizeof v); // an unaligned load
+        n += static_cast<std::size_t>(
+            __builtin_popcountll(__builtin_ia32_cmpb512_mask(v, needle, 0, ~0ULL)));
     }
     return n;
 }
@@ -171,6 +225,21 @@ inline byte_positions_fn byte_positions_for(simd_level level) noexcept {
 #endif
     default:
         return &detail::byte_positions_scalar;
+    }
+}
+
+inline byte_count_fn byte_count_for(simd_level level) noexcept {
+    switch (detail::cap_level(level)) {
+#if FASTREAD_SCAN_X86
+    case simd_level::avx512:
+        return &detail::byte_count_avx512;
+    case simd_level::avx2:
+        return &detail::byte_count_avx2;
+    case simd_level::sse2:
+        return &detail::byte_count_sse2;
+#endif
+    default:
+        return &detail::byte_count_scalar;
     }
 }
 

@@ -53,9 +53,18 @@ struct vector_sink {
                 scan::decimal_list_for<value>(scan::active_level());
             std::size_t total = 0;
             for (;;) {
-                value scratch[1024];
-                const std::size_t n = kernel(pos, end, scratch, 1024, most);
-                out->insert(out->end(), scratch, scratch + n);
+                std::size_t n = 0;
+                if constexpr (std::is_same_v<T, value>) {
+                    // The kernel writes straight into the vector (its room is reserved).
+                    const std::size_t at = out->size();
+                    out->resize(at + 1024);
+                    n = kernel(pos, end, out->data() + at, 1024, most);
+                    out->resize(at + n);
+                } else {
+                    value scratch[1024];
+                    n = kernel(pos, end, scratch, 1024, most);
+                    out->insert(out->end(), scratch, scratch + n);
+                }
                 total += n;
                 if (n < 1024) {
                     return total;

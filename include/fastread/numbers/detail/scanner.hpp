@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "../../result.hpp"
+#include "../../scan/byte_mask.hpp"
 #include "convert.hpp"
 
 namespace fastread::detail {
@@ -156,6 +157,19 @@ std::string token_reason(number_status st, const char* p, const char* end) {
            (std::is_floating_point_v<T> ? " is not a number" : " is not an integer");
 }
 
+/// The LF bytes in [p, end): whole 64-byte blocks by the byte_count kernel of the active
+/// SIMD level (std::count's vector code widens every byte to 64 bits, and cost as much as
+/// the decimal kernel whose lines it counted), the rest byte by byte.
+inline std::uint64_t count_line_feeds(const char* p, const char* end) noexcept {
+    static const scan::byte_count_fn count = scan::byte_count_for(scan::active_level());
+    const auto blocks = static_cast<std::size_t>(end - p) / 64;
+    std::uint64_t total = blocks != 0 ? count(p, blocks, '\n') : 0;
+    for (p += 64 * blocks; p != end; ++p) {
+        total += *p == '\n';
+    }
+    return total;
+}
+
 /// Scans text for numbers, handing each to `Sink`:
 /// `const char* sink.put(std::size_t column, const char* p, const char* end, number_status&)`
 /// converts the number at p (column: its 0-based index on its line) and returns its end;
@@ -277,7 +291,7 @@ class number_scanner {
     // After the kernel took `n` numbers from [p, q) (q: at whitespace or a token start):
     // the lines it crossed, the column of the next number.
     void count_lines(const char* p, const char* q, std::size_t n) noexcept {
-        const auto lfs = static_cast<std::uint64_t>(std::count(p, q, '\n'));
+        const std::uint64_t lfs = count_line_feeds(p, q);
         separation_ = 1;
         if (lfs == 0) {
             column_ += n;
