@@ -211,9 +211,9 @@ void add_fastread_rows(const row_adder& rows) {
             continue;
         }
         rows.in_process(row, [path, level] {
-            fastread::scan::force_level(level);
+            fastread::detail::force_simd_level(level);
             auto range = fastread::lines(path); // keeps the level it was made with
-            fastread::scan::reset_level();
+            fastread::detail::reset_simd_level();
             return consume(range);
         });
     }

@@ -259,9 +259,9 @@ void add_fastread_rows(context& ctx, const input& in, const column_reference& c)
             ctx.note(family, row, in.column, "n/a (CPU)");
         } else {
             add_load(row.c_str(), [level](const fs_path& p, auto s) {
-                fastread::scan::force_level(level);
+                fastread::detail::force_simd_level(level);
                 auto img = ppm::load<decltype(s)>(p);
-                fastread::scan::reset_level();
+                fastread::detail::reset_simd_level();
                 return img;
             });
         }

@@ -51,19 +51,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     bytes.append(in.data.data(), in.data.size());
     const std::size_t chunk = (in.param & 4) != 0 ? 0 : 61 + (in.param >> 3);
-    fastread::scan::force_level(simd_level::scalar);
+    fastread::detail::force_simd_level(simd_level::scalar);
     const outcome want8 = decode<std::uint8_t>(bytes, chunk);
     const outcome want16 = decode<std::uint16_t>(bytes, chunk);
     for (simd_level level : fastread::scan::all_levels) {
         if (level == simd_level::scalar || level > fastread::scan::best_level()) {
             continue;
         }
-        fastread::scan::force_level(level);
+        fastread::detail::force_simd_level(level);
         fastread_fuzz::check(decode<std::uint8_t>(bytes, chunk) == want8,
                              "8-bit: every level agrees with scalar");
         fastread_fuzz::check(decode<std::uint16_t>(bytes, chunk) == want16,
                              "16-bit: every level agrees with scalar");
     }
-    fastread::scan::reset_level();
+    fastread::detail::reset_simd_level();
     return 0;
 }

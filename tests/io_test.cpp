@@ -4,6 +4,7 @@
 #include <fastread/files_equal.hpp>
 #include <fastread/io.hpp>
 #include <fastread/lines.hpp>
+#include <fastread/numbers.hpp>
 #include <fastread/pnm/options.hpp>
 #include <fastread/records.hpp>
 
@@ -66,33 +67,53 @@ TEST_CASE("FASTREAD_IO takes read or map, and anything else is an error naming i
     }
 }
 
-TEST_CASE("Options read unless FASTREAD_IO=map, which sets the default of every io field", "[io]") {
+TEST_CASE("Options are plain values: their io defers to FASTREAD_IO, read inside the call",
+          "[io]") {
+    for (const char* value : {static_cast<const char*>(nullptr), "map", "bogus"}) {
+        scoped_io_env env(value);
+        // Making options reads no environment variable and never throws.
+        CHECK(fastread::line_options{}.io == io_mode::process_setting);
+        CHECK(fastread::load_options{}.io == io_mode::process_setting);
+        CHECK(fastread::compare_options{}.io == io_mode::process_setting);
+        CHECK(fastread::record_options{}.io == io_mode::process_setting);
+        CHECK(fastread::number_options{}.io == io_mode::process_setting);
+    }
+    CHECK(fastread::to_string(io_mode::process_setting) == "process setting");
+    auto settled_io = [](io_mode asked) {
+        fastread::line_options o;
+        o.io = asked;
+        const fastread::result<fastread::line_options> r = fastread::detail::settle_call(o);
+        REQUIRE(r);
+        return r->io;
+    };
     {
         scoped_io_env env(nullptr);
-        CHECK(fastread::default_io_mode() == io_mode::read);
-        CHECK(fastread::line_options{}.io == io_mode::read);
-        CHECK(fastread::load_options{}.io == io_mode::read);
-        CHECK(fastread::compare_options{}.io == io_mode::read);
-        CHECK(fastread::record_options{}.io == io_mode::read);
+        CHECK(settled_io(io_mode::process_setting) == io_mode::read);
+    }
+    {
+        scoped_io_env env("");
+        CHECK(settled_io(io_mode::process_setting) == io_mode::read);
     }
     {
         scoped_io_env env("map");
-        CHECK(fastread::default_io_mode() == io_mode::map);
-        CHECK(fastread::line_options{}.io == io_mode::map);
-        CHECK(fastread::load_options{}.io == io_mode::map);
-        CHECK(fastread::compare_options{}.io == io_mode::map);
-        CHECK(fastread::record_options{}.io == io_mode::map);
+        CHECK(settled_io(io_mode::process_setting) == io_mode::map);
         // What the caller writes wins over the environment.
-        fastread::load_options asked;
-        asked.io = io_mode::read;
-        CHECK(asked.io == io_mode::read);
+        CHECK(settled_io(io_mode::read) == io_mode::read);
     }
     {
         scoped_io_env env("read");
-        CHECK(fastread::load_options{}.io == io_mode::read);
+        CHECK(settled_io(io_mode::process_setting) == io_mode::read);
+        CHECK(settled_io(io_mode::map) == io_mode::map);
     }
     {
-        scoped_io_env env("bogus");
-        CHECK_THROWS_WITH(fastread::load_options{}, "FASTREAD_IO=bogus: expected read or map");
+        scoped_io_env env("mmap");
+        fastread::line_options o;
+        const fastread::result<fastread::line_options> r = fastread::detail::settle_call(o);
+        REQUIRE(!r);
+        CHECK(r.error().code() == fastread::errc::invalid_argument);
+        CHECK(r.error().message() == "FASTREAD_IO=mmap: expected read or map");
+        // A call whose options do not defer to FASTREAD_IO does not read it.
+        o.io = io_mode::read;
+        CHECK(fastread::detail::settle_call(o));
     }
 }

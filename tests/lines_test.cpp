@@ -89,10 +89,10 @@ TEST_CASE("lines: every SIMD level splits the same way", "[lines][scan]") {
             continue;
         }
         CAPTURE(fastread::scan::to_string(level));
-        fastread::scan::force_level(level);
+        fastread::detail::force_simd_level(level);
         check_lines(text, want);
         check_lines("a\nb", {"a", "b"});
-        fastread::scan::reset_level();
+        fastread::detail::reset_simd_level();
     }
 }
 

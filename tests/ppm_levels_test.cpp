@@ -50,7 +50,7 @@ outcome run(Load load) {
 // agree, and the result is returned.
 template <class Sample>
 outcome load_at(simd_level level, const std::string& bytes) {
-    scan::force_level(level);
+    fastread::detail::force_simd_level(level);
     const outcome whole = run<Sample>([&] {
         memory_source m(std::span<const char>(bytes.data(), bytes.size()));
         return ppm::load<Sample>(m);
@@ -62,7 +62,7 @@ outcome load_at(simd_level level, const std::string& bytes) {
                   return ppm::load<Sample>(s);
               }) == whole);
     }
-    scan::reset_level();
+    fastread::detail::reset_simd_level();
     return whole;
 }
 

@@ -61,17 +61,36 @@ inline void order_duplicates(std::vector<std::vector<duplicate_file>>& groups,
 ///
 /// Each record is passed to `options.on_action` as it is made, and returned, in group order.
 /// Time O(files × path depth) system calls; memory O(files of a group).
-/// @throws std::bad_alloc (and what the callbacks throw); system call failures are records
-///         (`failed`, with the errno), never exceptions.
-inline std::vector<action_record>
-act_on_duplicates(std::span<const std::filesystem::path> roots,
-                  const std::vector<std::vector<duplicate_file>>& groups,
-                  const action_options& options) {
+/// @throws std::bad_alloc (and what the callbacks throw); std::invalid_argument for a bad
+///         process setting (`FASTREAD_IO`, `FASTREAD_THREADS`), before any file is
+///         touched; system call failures are records (`failed`, with the errno), never
+///         exceptions.
+std::vector<action_record> act_on_duplicates(std::span<const std::filesystem::path> roots,
+                                             const std::vector<std::vector<duplicate_file>>& groups,
+                                             const action_options& options);
+
+/// `act_on_duplicates` without exceptions: the records, or the error of a bad process
+/// setting (`errc::invalid_argument`, before any file is touched). Never throws but
+/// `std::bad_alloc` and what the callbacks throw.
+inline result<std::vector<action_record>>
+try_act_on_duplicates(std::span<const std::filesystem::path> roots,
+                      const std::vector<std::vector<duplicate_file>>& groups,
+                      const action_options& options) {
+    if (error e = detail::process_setting_error(); e.code()) {
+        return e;
+    }
     detail::duplicate_actor actor(roots, options);
     for (const std::vector<duplicate_file>& group : groups) {
         actor.act(group);
     }
     return actor.take_records();
+}
+
+inline std::vector<action_record>
+act_on_duplicates(std::span<const std::filesystem::path> roots,
+                  const std::vector<std::vector<duplicate_file>>& groups,
+                  const action_options& options) {
+    return detail::value_or_throw(try_act_on_duplicates(roots, groups, options));
 }
 
 } // namespace fastread

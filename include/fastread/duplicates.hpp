@@ -12,6 +12,7 @@
 /// candidates by byte comparison alone: the same groups, with more reads when many files of
 /// one size share their first and last 4 KiB but differ elsewhere.
 
+#include "detail/call_setup.hpp"
 #include "duplicates/options.hpp"
 #include "duplicates/schedule.hpp"
 
@@ -22,6 +23,19 @@
 #include <vector>
 
 namespace fastread {
+
+namespace detail {
+/// The call setup of the duplicate finder (detail/call_setup.hpp): the error of a process
+/// setting `options` defer to, or none. Checks the options' copyable part only (the
+/// callbacks are not copied).
+inline error settled_duplicate_options(const duplicate_options& options) {
+    struct settings {
+        unsigned threads;
+    };
+    const result<settings> settled = settle_call(settings{options.threads});
+    return settled ? error() : settled.error();
+}
+} // namespace detail
 
 /// Groups of identical regular files under `roots`: each group lists two or more paths
 /// whose contents are equal byte for byte, sorted; the groups are sorted by their first
@@ -60,10 +74,8 @@ find_duplicates(std::span<const std::filesystem::path> roots, duplicate_options 
 /// `options.on_error` or `options.on_progress` throw).
 inline result<std::vector<std::vector<std::filesystem::path>>>
 try_find_duplicates(std::span<const std::filesystem::path> roots, duplicate_options options = {}) {
-    if (options.threads == 0) {
-        if (error e = detail::thread_setting_error(); e.code()) {
-            return e;
-        }
+    if (error e = detail::settled_duplicate_options(options); e.code()) {
+        return e;
     }
     const detail::thread_scope threads(options.threads);
     return detail::duplicate_finder(options).run(roots);
@@ -89,15 +101,26 @@ find_duplicates(std::span<const std::filesystem::path> roots, duplicate_options 
 /// entries lstat'ed, O(directories + entries) time and memory). Groups, walk, filters and
 /// errors as find_duplicates.
 /// @throws as find_duplicates.
-inline duplicate_report find_duplicate_files(std::span<const std::filesystem::path> roots,
-                                             duplicate_options options = {}) {
-    if (options.threads == 0) {
-        if (error e = detail::thread_setting_error(); e.code()) {
-            detail::throw_error(e);
-        }
+duplicate_report find_duplicate_files(std::span<const std::filesystem::path> roots,
+                                      duplicate_options options = {});
+
+/// `find_duplicate_files` without exceptions: the report, or the error the throwing form
+/// reports (a bad process setting, `errc::invalid_argument`). I/O problems with the files
+/// go to `options.on_error`. Never throws but `std::bad_alloc` (and what the callbacks
+/// throw).
+inline result<duplicate_report>
+try_find_duplicate_files(std::span<const std::filesystem::path> roots,
+                         duplicate_options options = {}) {
+    if (error e = detail::settled_duplicate_options(options); e.code()) {
+        return e;
     }
     const detail::thread_scope threads(options.threads);
     return detail::duplicate_finder(options).report_of(roots);
+}
+
+inline duplicate_report find_duplicate_files(std::span<const std::filesystem::path> roots,
+                                             duplicate_options options) {
+    return detail::value_or_throw(try_find_duplicate_files(roots, std::move(options)));
 }
 
 /// find_duplicates over roots written in place: `find_duplicates({"photos", "backup"})`.

@@ -3,9 +3,11 @@
 #define FASTREAD_FASTREAD_HPP
 
 /// @file
-/// Everything fastread offers.
+/// Everything fastread offers to read and parse files, and the settings that bound it
+/// (threads.hpp, io.hpp). Not the actions on duplicate files, which link, dedupe and delete
+/// users' files: a program that may change files says so by including
+/// fastread/duplicate_actions.hpp.
 
-#include "duplicate_actions.hpp"
 #include "duplicates.hpp"
 #include "error.hpp"
 #include "files_equal.hpp"
@@ -21,6 +23,7 @@
 #include "sample_vector.hpp"
 #include "source.hpp"
 #include "string_table.hpp"
+#include "threads.hpp"
 #include "version.hpp"
 
 #endif // FASTREAD_FASTREAD_HPP

@@ -6,6 +6,7 @@
 /// Whether two files hold the same bytes: `fastread::files_equal`, with the programs of the
 /// compare article ("Comparing two files", the article list in docs/) kept as methods.
 
+#include "detail/call_setup.hpp"
 #include "detail/policy.hpp"
 #include "detail/posix.hpp"
 #include "detail/rw.hpp"
@@ -62,9 +63,9 @@ struct compare_options {
     /// Bytes per read for `block` and `preload_then_block`; 0 reads each file whole (one
     /// buffer of the file's size per file). `automatic` ignores it.
     std::size_t block_size = detail::block_bytes;
-    /// `automatic` only: read (the default, unless `FASTREAD_IO=map`) or map the files
-    /// (fastread/io.hpp).
-    io_mode io = default_io_mode();
+    /// `automatic` only: read (the default, `process_setting`, reads unless `FASTREAD_IO=map`) or
+    /// map the files (fastread/io.hpp).
+    io_mode io = io_mode::process_setting;
     /// `automatic` only: the most threads the call uses, the calling thread included (1: no
     /// helper thread); 0: the process setting (fastread/threads.hpp).
     unsigned threads = 0;
@@ -214,6 +215,11 @@ inline result<bool> compare_maps(int fa, int fb) {
 
 inline result<bool> try_files_equal(const std::filesystem::path& a, const std::filesystem::path& b,
                                     compare_options options) {
+    if (const result<compare_options> settled = detail::settle_call(options); !settled) {
+        return settled.error(); // before either file is opened
+    } else {
+        options = *settled;
+    }
     fastread::error err;
     detail::unique_fd fa = detail::open_read_only(a, 0, err);
     if (!fa) {
@@ -248,11 +254,6 @@ inline result<bool> try_files_equal(const std::filesystem::path& a, const std::f
         // read in 1 MiB blocks in turn, which matches reading the files one after the other
         // on a disk.
         if (sized) {
-            if (options.threads == 0) {
-                if (err = detail::thread_setting_error(); err.code()) {
-                    return err;
-                }
-            }
             const detail::thread_scope threads(options.threads);
             const detail::reading_plan plan_a =
                 detail::plan_reading(options.io, fa.get(), ia.size, true);

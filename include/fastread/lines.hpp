@@ -26,6 +26,7 @@
 #include <string_view>
 #include <utility>
 
+#include "detail/call_setup.hpp"
 #include "detail/chunk_cursor.hpp"
 #include "detail/posix.hpp"
 #include "error.hpp"
@@ -53,9 +54,9 @@ struct line_options {
     /// as handed out without its delimiter (a CR that strip_cr drops does not count); a
     /// longer one throws parse_error instead of being split.
     std::size_t max_line_length = 0;
-    /// lines(path) only: read (the default, unless `FASTREAD_IO=map`) or map the file
-    /// (fastread/io.hpp).
-    io_mode io = default_io_mode();
+    /// lines(path) only: read (the default, `process_setting`, reads unless `FASTREAD_IO=map`) or
+    /// map the file (fastread/io.hpp).
+    io_mode io = io_mode::process_setting;
     /// lines(path) only: the most threads the call uses, the calling thread included (1: no
     /// helper thread); 0: the process setting (fastread/threads.hpp).
     unsigned threads = 0;
@@ -352,6 +353,7 @@ class line_range {
 /// @throws std::system_error naming the path if it cannot be opened or read.
 inline line_range<detail::file_source> lines(const std::filesystem::path& path,
                                              line_options options = {}) {
+    options = detail::settle_call_or_throw(options);
     const detail::thread_scope threads(options.threads);
     return line_range<detail::file_source>(
         std::make_unique<detail::file_source>(path, options.io, true), options);
@@ -382,11 +384,11 @@ struct line_range_access {
 /// ```
 inline result<line_range<detail::file_source>> try_lines(const std::filesystem::path& path,
                                                          line_options options = {}) {
-    if (options.threads == 0) {
-        if (error e = detail::thread_setting_error(); e.code()) {
-            return e;
-        }
+    const result<line_options> settled = detail::settle_call(options);
+    if (!settled) {
+        return settled.error();
     }
+    options = *settled;
     const detail::thread_scope threads(options.threads);
     result<detail::file_source> source = detail::file_source::try_open(path, options.io, true);
     if (!source) {
@@ -401,6 +403,7 @@ inline result<line_range<detail::file_source>> try_lines(const std::filesystem::
 /// @throws std::invalid_argument if `file` is null; std::bad_alloc; while iterating,
 ///         std::system_error if a read fails (stdio_source).
 inline line_range<stdio_source> lines(std::FILE* file, line_options options = {}) {
+    options = detail::settle_call_or_throw(options);
     return line_range<stdio_source>(std::make_unique<stdio_source>(file), options);
 }
 
@@ -408,6 +411,9 @@ inline line_range<stdio_source> lines(std::FILE* file, line_options options = {}
 /// a null `file`, fstat's errno). A read error while iterating ends the iteration and is
 /// kept: `range.error()`. Never throws but `std::bad_alloc`.
 inline result<line_range<stdio_source>> try_lines(std::FILE* file, line_options options = {}) {
+    if (const result<line_options> settled = detail::settle_call(options); !settled) {
+        return settled.error();
+    }
     result<stdio_source> source = stdio_source::try_open(file);
     if (!source) {
         return source.error();

@@ -57,6 +57,7 @@
 #include <utility>
 #include <vector>
 
+#include "detail/call_setup.hpp"
 #include "detail/source_ref.hpp"
 #include "error.hpp"
 #include "io.hpp"
@@ -79,9 +80,9 @@ struct number_options {
     /// Numbers per line, checked on every line that has one (a short or long line is a
     /// `parse_error` naming it); 0: any count. columns<T...> sets it to its column count.
     std::size_t columns = 0;
-    /// Paths only: read (the default, unless `FASTREAD_IO=map`) or map the file
-    /// (fastread/io.hpp). A mapped file is scanned on one thread.
-    io_mode io = default_io_mode();
+    /// Paths only: read (the default, `process_setting`, reads unless `FASTREAD_IO=map`) or map the
+    /// file (fastread/io.hpp). A mapped file is scanned on one thread.
+    io_mode io = io_mode::process_setting;
     /// Paths only: the most threads the call uses, the calling thread included (1: no
     /// helper thread); 0: the process setting (fastread/threads.hpp). The result is the
     /// same for every setting.
@@ -105,15 +106,15 @@ result<number_syntax> syntax_for(const number_options& options) {
 }
 
 template <class R>
-result<R> try_numbers_file(const std::filesystem::path& path, const number_options& options) {
+result<R> try_numbers_file(const std::filesystem::path& path, const number_options& asked) {
+    const result<number_options> settled = settle_call(asked);
+    if (!settled) {
+        return settled.error();
+    }
+    const number_options& options = *settled;
     result<number_syntax> syntax = syntax_for<R>(options);
     if (!syntax) {
         return syntax.error();
-    }
-    if (options.threads == 0) {
-        if (error e = thread_setting_error(); e.code()) {
-            return e;
-        }
     }
     const thread_scope threads(options.threads);
     return numbers_from_file<R>(path, *syntax, options.io);
@@ -121,6 +122,9 @@ result<R> try_numbers_file(const std::filesystem::path& path, const number_optio
 
 template <class R, class Source>
 result<R> try_numbers_source(Source& source, const number_options& options) {
+    if (const result<number_options> settled = settle_call(options); !settled) {
+        return settled.error();
+    }
     result<number_syntax> syntax = syntax_for<R>(options);
     if (!syntax) {
         return syntax.error();
@@ -236,6 +240,8 @@ std::tuple<std::vector<T>...> columns(Source& source, number_options options = {
 /// The source is borrowed and must outlive the range; `io` and `threads` are not used.
 /// Errors are thrown by `begin()` or an increment (parse_error with offset, line and
 /// column; what the source throws), after every number before the error was handed out.
+/// A range made by try_number_range throws none: an error ends the iteration and is kept
+/// in `error()`.
 template <class T>
 class number_range {
     static_assert(detail::is_number_type<T>, "number_range reads the standard integer types "
@@ -280,8 +286,14 @@ class number_range {
     requires(!std::is_same_v<std::remove_cvref_t<Source>, number_range>) explicit number_range(
         Source& source, number_options options = {})
         : source_(source),
-          state_(std::make_unique<state>(detail::value_or_throw(detail::make_number_syntax(
-              options.separators, options.comment, options.skip_lines, options.columns)))) {}
+          state_(std::make_unique<state>(
+              (detail::settle_call_or_throw(options),
+               detail::value_or_throw(detail::make_number_syntax(
+                   options.separators, options.comment, options.skip_lines, options.columns))))) {}
+
+    /// Only in a range made by try_number_range: the error that ended the iteration (a
+    /// parse_error's or the source's), or none.
+    const fastread::error& error() const noexcept { return error_; }
 
     ///@{
     /// Moves the range; not copyable.
@@ -303,12 +315,20 @@ class number_range {
   private:
     // On the heap, so that the scanner's pointers to the syntax and the batch stay valid
     // when the range moves.
+    template <class U, byte_source Source>
+    friend result<number_range<U>> try_number_range(Source& source, number_options options);
+
+    // try_number_range's range: reports its errors through error().
+    template <byte_source Source>
+    number_range(Source& source, const detail::number_syntax& syntax)
+        : source_(source), state_(std::make_unique<state>(syntax)), reporting_(true) {}
+
     struct state {
         detail::number_syntax syntax;
         std::vector<T> batch;
         sink_type sink{&batch};
         detail::number_stream<sink_type> stream{syntax, sink};
-        error pending; // an error found after the numbers still in the batch
+        fastread::error pending; // an error found after the numbers still in the batch
         explicit state(const detail::number_syntax& s) : syntax(s) {}
     };
 
@@ -327,7 +347,11 @@ class number_range {
         while (s.batch.empty()) {
             if (s.pending.code()) {
                 done_ = true;
-                detail::throw_error(std::exchange(s.pending, error()));
+                if (reporting_) {
+                    error_ = std::exchange(s.pending, fastread::error());
+                    return false;
+                }
+                detail::throw_error(std::exchange(s.pending, fastread::error()));
             }
             if (done_) {
                 return false;
@@ -335,7 +359,7 @@ class number_range {
             const std::span<const char> chunk = source_.next();
             if (chunk.empty()) {
                 done_ = true;
-                if (const error* e = source_.error(); e != nullptr && e->code()) {
+                if (const fastread::error* e = source_.error(); e != nullptr && e->code()) {
                     s.pending = *e;
                 } else if (!s.stream.finish(offset_)) {
                     s.pending = detail::number_error(s.stream.failure(), {});
@@ -357,7 +381,35 @@ class number_range {
     std::uint64_t offset_ = 0;
     bool started_ = false;
     bool done_ = false;
+    bool reporting_ = false;
+    fastread::error error_;
 };
+
+/// `number_range<T>(source, options)` without exceptions: the range, or the error of
+/// contradictory options (errc::invalid_argument) or of a process setting
+/// (`FASTREAD_IO`, `FASTREAD_THREADS`; see fastread/io.hpp). An error while the range is
+/// iterated (a malformed number, a read error of the source) ends the iteration after every
+/// number before it and is kept: `range.error()`. Never throws but `std::bad_alloc` and
+/// what the source throws.
+///
+/// ```
+/// auto numbers = fastread::try_number_range<double>(in);
+/// if (!numbers) { /* numbers.error() */ }
+/// for (double x : *numbers) { ... }
+/// if (numbers->error().code()) { /* stopped early */ }
+/// ```
+template <class T, byte_source Source>
+result<number_range<T>> try_number_range(Source& source, number_options options = {}) {
+    if (const result<number_options> settled = detail::settle_call(options); !settled) {
+        return settled.error();
+    }
+    result<detail::number_syntax> syntax = detail::make_number_syntax(
+        options.separators, options.comment, options.skip_lines, options.columns);
+    if (!syntax) {
+        return syntax.error();
+    }
+    return number_range<T>(source, *syntax);
+}
 
 } // namespace fastread
 

@@ -29,6 +29,7 @@
 /// `liburing-dev`); the CMake target `fastread::fastread` does both when CMake finds
 /// liburing.
 
+#include "detail/call_setup.hpp"
 #include "detail/file_map.hpp"
 #include "detail/file_shrank.hpp"
 #include "detail/parallel.hpp"
@@ -99,10 +100,10 @@ struct record_options {
     /// or `msync(MS_SYNC)` for `mmap`). Updates are made in place, record by record: a
     /// crash during the call can leave some of the batch applied.
     bool durable = false;
-    /// `automatic` only: whether reads come from a guarded map (fastread/io.hpp); read (the
-    /// default, unless `FASTREAD_IO=map`) or map. Updates write through a map only with
-    /// `mmap`.
-    io_mode io = default_io_mode();
+    /// `automatic` only: whether reads come from a guarded map (fastread/io.hpp): read or
+    /// map; the default, `process_setting`, reads unless `FASTREAD_IO=map`. Updates write
+    /// through a map only with `mmap`.
+    io_mode io = io_mode::process_setting;
     /// The most threads a batch uses, the calling thread included (1: none started);
     /// 0: the process setting (fastread/threads.hpp).
     unsigned threads = 0;
@@ -124,7 +125,10 @@ class positioned_file {
     /// the path).
     static result<positioned_file> try_open(const std::filesystem::path& path,
                                             bool writable = false) {
-        error err;
+        error err = detail::process_setting_error();
+        if (err.code()) {
+            return err;
+        }
         detail::unique_fd fd = detail::open_regular(
             path, writable ? "update records" : "read records",
             writable ? detail::open_mode::read_write : detail::open_mode::read_only, err);
@@ -167,8 +171,13 @@ class positioned_file {
     /// fastread::try_read_at).
     template <class T>
     result<void> try_read_at(std::span<const std::uint64_t> indices, std::span<T> out,
-                             const record_options& options = {}) {
+                             const record_options& asked = {}) {
         static_assert(std::is_trivially_copyable_v<T>, "records are copied as bytes");
+        const result<record_options> settled = detail::settle_call(asked);
+        if (!settled) {
+            return settled.error();
+        }
+        const record_options& options = *settled;
         if (indices.size() != out.size()) {
             return detail::invalid_argument_value(
                 "read_at: indices (" + std::to_string(indices.size()) + ") and out (" +
@@ -181,11 +190,6 @@ class positioned_file {
         }
         if (indices.empty()) {
             return {};
-        }
-        if (options.threads == 0) {
-            if (err = detail::thread_setting_error(); err.code()) {
-                return err;
-            }
         }
         const detail::thread_scope threads(options.threads);
         const std::vector<detail::record_ref> refs = detail::visit_order(indices, options.sort);
@@ -304,7 +308,12 @@ class positioned_file {
     template <class T>
     detail::update_failure update_records(std::span<const std::uint64_t> indices,
                                           detail::record_update_fn<T> fn,
-                                          const record_options& options) {
+                                          const record_options& asked) {
+        const result<record_options> settled = detail::settle_call(asked);
+        if (!settled) {
+            return {settled.error(), 0};
+        }
+        const record_options& options = *settled;
         if (!writable_) {
             const std::error_code code = std::make_error_code(std::errc::bad_file_descriptor);
             return {
@@ -320,11 +329,6 @@ class positioned_file {
         }
         if (indices.empty()) {
             return {};
-        }
-        if (options.threads == 0) {
-            if (err = detail::thread_setting_error(); err.code()) {
-                return {err, 0};
-            }
         }
         const detail::thread_scope threads(options.threads);
         const std::vector<detail::record_ref> refs = detail::visit_order(indices, options.sort);
@@ -573,6 +577,7 @@ class positioned_file {
 template <class T>
 void read_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices,
              std::span<T> out, const record_options& options = {}) {
+    detail::settle_call_or_throw(options); // before the file is opened
     positioned_file(path).read_at<T>(indices, out, options);
 }
 
@@ -586,6 +591,7 @@ template <detail::record_output Out>
 void read_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices, Out&& out,
              const record_options& options = {}) {
     using T = detail::range_record_t<Out>;
+    detail::settle_call_or_throw(options); // before the file is opened
     positioned_file(path).read_at<T>(indices, std::span<T>(std::data(out), std::size(out)),
                                      options);
 }
@@ -597,6 +603,7 @@ template <class T>
 std::vector<T> read_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices,
                        const record_options& options = {}) {
     static_assert(std::is_trivially_copyable_v<T>, "records are copied as bytes");
+    detail::settle_call_or_throw(options); // before the file is opened
     std::vector<T> out(indices.size());
     positioned_file(path).read_at<T>(indices, std::span<T>(out), options);
     return out;
@@ -611,6 +618,9 @@ std::vector<T> read_at(const std::filesystem::path& path, std::span<const std::u
 template <class T>
 result<void> try_read_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices,
                          std::span<T> out, const record_options& options = {}) {
+    if (const result<record_options> settled = detail::settle_call(options); !settled) {
+        return settled.error(); // before the file is opened
+    }
     result<positioned_file> file = positioned_file::try_open(path);
     if (!file) {
         return file.error();
@@ -664,6 +674,7 @@ result<std::vector<T>> try_read_at(const std::filesystem::path& path,
 template <class T, class F>
 void update_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices, F&& fn,
                const record_options& options = {}) {
+    detail::settle_call_or_throw(options); // before the file is opened
     result<positioned_file> file = positioned_file::try_open(path, true);
     if (!file) {
         detail::throw_update_failure({file.error(), 0});
@@ -684,6 +695,9 @@ result<void> try_update_at(const std::filesystem::path& path,
                            const record_options& options = {}, std::size_t* applied = nullptr) {
     if (applied != nullptr) {
         *applied = 0;
+    }
+    if (const result<record_options> settled = detail::settle_call(options); !settled) {
+        return settled.error(); // before the file is opened
     }
     result<positioned_file> file = positioned_file::try_open(path, true);
     if (!file) {

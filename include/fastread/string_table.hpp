@@ -15,6 +15,7 @@
 /// builds for today is big-endian.
 
 #include "detail/atomic_file.hpp"
+#include "detail/call_setup.hpp"
 #include "detail/file_map.hpp"
 #include "detail/policy.hpp"
 #include "detail/posix.hpp"
@@ -199,6 +200,9 @@ class writer {
 template <std::ranges::input_range R>
 requires std::convertible_to<std::ranges::range_reference_t<R>, std::string_view> result<void>
 try_write(const std::filesystem::path& path, R&& strings) {
+    if (fastread::error e = detail::process_setting_error(); e.code()) {
+        return e;
+    }
     if constexpr (!std::ranges::forward_range<R>) {
         // A single pass: through a writer.
         fastread::error err;
@@ -307,7 +311,10 @@ class view {
 
     /// `open_unchecked` without exceptions: the view, or the error it reports.
     static result<view> try_open_unchecked(const std::filesystem::path& path) {
-        fastread::error err;
+        fastread::error err = detail::process_setting_error();
+        if (err.code()) {
+            return err;
+        }
         // O_NONBLOCK: a FIFO must not block the open; it is refused just below.
         detail::unique_fd fd = detail::open_read_only(path, detail::o_nonblock, err);
         if (!fd) {

@@ -273,7 +273,7 @@ TEST_CASE("pnm::probe_batch: the headers of many files in order, errors in place
         paths.push_back(data_path("missing.pgm"));
     }
     for (const unsigned threads : {1u, 2u}) {
-        const std::vector<result<pnm::header>> each = pnm::probe_batch(paths, threads);
+        const std::vector<result<pnm::header>> each = pnm::probe_batch(paths, {.threads = threads});
         REQUIRE(each.size() == paths.size());
         for (std::size_t i = 0; i < paths.size(); ++i) {
             CAPTURE(paths[i].string());

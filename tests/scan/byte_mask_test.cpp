@@ -94,11 +94,11 @@ TEST_CASE("simd levels: forcing, capping and the FASTREAD_SIMD variable", "[scan
 #else
     CHECK(best == simd_level::scalar);
 #endif
-    force_level(simd_level::scalar);
+    fastread::detail::force_simd_level(simd_level::scalar);
     CHECK(active_level() == simd_level::scalar);
-    force_level(simd_level::avx512); // capped at what the CPU has
+    fastread::detail::force_simd_level(simd_level::avx512); // capped at what the CPU has
     CHECK(active_level() == best);
-    reset_level();
+    fastread::detail::reset_simd_level();
     // Without a forced level the environment decides (CTest runs this program once per
     // level with FASTREAD_SIMD set), else the best level.
     const char* env = std::getenv("FASTREAD_SIMD");

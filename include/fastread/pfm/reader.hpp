@@ -9,6 +9,7 @@
 
 #include <type_traits>
 
+#include "../detail/call_setup.hpp"
 #include "../detail/chunk_cursor.hpp"
 #include "../pnm/detail/pfm.hpp"
 #include "../source/byte_source.hpp"
@@ -33,6 +34,9 @@ requires byte_source<std::remove_cvref_t<Source>> header probe(Source&& source);
 /// (or a `reporting_source`'s read error).
 template <class Source>
 requires byte_source<std::remove_cvref_t<Source>> result<header> try_probe(Source&& source) {
+    if (fastread::error e = fastread::detail::process_setting_error(); e.code()) {
+        return e;
+    }
     const fastread::detail::source_ref ref(source);
     fastread::detail::decoder_cursor cursor{ref};
     fastread::detail::pfm_header h;
@@ -58,6 +62,9 @@ requires byte_source<std::remove_cvref_t<Source>> header probe(Source&& source) 
 template <class Source>
 requires byte_source<std::remove_cvref_t<Source>> result<image>
 try_load(Source&& source, load_options options = {}) {
+    if (const result<load_options> settled = fastread::detail::settle_call(options); !settled) {
+        return settled.error();
+    }
     const fastread::detail::source_ref ref(source);
     fastread::detail::decoder_cursor cursor{ref};
     result<image> img = fastread::detail::read_pfm(cursor, fastread::detail::source_name(source),

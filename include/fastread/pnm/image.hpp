@@ -189,11 +189,18 @@ result<std::vector<result<header>>> try_load_batch(std::span<const std::filesyst
                                                    load_options options = {});
 
 /// The headers of many Netpbm files, as `probe` reads each (no raster byte), on each thread
-/// `threads` allows (0: the process setting, fastread/threads.hpp). Never throws but
-/// `std::bad_alloc`. Time O(total header size).
+/// `options.threads` allows (0: the process setting, fastread/threads.hpp); the other
+/// fields of `options` are not used. Time O(total header size).
 /// @returns one result per path, in order: the header, or the error `probe` reports.
+/// @throws std::invalid_argument for a bad process setting (`FASTREAD_THREADS`,
+///         `FASTREAD_IO`), before any file is opened; nothing else but `std::bad_alloc`.
 std::vector<result<header>> probe_batch(std::span<const std::filesystem::path> paths,
-                                        unsigned threads = 0);
+                                        load_options options = {});
+
+/// `probe_batch` without exceptions: the results, or the error of a bad process setting.
+/// Never throws but `std::bad_alloc`.
+result<std::vector<result<header>>> try_probe_batch(std::span<const std::filesystem::path> paths,
+                                                    load_options options = {});
 
 /// Writes `img` to `path` in format `fmt`: PBM needs depth 1 and maxval 1 (sample 0 is
 /// written as black), PGM depth 1, PPM depth 3; PAM any depth, with the image's tuple type.

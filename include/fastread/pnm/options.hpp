@@ -13,9 +13,10 @@ namespace fastread {
 
 /// Options of the Netpbm and PFM loads from a path.
 struct load_options {
-    /// Read the file (the default, unless `FASTREAD_IO=map`) or map it (fastread/io.hpp:
-    /// a guarded map; a file that shrinks during the call gives a parse_error, not SIGBUS).
-    io_mode io = default_io_mode();
+    /// Read the file (the default, `process_setting`, reads unless `FASTREAD_IO=map`) or map it
+    /// (fastread/io.hpp: a guarded map; a file that shrinks during the call gives a parse_error,
+    /// not SIGBUS).
+    io_mode io = io_mode::process_setting;
     /// The most threads the load uses, the calling thread included (1: none started);
     /// 0: the process setting (fastread/threads.hpp). Big cached rasters are read and
     /// decoded in slices on several threads; the image is the same whatever the count.

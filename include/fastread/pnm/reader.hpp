@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "../detail/call_setup.hpp"
 #include "../detail/chunk_cursor.hpp"
 #include "../error.hpp"
 #include "../source/byte_source.hpp"
@@ -114,6 +115,9 @@ namespace fastread::pnm {
 template <class Sample, class Source>
 requires byte_source<std::remove_cvref_t<Source>> result<image<Sample>>
 try_load(Source&& source, load_options options) {
+    if (const result<load_options> settled = fastread::detail::settle_call(options); !settled) {
+        return settled.error();
+    }
     return fastread::detail::as_image_result<image<Sample>>(
         fastread::detail::try_load_first_pnm<Sample>(
             fastread::detail::source_ref(source), fastread::detail::source_name(source),
@@ -128,6 +132,9 @@ requires byte_source<std::remove_cvref_t<Source>> image<Sample> load(Source&& so
 
 template <class Source>
 requires byte_source<std::remove_cvref_t<Source>> result<header> try_probe(Source&& source) {
+    if (fastread::error e = fastread::detail::process_setting_error(); e.code()) {
+        return e;
+    }
     fastread::detail::source_ref ref(source);
     fastread::detail::decoder_cursor cur(ref);
     return fastread::detail::as_header_result(
@@ -143,6 +150,9 @@ template <class Sample, class Source>
 requires byte_source<std::remove_cvref_t<Source>> result<header>
 try_load_into(Source&& source, std::span<Sample> dst, std::size_t row_stride,
               load_options options) {
+    if (const result<load_options> settled = fastread::detail::settle_call(options); !settled) {
+        return settled.error();
+    }
     fastread::detail::source_ref ref(source);
     fastread::detail::decoder_cursor cur(ref);
     return fastread::detail::as_header_result(

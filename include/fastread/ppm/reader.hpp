@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "../detail/call_setup.hpp"
 #include "../detail/chunk_cursor.hpp"
 #include "../error.hpp"
 #include "../pnm/detail/image_reader.hpp"
@@ -75,6 +76,9 @@ namespace fastread::ppm {
 template <class Sample, class Source>
 requires byte_source<std::remove_cvref_t<Source>> result<image<Sample>>
 try_load(Source&& source, load_options options) {
+    if (const result<load_options> settled = fastread::detail::settle_call(options); !settled) {
+        return settled.error();
+    }
     return fastread::detail::as_image_result<image<Sample>>(
         fastread::detail::try_load_first_pnm<Sample>(
             fastread::detail::source_ref(source), fastread::detail::source_name(source),

@@ -48,19 +48,12 @@ constexpr std::string_view to_string(simd_level level) noexcept {
 /// AVX2 and BMI1 (from cpuid, queried once); sse2 on any other x86-64; scalar elsewhere.
 inline simd_level best_level() noexcept;
 
-/// The level that kernels chosen now use: the level forced by force_level(), else the one
+/// The level that kernels chosen now use: the level a test or the bench forced (an internal
+/// hook, detail::force_simd_level), else the one
 /// named by the environment variable `FASTREAD_SIMD` (`scalar`, `sse2`, `avx2`,
 /// `avx512`; read once; an unknown name is ignored), else best_level(). Never above
 /// best_level().
 inline simd_level active_level() noexcept;
-
-/// Makes active_level() return `level` (capped at best_level()) until reset_level(), so
-/// that tests and benchmarks can run every level. Objects that already chose a kernel,
-/// such as a line_range, keep theirs. Thread-safe; meant for tests, not hot paths.
-inline void force_level(simd_level level) noexcept;
-
-/// Undoes force_level().
-inline void reset_level() noexcept;
 
 // ---------------------------------------------------------------------------------------
 // Implementation
@@ -123,15 +116,23 @@ inline simd_level active_level() noexcept {
     return from_environment;
 }
 
-inline void force_level(simd_level level) noexcept {
-    detail::forced_level().store(static_cast<int>(detail::cap_level(level)),
-                                 std::memory_order_relaxed);
-}
-
-inline void reset_level() noexcept {
-    detail::forced_level().store(-1, std::memory_order_relaxed);
-}
-
 } // namespace fastread::scan
+
+namespace fastread::detail {
+
+/// A hook of the tests, the fuzz targets and the bench, not of the API: makes
+/// scan::active_level() return `level` (capped at best_level()) until reset_simd_level(), so
+/// that every level can be run. Objects that already chose a kernel, such as a line_range,
+/// keep theirs. Thread-safe; not for hot paths.
+inline void force_simd_level(scan::simd_level level) noexcept {
+    forced_level().store(static_cast<int>(cap_level(level)), std::memory_order_relaxed);
+}
+
+/// Undoes force_simd_level().
+inline void reset_simd_level() noexcept {
+    forced_level().store(-1, std::memory_order_relaxed);
+}
+
+} // namespace fastread::detail
 
 #endif // FASTREAD_SCAN_SIMD_LEVEL_HPP

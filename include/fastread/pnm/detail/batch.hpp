@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "../../detail/call_setup.hpp"
 #include "../../detail/file_batch.hpp"
 #include "../../detail/parallel.hpp"
 #include "../../detail/policy.hpp"
@@ -198,12 +199,12 @@ void load_batch_share(std::span<const std::filesystem::path> paths, std::size_t 
 template <class Sample>
 result<std::vector<result<pnm::header>>>
 try_load_batch_files(std::span<const std::filesystem::path> paths, std::span<Sample> dst,
-                     const load_options& options) {
-    if (options.threads == 0) {
-        if (error e = thread_setting_error(); e.code()) {
-            return e;
-        }
+                     const load_options& asked) {
+    const result<load_options> settled = settle_call(asked);
+    if (!settled) {
+        return settled.error();
     }
+    const load_options& options = *settled;
     const thread_scope scope(options.threads);
     const pnm_limits limits = limits_of(options);
     std::vector<std::optional<result<pnm::header>>> each(paths.size());

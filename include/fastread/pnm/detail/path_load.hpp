@@ -12,6 +12,7 @@
 #include <string>
 
 #include "../../detail/atomic_file.hpp"
+#include "../../detail/call_setup.hpp"
 #include "../../detail/thread_limit.hpp"
 #include "../../ppm/image.hpp"
 #include "../image.hpp"
@@ -26,13 +27,13 @@ namespace fastread::detail {
 /// pnm::try_load and ppm::try_load from a path: the first image of the file (P3 or P6, or
 /// with `any_format` P1 to P7) as an `Image`, or the error (a bad FASTREAD_THREADS first).
 template <class Image>
-result<Image> try_load_image(const std::filesystem::path& path, const load_options& options,
+result<Image> try_load_image(const std::filesystem::path& path, const load_options& asked,
                              bool any_format) {
-    if (options.threads == 0) {
-        if (error e = thread_setting_error(); e.code()) {
-            return e;
-        }
+    const result<load_options> settled = settle_call(asked);
+    if (!settled) {
+        return settled.error();
     }
+    const load_options& options = *settled;
     const thread_scope threads(options.threads);
     return as_image_result<Image>(
         try_load_pnm_file<sample_of<Image>>(path, options.io, any_format, limits_of(options)));
@@ -44,7 +45,10 @@ result<void> save_pnm_file(const std::filesystem::path& path, std::uint32_t widt
                            std::uint32_t height, std::uint32_t depth, std::uint16_t maxval,
                            const std::string& tuple_type, const Sample* samples, std::size_t count,
                            char magic) {
-    fastread::error err;
+    fastread::error err = process_setting_error();
+    if (err.code()) {
+        return err;
+    }
     atomic_file file(path, err);
     encode_pnm(width, height, depth, maxval, tuple_type, samples, count, magic,
                [&](const char* data, std::size_t n) { file.write(data, n, err); });
@@ -69,6 +73,9 @@ image<Sample> load(const std::filesystem::path& path, load_options options) {
 }
 
 FASTREAD_COMPILED_INLINE result<header> try_probe(const std::filesystem::path& path) {
+    if (fastread::error e = fastread::detail::process_setting_error(); e.code()) {
+        return e;
+    }
     return fastread::detail::as_header_result(fastread::detail::try_probe_file(path));
 }
 
@@ -79,10 +86,10 @@ FASTREAD_COMPILED_INLINE header probe(const std::filesystem::path& path) {
 template <class Sample>
 result<header> try_load_into(const std::filesystem::path& path, std::span<Sample> dst,
                              std::size_t row_stride, load_options options) {
-    if (options.threads == 0) {
-        if (fastread::error e = fastread::detail::thread_setting_error(); e.code()) {
-            return e;
-        }
+    if (const result<load_options> settled = fastread::detail::settle_call(options); !settled) {
+        return settled.error();
+    } else {
+        options = *settled;
     }
     const fastread::detail::thread_scope threads(options.threads);
     return fastread::detail::as_header_result(fastread::detail::try_load_into_file(
@@ -107,9 +114,18 @@ std::vector<result<header>> load_batch(std::span<const std::filesystem::path> pa
     return fastread::detail::value_or_throw(try_load_batch(paths, dst, options));
 }
 
+FASTREAD_COMPILED_INLINE result<std::vector<result<header>>>
+try_probe_batch(std::span<const std::filesystem::path> paths, load_options options) {
+    const result<load_options> settled = fastread::detail::settle_call(options);
+    if (!settled) {
+        return settled.error();
+    }
+    return fastread::detail::probe_batch_files(paths, settled->threads);
+}
+
 FASTREAD_COMPILED_INLINE std::vector<result<header>>
-probe_batch(std::span<const std::filesystem::path> paths, unsigned threads) {
-    return fastread::detail::probe_batch_files(paths, threads);
+probe_batch(std::span<const std::filesystem::path> paths, load_options options) {
+    return fastread::detail::value_or_throw(try_probe_batch(paths, options));
 }
 
 template <class Sample>

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "../../detail/atomic_file.hpp"
+#include "../../detail/call_setup.hpp"
 #include "../../detail/chunk_cursor.hpp"
 #include "../../detail/file_map.hpp"
 #include "../../detail/file_shrank.hpp"
@@ -415,6 +416,11 @@ namespace fastread::pfm {
 FASTREAD_COMPILED_INLINE result<image> try_load(const std::filesystem::path& path,
                                                 load_options options) {
     namespace d = fastread::detail;
+    if (const result<load_options> settled = d::settle_call(options); !settled) {
+        return settled.error();
+    } else {
+        options = *settled;
+    }
     fastread::error err;
     d::unique_fd fd = d::open_read_only(path, 0, err);
     if (!fd) {
@@ -480,7 +486,10 @@ FASTREAD_COMPILED_INLINE image load(const std::filesystem::path& path, load_opti
 
 FASTREAD_COMPILED_INLINE result<header> try_probe(const std::filesystem::path& path) {
     namespace d = fastread::detail;
-    fastread::error err;
+    fastread::error err = d::process_setting_error();
+    if (err.code()) {
+        return err;
+    }
     d::unique_fd fd = d::open_read_only(path, 0, err);
     if (!fd) {
         return err;
@@ -500,6 +509,9 @@ FASTREAD_COMPILED_INLINE result<void> try_save(const std::filesystem::path& path
                                                const image& img) {
     const std::string who = "fastread::pfm::save: ";
     namespace d = fastread::detail;
+    if (fastread::error e = d::process_setting_error(); e.code()) {
+        return e;
+    }
     if (img.width == 0 || img.height == 0) {
         return d::invalid_argument_value(who + "width and height must be at least 1");
     }
