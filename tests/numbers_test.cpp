@@ -407,6 +407,26 @@ TEST_CASE("numbers: a file in slices on threads reads as on one thread, errors t
     CHECK(e1.error().line() == lf + 2);
     CHECK(e1.error().column() == 3u);
     CHECK(e1.error().offset() == at + 5);
+
+    // An error early in the file stops the first slice's parse before its end: the parse
+    // error on two threads as on one, not a file that shrank (the first slice stopping
+    // short of its cut was once taken for a shrink).
+    std::string early = text;
+    const std::size_t early_at = early.find('\n', 1000) + 1;
+    const auto early_lf = static_cast<std::uint64_t>(
+        std::count(early.begin(), early.begin() + static_cast<std::ptrdiff_t>(early_at), '\n'));
+    early.insert(early_at, "4 5 six\n");
+    write_file(dir / "early.txt", early);
+    page_cache::preload(dir / "early.txt");
+    const result<std::vector<double>> f1 = try_numbers<double>(dir / "early.txt", one);
+    const result<std::vector<double>> f2 = try_numbers<double>(dir / "early.txt", two);
+    REQUIRE(!f1);
+    REQUIRE(!f2);
+    CHECK(f2.error().code() == f1.error().code());
+    CHECK(f2.error().message() == f1.error().message());
+    CHECK(f2.error().line() == early_lf + 1);
+    CHECK(f2.error().column() == 3u); // the third field
+    CHECK(f2.error().offset() == early_at + 4);
 }
 
 TEST_CASE("number_range: streams a source, errors after the numbers before them") {

@@ -460,11 +460,10 @@ namespace {
 template <class Sample>
 std::string raw_sliced_outcome(const fs_path& path, unsigned threads, bool any_format,
                                std::vector<unsigned>* samples = nullptr) {
-    fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
-    const std::uint64_t size = std::filesystem::file_size(path);
+    fastread::detail::input_file file =
+        fastread::detail::value_or_throw(fastread::detail::input_file::open(path));
     try {
-        auto sliced = fastread::detail::load_raw_in_file_slices<Sample>(fd.get(), size, threads,
-                                                                        path, any_format);
+        auto sliced = fastread::detail::load_raw_in_file_slices<Sample>(file, threads, any_format);
         if (!sliced) {
             return "nothing";
         }
@@ -624,12 +623,12 @@ TEST_CASE("load(path) of a cached raw file in slices: a file cut short gives a p
         for (std::uint64_t cut : {size / 5, size * 5 / 6, size - 1}) {
             CAPTURE(maxval, cut);
             pnm::save(path, img, pnm::format::ppm_raw);
-            fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
+            fastread::detail::input_file file =
+                fastread::detail::value_or_throw(fastread::detail::input_file::open(path));
             std::filesystem::resize_file(path, cut);
             try {
                 fastread::detail::value_or_throw(
-                    fastread::detail::load_raw_in_file_slices<std::uint8_t>(fd.get(), size, 3, path,
-                                                                            false)
+                    fastread::detail::load_raw_in_file_slices<std::uint8_t>(file, 3, false)
                         .value());
                 FAIL("a shrunk file decoded");
             } catch (const parse_error& e) {
@@ -672,13 +671,12 @@ TEST_CASE("load(path) of a cached P4 file in slices of rows decodes as one strea
         }
         const std::uint64_t size = std::filesystem::file_size(path);
         const std::uint64_t cut = size - 3;
-        fastread::detail::unique_fd fd = fastread::detail::open_read_only(path);
+        fastread::detail::input_file file =
+            fastread::detail::value_or_throw(fastread::detail::input_file::open(path));
         std::filesystem::resize_file(path, cut);
         try {
             fastread::detail::value_or_throw(
-                fastread::detail::load_raw_in_file_slices<std::uint8_t>(fd.get(), size, 3, path,
-                                                                        true)
-                    .value());
+                fastread::detail::load_raw_in_file_slices<std::uint8_t>(file, 3, true).value());
             FAIL("a shrunk file decoded");
         } catch (const parse_error& e) {
             CHECK(e.offset() == cut);

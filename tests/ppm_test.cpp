@@ -502,13 +502,12 @@ TEST_CASE("load(path): a file that shrinks while it is read gives a parse_error 
         // The map made, then the file cut, then the parse: the pages past the new end
         // read as zeros (the guard), and the error says where the data ended.
         {
-            detail::unique_fd fd = detail::open_read_only(path);
-            const detail::file_map map = detail::guarded_map(fd.get(), size);
+            detail::input_file file = detail::value_or_throw(detail::input_file::open(path));
+            const detail::file_map map = file.map();
             REQUIRE(map);
             cut_file(path, cut);
             try {
-                detail::value_or_throw(
-                    detail::load_mapped_pnm<std::uint8_t>(fd.get(), map, path, false));
+                detail::value_or_throw(detail::load_mapped_pnm<std::uint8_t>(file, map, false));
                 FAIL("a shrunk file decoded");
             } catch (const parse_error& e) {
                 CHECK(e.offset() == cut);
@@ -634,11 +633,9 @@ std::size_t sample_start(const std::string& bytes, std::size_t from) {
 template <class Sample>
 std::string sliced_outcome(const std::filesystem::path& path, unsigned threads,
                            ppm::image<Sample>* img = nullptr) {
-    detail::unique_fd fd = detail::open_read_only(path);
-    const std::uint64_t size = std::filesystem::file_size(path);
+    detail::input_file file = detail::value_or_throw(detail::input_file::open(path));
     try {
-        auto sliced =
-            detail::load_plain_in_file_slices<Sample>(fd.get(), size, threads, path, false);
+        auto sliced = detail::load_plain_in_file_slices<Sample>(file, threads, false);
         if (!sliced) {
             return "nothing";
         }
@@ -756,12 +753,11 @@ TEST_CASE("load(path) of a cached plain file in slices: a file cut short gives a
     for (std::uint64_t cut : {size / 4, size / 2 + 11, size * 5 / 6, size - 1}) {
         CAPTURE(cut);
         const auto img = save_test_image(path, 600, ppm::format::plain);
-        detail::unique_fd fd = detail::open_read_only(path);
+        detail::input_file file = detail::value_or_throw(detail::input_file::open(path));
         cut_file(path, cut);
         const bool in_last_slice = cut > size * 2 / 3 + 5000;
         try {
-            auto got =
-                detail::load_plain_in_file_slices<std::uint8_t>(fd.get(), size, 3, path, false);
+            auto got = detail::load_plain_in_file_slices<std::uint8_t>(file, 3, false);
             if (cut == size - 1) {
                 REQUIRE(got.has_value());
                 CHECK(detail::as_image<ppm::image<std::uint8_t>>(
@@ -791,15 +787,13 @@ TEST_CASE("load: a big plain image is decoded where no thread can be created", "
     const auto path = dir / "big.ppm";
     const auto img = save_test_image(path, 1024, ppm::format::plain);
     const mmap_source mapped(path);
-    const detail::unique_fd fd = detail::open_read_only(path);
-    const std::uint64_t size = std::filesystem::file_size(path);
+    detail::input_file file = detail::value_or_throw(detail::input_file::open(path));
     const int status = fastread_test::without_threads([&] {
         memory_source memory(mapped.bytes());
         if (ppm::load(memory) != img) {
             return 1;
         }
-        auto by_path =
-            detail::load_plain_in_file_slices<std::uint8_t>(fd.get(), size, 2, path, false);
+        auto by_path = detail::load_plain_in_file_slices<std::uint8_t>(file, 2, false);
         return by_path && detail::as_image<ppm::image<std::uint8_t>>(
                               detail::value_or_throw(std::move(*by_path))) == img
                    ? 0

@@ -33,9 +33,11 @@ namespace fastread {
 /// How files_equal reads the two files. The first five are the programs of the article
 /// this job comes from, kept so that fastread-bench can compare them.
 enum class compare_method {
-    /// The default: `block` with 1 MiB blocks, except for two regular files of 32 MiB or
-    /// more that are (95 %) in the page cache, which are each read by a helper thread a few
-    /// 1 MiB blocks ahead of the comparison where the call may use two threads or more
+    /// The default: `block` with blocks of detail::block_bytes, except for two big regular
+    /// files that are in the page cache (detail/policy.hpp's `read_ahead_from` and
+    /// `resident_percent`; docs/defaults.md lists their values), which are each read by a
+    /// helper thread a few blocks ahead of the comparison where the call may use two threads or
+    /// more
     /// (`compare_options::threads`), and except where `compare_options::io` asks to map:
     /// then both files are compared through guarded maps. A file that changes size during
     /// the call gives `false` (or, if it cannot be read any more, std::system_error), never
@@ -154,17 +156,25 @@ inline result<bool> compare_blocks(int fa, int fb, std::size_t block,
     }
 }
 
-/// Compares the regular files open on `fa` and `fb` (fstat gave `ia` and `ib`, of equal
-/// sizes) through file_source, each read as its plan says. False if they differ or if
+/// Compares the regular files `fa` and `fb` (the file layer's, of equal sizes at open)
+/// through file_source, each read as its plan says. False if they differ or if
 /// either changed size during the pass (a shrink the source reports as EIO included); the
 /// error of any other read failure.
-inline result<bool> compare_file_sources(unique_fd fa, const file_info& ia, reading_plan plan_a,
-                                         const std::filesystem::path& a, unique_fd fb,
-                                         const file_info& ib, reading_plan plan_b,
-                                         const std::filesystem::path& b) {
-    const int raw_a = fa.get(), raw_b = fb.get(); // open as long as the sources live
-    file_source sa(std::move(fa), ia, plan_a, a);
-    file_source sb(std::move(fb), ib, plan_b, b);
+inline result<bool> compare_file_sources(input_file&& fa, reading_plan plan_a, input_file&& fb,
+                                         reading_plan plan_b) {
+    const int raw_a = fa.fd(), raw_b = fb.fd(); // open as long as the sources live
+    const file_info ia = fa.info(), ib = fb.info();
+    const std::filesystem::path a = fa.path(), b = fb.path();
+    result<file_source> ra = file_source::try_adopt(std::move(fa), plan_a);
+    if (!ra) {
+        return ra.error();
+    }
+    result<file_source> rb = file_source::try_adopt(std::move(fb), plan_b);
+    if (!rb) {
+        return rb.error();
+    }
+    file_source& sa = *ra;
+    file_source& sb = *rb;
     fastread::error ignored; // a file that cannot be stat'ed any more has changed
     auto changed = [&] {
         return stat_fd(raw_a, a, ignored).size != ia.size ||
@@ -220,23 +230,17 @@ inline result<bool> try_files_equal(const std::filesystem::path& a, const std::f
     } else {
         options = *settled;
     }
-    fastread::error err;
-    detail::unique_fd fa = detail::open_read_only(a, 0, err);
+    // The file layer: each file opened once (and fstat'ed), before either is read.
+    result<detail::input_file> fa = detail::input_file::open(a);
     if (!fa) {
-        return err;
+        return fa.error();
     }
-    detail::unique_fd fb = detail::open_read_only(b, 0, err);
+    result<detail::input_file> fb = detail::input_file::open(b);
     if (!fb) {
-        return err;
+        return fb.error();
     }
-    const detail::file_info ia = detail::stat_fd(fa.get(), a, err);
-    if (err.code()) {
-        return err;
-    }
-    const detail::file_info ib = detail::stat_fd(fb.get(), b, err);
-    if (err.code()) {
-        return err;
-    }
+    const detail::file_info ia = fa->info(), ib = fb->info();
+    fastread::error err;
     if (ia.device == ib.device && ia.inode == ib.inode) {
         return true;
     }
@@ -256,14 +260,13 @@ inline result<bool> try_files_equal(const std::filesystem::path& a, const std::f
         if (sized) {
             const detail::thread_scope threads(options.threads);
             const detail::reading_plan plan_a =
-                detail::plan_reading(options.io, fa.get(), ia.size, true);
+                detail::plan_reading(options.io, fa->fd(), ia.size, true);
             const detail::reading_plan plan_b =
                 plan_a == detail::reading_plan::stream
                     ? plan_a
-                    : detail::plan_reading(options.io, fb.get(), ib.size, true);
+                    : detail::plan_reading(options.io, fb->fd(), ib.size, true);
             if (plan_b != detail::reading_plan::stream) {
-                return detail::compare_file_sources(std::move(fa), ia, plan_a, a, std::move(fb), ib,
-                                                    plan_b, b);
+                return detail::compare_file_sources(std::move(*fa), plan_a, std::move(*fb), plan_b);
             }
         }
         method = compare_method::block;
@@ -292,14 +295,14 @@ inline result<bool> try_files_equal(const std::filesystem::path& a, const std::f
         if (err.code()) {
             return err;
         }
-        return detail::compare_blocks(fa.get(), fb.get(), block, a, b);
+        return detail::compare_blocks(fa->fd(), fb->fd(), block, a, b);
     case compare_method::mmap:
-        return detail::compare_maps(fa.get(), fb.get());
+        return detail::compare_maps(fa->fd(), fb->fd());
     case compare_method::automatic:
     case compare_method::block:
         break;
     }
-    return detail::compare_blocks(fa.get(), fb.get(), block, a, b);
+    return detail::compare_blocks(fa->fd(), fb->fd(), block, a, b);
 }
 
 inline bool files_equal(const std::filesystem::path& a, const std::filesystem::path& b,

@@ -333,14 +333,16 @@ class line_range {
 
 /// The lines of the file at `path`.
 ///
-/// The file is read (`read(2)` through a 64 KiB buffer) unless `options.io` asks for a map
-/// (fastread/io.hpp: a guarded map handed out in 2 MiB windows). A regular file of 32 MiB
-/// or more that is (95 %) in the page cache is read instead with `pread(2)` by a helper
-/// thread in 1 MiB blocks, at most 4 ahead of the lines handed out (detail::read_ahead),
-/// so that the copy out of the page cache overlaps the scan; not where the call may use
-/// only one thread (`options.threads`, fastread/threads.hpp). Pipes, FIFOs, `/proc` and
+/// The file is read (`read(2)` through a buffer of read_source's chunk size) unless
+/// `options.io` asks for a map (fastread/io.hpp: a guarded map handed out in windows). A big
+/// regular file that is in the page cache is read instead with `pread(2)` by a helper thread
+/// a few blocks ahead of the lines handed out (detail::read_ahead), so that the copy out of
+/// the page cache overlaps the scan; not where the call may use only one thread
+/// (`options.threads`, fastread/threads.hpp). The sizes and the "cached" share are
+/// detail/policy.hpp's (`read_ahead_from`, `resident_percent`, `read_ahead_block`,
+/// `read_ahead_slots`; docs/defaults.md lists their values). Pipes, FIFOs, `/proc` and
 /// sysfs files are always streamed. Time O(file size); memory O(longest line) beyond the
-/// buffer (4 MiB when reading ahead).
+/// buffer (read_ahead_block x read_ahead_slots when reading ahead).
 ///
 /// If the file shrinks while its lines are read (a log truncated by `logrotate`'s
 /// copytruncate), it never dies of SIGBUS: the range gives the lines up to where the file

@@ -148,10 +148,12 @@ constexpr void check_number_type() {
 /// The numbers of the file at `path`, in file order, converted to `T` (a standard integer
 /// type, float or double; see the file comment for the text they are read from).
 ///
-/// A regular file of 2 MiB or more that is (95 %) in the page cache and read (not mapped)
-/// is cut at line starts into slices that the threads read with `pread(2)` and scan (at
-/// most `options.threads`); anything else is read in chunks (pipes and FIFOs too) on the
-/// calling thread. Time O(file size); memory: the result, plus 256 KiB per thread.
+/// A big regular file that is in the page cache and read (not mapped) is cut at line starts
+/// into slices that the threads read with `pread(2)` and scan (at most `options.threads`);
+/// anything else is read in chunks (pipes and FIFOs too) on the calling thread. The sizes
+/// and the "cached" share are detail/policy.hpp's (`number_bytes_per_thread`,
+/// `resident_percent`, `scan_read_block`; docs/defaults.md lists their values). Time O(file
+/// size); memory: the result, plus one scan_read_block per thread.
 /// @returns the numbers, or the error: `errc::invalid_number`, `number_out_of_range`,
 ///          `wrong_column_count`, `empty_field`, `token_too_long` (with offset, line and
 ///          column), the errno of open/read naming the path, EIO if the file shrank while

@@ -37,7 +37,7 @@ void evict(const std::filesystem::path& path);
 /// Loads the whole file into the page cache by reading it sequentially (1 MiB `read`s into a
 /// scratch buffer), so that a following pass finds every page resident. One
 /// `POSIX_FADV_WILLNEED` or `readahead(2)` call is not enough: the kernel caps it at its
-/// read-ahead window (`read_ahead_kb`, 8 MiB on the VMs of docs/benchmarks/notes-2026-11.md). Time
+/// read-ahead window (`read_ahead_kb`, 8 MiB on the VMs of docs/benchmarks/). Time
 /// O(file size); memory 1 MiB.
 /// @throws std::system_error naming the path if the file cannot be opened or read, or is
 ///         not a regular file (EISDIR, EINVAL: a FIFO is neither waited on nor drained).

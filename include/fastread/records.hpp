@@ -384,9 +384,12 @@ class positioned_file {
             p.rules = detail::cold_rules();
         }
         if (p.method == access_method::automatic) {
-            const bool cached =
-                detail::resident_share(fd_.get(), size,
-                                       detail::residency_sample(refs, record_size)) >= 0.9;
+            // Cached: the one threshold of the file layer (resident_percent of the pages the
+            // records fall on).
+            const bool cached = detail::resident_share(
+                                    fd_.get(), size, detail::residency_sample(refs, record_size)) *
+                                    100 >=
+                                detail::resident_percent;
             // Reads come from a guarded map only where mapping is asked for (io_mode::map);
             // updates never go through a map here: a store into a hole on a full file
             // system raises SIGBUS, where pwrite reports ENOSPC.
@@ -399,7 +402,7 @@ class positioned_file {
                 // records (cached_runs).
                 p.method = access_method::pread;
                 p.rules = detail::block_rules{detail::page_size(), detail::cached_merge_gap,
-                                              std::size_t{256} << 10};
+                                              detail::cached_request_bytes};
                 p.cached_runs = true;
             } else if (detail::uring_usable() && (options.sort || !updating)) {
                 p.method = access_method::io_uring;
@@ -432,8 +435,11 @@ class positioned_file {
         }
         // Cached work splits over the CPUs; cold pread waits on the device, so more threads
         // keep more reads in flight.
-        p.threads = p.cold ? detail::threads_for(refs.size(), 256, 16) * 4
-                           : detail::threads_for(refs.size(), 4096, detail::most_cpu_threads);
+        p.threads = p.cold ? detail::threads_for(refs.size(), detail::cold_records_per_thread,
+                                                 detail::cold_thread_groups) *
+                                 detail::cold_threads_per_group
+                           : detail::threads_for(refs.size(), detail::cached_records_per_thread,
+                                                 detail::most_cpu_threads);
         p.threads = std::max(1u, std::min<unsigned>(p.threads, static_cast<unsigned>(refs.size())));
         return p;
     }

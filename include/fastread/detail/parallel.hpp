@@ -31,7 +31,7 @@ namespace fastread::detail {
 /// Where new worker threads start: on the CPUs other than the one the creating thread runs
 /// on, in turn. On some virtual machines the scheduler puts a new thread on its creator's
 /// CPU and leaves it waiting there while the creator keeps working and the other CPU idles
-/// (figures: docs/benchmarks/notes-2026-11.md, "Compare and duplicates"). Each thread widens its
+/// (figures: docs/benchmarks/, "Compare and duplicates"). Each thread widens its
 /// affinity back to the creator's whole set as soon as it runs, so it is not pinned.
 /// Without Linux's affinity calls (FASTREAD_LINUX_CALLS 0) threads start anywhere.
 #if FASTREAD_LINUX_CALLS

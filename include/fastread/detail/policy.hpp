@@ -3,7 +3,7 @@
 
 /// @file
 /// fastread's tuning constants, in one place: sizes in bytes, shares in percent. Each was
-/// chosen by measurement; the figures behind them are in docs/benchmarks/notes-2026-11.md, under
+/// chosen by measurement; the figures behind them are in docs/benchmarks/, under
 /// the heading each comment names. Changing one changes speed, never results (the tests drive the
 /// paths on both sides of every threshold).
 
@@ -23,6 +23,12 @@ inline constexpr unsigned resident_percent = 95;
 /// ahead of the caller (read_ahead) by lines(path) and files_equal, where the call may use
 /// two threads: the copy out of the page cache then overlaps the caller's work ("Lines").
 inline constexpr std::uint64_t read_ahead_from = std::uint64_t{32} << 20;
+
+/// The head of a file a call plans from, read once (input_file::head): the header a load
+/// parses before cutting its raster into slices, the lines numbers() skips and the density
+/// of numbers it reserves room for. A header or skipped lines past it leave the file to
+/// the stream.
+inline constexpr std::size_t plan_head_bytes = std::size_t{64} << 10;
 
 /// Bytes per window of the file layer's maps: the file's size is checked once per window.
 inline constexpr std::size_t window_bytes = std::size_t{2} << 20;
@@ -95,6 +101,23 @@ inline constexpr std::size_t stream_store_threshold = std::size_t{8} << 20;
 /// or more (a smaller raster stays in cache whole between its read and its decoding).
 inline constexpr std::size_t raw_bounce_bytes = std::size_t{256} << 10;
 inline constexpr std::uint64_t raw_bounce_from = std::uint64_t{1} << 20;
+
+/// numbers() and columns() of a cached file read (not mapped): at least this many bytes
+/// per slice read and scanned on its own thread; a file of fewer than twice as many is
+/// scanned on one.
+inline constexpr std::size_t number_bytes_per_thread = std::size_t{1} << 20;
+
+/// Cached read_at / update_at: joined requests are at most this many bytes, and a call
+/// splits its requests over the CPUs at cached_records_per_thread records or more a thread.
+inline constexpr std::size_t cached_request_bytes = std::size_t{256} << 10;
+inline constexpr std::size_t cached_records_per_thread = 4096;
+
+/// Cold read_at / update_at with pread: threads keep requests in flight on the device,
+/// cold_threads_per_group for every cold_records_per_thread records, up to
+/// cold_thread_groups groups (the device, not the CPUs, sets the pace).
+inline constexpr std::size_t cold_records_per_thread = 256;
+inline constexpr unsigned cold_thread_groups = 16;
+inline constexpr unsigned cold_threads_per_group = 4;
 
 /// Bytes of joined record requests read per window of update_at's cached, sorted path
 /// (one request more when a single request is longer).

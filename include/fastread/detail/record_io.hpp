@@ -55,12 +55,12 @@ inline bool uring_usable() noexcept {
 
 // Requests for a cold batch: pages, joined across gaps of up to 16 KiB, at most 256 KiB.
 // A request costs about what moving 10-20 KiB does on an SSD with many requests in
-// flight (docs/benchmarks/notes-2026-11.md, "Records at random positions").
+// flight (docs/benchmarks/, "Records at random positions").
 inline block_rules cold_rules() noexcept {
     return {page_size(), 16384, 256 * 1024};
 }
 // Reads in flight on an io_uring: past 256 the disk gains nothing
-// (docs/benchmarks/notes-2026-11.md).
+// (docs/benchmarks/).
 inline constexpr unsigned uring_depth = 256;
 // Requests for pread on cached pages: a page each, joined when adjacent, at most 64 KiB.
 inline block_rules pread_rules() noexcept {

@@ -7,7 +7,7 @@
 /// are joined across gaps and the changed records go back in runs (one `pwrite` for
 /// changed records less than a page apart); and the calls of a window run on every CPU:
 /// its requests are read side by side, fn runs on the calling thread in file order, then
-/// the runs are written side by side. docs/benchmarks/notes-2026-11.md, "Records at random
+/// the runs are written side by side. docs/benchmarks/, "Records at random
 /// positions", has the rows this was chosen from.
 
 #include "../error.hpp"

@@ -29,7 +29,7 @@ namespace fastread::detail {
 /// Pages of bytes `[offset, offset + size)` of the open file `fd` that are in the page cache,
 /// counted by Linux's `cachestat(2)` (kernel 6.5 and later) in one call, without mapping the file
 /// (far cheaper than `mincore` over a map, which looks up every page:
-/// docs/benchmarks/notes-2026-11.md, "Reading the tables"). `std::nullopt` where the kernel lacks
+/// docs/benchmarks/, "Reading the tables"). `std::nullopt` where the kernel lacks
 /// the call (ENOSYS: not tried again) or refuses it (EPERM: like mincore since Linux 5.2, recent
 /// kernels count only for files the caller owns or may write; also under a seccomp filter); then
 /// use mapping_resident.

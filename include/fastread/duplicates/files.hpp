@@ -49,7 +49,7 @@ struct path_key_hash {
     }
 };
 
-/// The duplicate finder's sizes and limits (docs/benchmarks/notes-2026-11.md, "Compare and
+/// The duplicate finder's sizes and limits (docs/benchmarks/, "Compare and
 /// duplicates").
 struct duplicate_limits {
     static constexpr std::size_t probe_bytes = 4096;

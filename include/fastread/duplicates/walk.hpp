@@ -158,7 +158,7 @@ class duplicate_walk : protected duplicate_limits {
 
     unsigned thread_count() const {
         // Default: 8 per CPU. The threads mostly wait for the device
-        // (docs/benchmarks/notes-2026-11.md, "Compare and duplicates"). A count set by the call,
+        // (docs/benchmarks/, "Compare and duplicates"). A count set by the call,
         // set_max_threads or FASTREAD_THREADS is a limit.
         const std::optional<unsigned> limit = detail::explicit_thread_limit();
         const unsigned n = limit ? *limit : 8 * detail::cpu_count();
@@ -170,7 +170,7 @@ class duplicate_walk : protected duplicate_limits {
     // and the results are merged in chunk order, so the outcome does not depend on the
     // threads. With the default thread count a level starts with one thread per CPU
     // (directories in the page cache keep them busy; more only add switching:
-    // docs/benchmarks/notes-2026-11.md, "Compare and duplicates") and grows to
+    // docs/benchmarks/, "Compare and duplicates") and grows to
     // thread_count() as soon as a thread's reading went to the device (its block input
     // count, getrusage ru_inblock, grew); later levels then start at full size.
     void walk() {

@@ -7,16 +7,19 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 #include "../../detail/file_shrank.hpp"
+#include "../../detail/input_file.hpp"
 #include "../../detail/parallel.hpp"
 #include "../../detail/policy.hpp"
 #include "../../detail/posix.hpp"
@@ -28,6 +31,7 @@
 #include "../../scan/decimal_list.hpp"
 #include "../../source/byte_source.hpp"
 #include "../../source/detail/file_source.hpp"
+#include "../../source/detail/file_stream.hpp"
 #include "../../source/read_source.hpp"
 #include "scanner.hpp"
 
@@ -229,24 +233,18 @@ result<R> numbers_from_stream(Source& source, const number_syntax& syntax, const
     return out;
 }
 
-/// The input offset after the first `lines` lines of the file open on `fd` (`size`
-/// bytes), looked for in its first 64 KiB; nothing if they are not all there.
-inline std::optional<std::uint64_t> offset_after_lines(int fd, std::uint64_t size,
+/// The input offset after the first `lines` lines of `head` (the start of the file);
+/// nothing if they are not all there.
+inline std::optional<std::uint64_t> offset_after_lines(std::span<const char> head,
                                                        std::size_t lines) {
-    if (lines == 0) {
-        return 0;
-    }
-    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(size, 64 << 10));
-    std::string head(want, '\0');
-    error err;
-    const std::size_t got = pread_full(fd, head.data(), want, 0, {}, err);
     std::size_t at = 0;
     for (std::size_t i = 0; i < lines; ++i) {
-        const std::size_t nl = head.find('\n', at);
-        if (nl == std::string::npos || nl >= got) {
+        const char* nl =
+            static_cast<const char*>(std::memchr(head.data() + at, '\n', head.size() - at));
+        if (nl == nullptr) {
             return std::nullopt;
         }
-        at = nl + 1;
+        at = static_cast<std::size_t>(nl - head.data()) + 1;
     }
     return at;
 }
@@ -267,19 +265,18 @@ inline std::optional<std::uint64_t> line_start_after(int fd, std::uint64_t from,
     return from + nl + 1;
 }
 
-/// Below this many bytes per thread a file is scanned on one thread.
-inline constexpr std::size_t number_bytes_per_thread = std::size_t{1} << 20;
-
-/// The numbers of the regular file open on `fd` (`size` bytes, cached) scanned in
-/// `threads` slices that start at line starts, each read with pread(2) in scan_read_block
-/// blocks by its own thread; joined in file order; the first error in file order wins,
-/// its line counted over the slices before it. Nothing, having read nothing but a few
-/// windows, when the header lines or a line start near a cut are not found.
+/// The numbers of `file` (sized, cached) scanned in `threads` slices that start at line
+/// starts, each read by its own thread through slice_reads::read_through; joined in file
+/// order; the first error in file order wins, its line counted over the slices before it.
+/// Nothing, having read nothing but the head and a few windows, when the header lines or a
+/// line start near a cut are not found.
 template <class R>
-std::optional<result<R>> numbers_in_file_slices(int fd, std::uint64_t size, unsigned threads,
-                                                const number_syntax& syntax,
-                                                const std::filesystem::path& path) {
-    const std::optional<std::uint64_t> body = offset_after_lines(fd, size, syntax.skip_lines);
+std::optional<result<R>> numbers_in_file_slices(input_file& file, unsigned threads,
+                                                const number_syntax& syntax) {
+    const std::uint64_t size = file.size();
+    const std::filesystem::path& path = file.path();
+    const std::span<const char> head = file.head(plan_head_bytes);
+    const std::optional<std::uint64_t> body = offset_after_lines(head, syntax.skip_lines);
     if (!body || *body >= size) {
         return std::nullopt;
     }
@@ -287,7 +284,7 @@ std::optional<result<R>> numbers_in_file_slices(int fd, std::uint64_t size, unsi
     for (unsigned t = 1; t < threads; ++t) {
         const std::uint64_t target = *body + (size - *body) / threads * t;
         const std::optional<std::uint64_t> cut =
-            target > cuts.back() ? line_start_after(fd, target, size) : std::nullopt;
+            target > cuts.back() ? line_start_after(file.fd(), target, size) : std::nullopt;
         if (!cut || *cut >= size) {
             return std::nullopt;
         }
@@ -300,46 +297,35 @@ std::optional<result<R>> numbers_in_file_slices(int fd, std::uint64_t size, unsi
         R out;
         number_failure failure;
         std::uint64_t lines = 0;
-        error read_error;
-        std::uint64_t reached = 0;
     };
     std::vector<slice> slices(threads);
     {
-        // Room for what the first 64 KiB promise (10 % more), so that no vector grows by
-        // copying; slice 0 holds them all in the end.
-        const std::size_t want =
-            static_cast<std::size_t>(std::min<std::uint64_t>(size - *body, 64 << 10));
-        std::unique_ptr<char[]> head(new char[want]);
-        error ignored;
-        const std::size_t got = pread_full(fd, head.get(), want, *body, path, ignored);
-        const double density = token_density(head.get(), head.get() + got, syntax) * 1.1;
+        // Room for what the head promises past the skipped lines (10 % more), so that no
+        // vector grows by copying; slice 0 holds them all in the end.
+        const std::size_t from =
+            static_cast<std::size_t>(std::min<std::uint64_t>(*body, head.size()));
+        const double density =
+            token_density(head.data() + from, head.data() + head.size(), syntax) * 1.1;
         for (unsigned t = 0; t < threads; ++t) {
             const std::uint64_t bytes = t == 0 ? size - *body : cuts[t + 1] - cuts[t];
             reserve_numbers(slices[t].out,
                             static_cast<std::size_t>(static_cast<double>(bytes) * density) + 64);
         }
     }
+    slice_reads reads(file, threads);
     in_slices(threads, threads, [&](unsigned, std::size_t first, std::size_t last) {
-        std::unique_ptr<char[]> buffer(new char[scan_read_block]);
         for (std::size_t t = first; t < last; ++t) {
             slice& s = slices[t];
             sink_type sink{&s.out};
             number_stream<sink_type> stream(syntax, sink, /*skip=*/false);
-            std::uint64_t pos = cuts[t];
-            const std::uint64_t to = cuts[t + 1];
+            const auto u = static_cast<unsigned>(t);
             bool ok = true;
-            while (ok && pos < to) {
-                const auto want =
-                    static_cast<std::size_t>(std::min<std::uint64_t>(scan_read_block, to - pos));
-                const std::size_t got = pread_full(fd, buffer.get(), want, pos, path, s.read_error);
-                ok = stream.feed(buffer.get(), buffer.get() + got, pos);
-                pos += got;
-                if (got < want) {
-                    break; // the file ends early: it shrank (or a read error)
-                }
-            }
-            s.reached = pos;
-            ok = ok && stream.finish(pos);
+            reads.read_through(
+                u, cuts[t], cuts[t + 1], [&](const char* p, const char* end, std::uint64_t at) {
+                    ok = stream.feed(p, end, at - static_cast<std::uint64_t>(end - p));
+                    return ok;
+                });
+            ok = ok && stream.finish(reads.reached(u));
             if (!ok) {
                 s.failure = stream.failure();
             }
@@ -347,14 +333,16 @@ std::optional<result<R>> numbers_in_file_slices(int fd, std::uint64_t size, unsi
         }
     });
 
+    // In file order: a read error, a slice whose read came up short (the file shrank), or
+    // the slice's own error; a slice the parse stopped early is not a shrink.
     std::uint64_t first_line = 1 + syntax.skip_lines;
     for (unsigned t = 0; t < threads; ++t) {
         slice& s = slices[t];
-        if (s.read_error.code()) {
-            return result<R>(std::move(s.read_error));
+        if (reads.read_error(t).code()) {
+            return result<R>(reads.read_error(t));
         }
-        if (s.reached < cuts[t + 1]) {
-            return result<R>(file_shrank_error(path, UINT64_MAX, s.reached));
+        if (reads.ended_early(t)) {
+            return result<R>(file_shrank_error(path, UINT64_MAX, reads.reached(t)));
         }
         if (s.failure) {
             return result<R>(number_error(s.failure, path.string(), first_line));
@@ -368,43 +356,39 @@ std::optional<result<R>> numbers_in_file_slices(int fd, std::uint64_t size, unsi
     return result<R>(std::move(out));
 }
 
-/// numbers() and columns() of the file at `path`: in slices on the threads when it is a
-/// cached regular file of 2 MiB or more read (not mapped), else streamed.
+/// numbers() and columns() of the file at `path`, opened once (input_file): in slices on
+/// the threads when it is a cached regular file of 2 MiB or more read (not mapped), else
+/// streamed (file_source, from the same descriptor).
 template <class R>
 result<R> numbers_from_file(const std::filesystem::path& path, const number_syntax& syntax,
                             io_mode io) {
-    error err;
-    unique_fd fd = open_read_only(path, 0, err);
-    if (!fd) {
-        return err;
+    result<input_file> opened = input_file::open(path);
+    if (!opened) {
+        return opened.error();
     }
-    const file_info info = stat_fd(fd.get(), path, err);
-    if (err.code()) {
-        return err;
-    }
-    if (!info.regular) {
-        result<read_source> source = read_source::try_adopt(std::move(fd), path);
+    input_file& file = *opened;
+    if (!file.info().regular) {
+        result<read_source> source = stream_file(file);
         if (!source) {
             return source.error();
         }
         return numbers_from_stream<R>(*source, syntax, path.string());
     }
-    if (io == io_mode::read && info.size >= 2 * number_bytes_per_thread) {
-        const unsigned threads = threads_for(static_cast<std::size_t>(info.size),
-                                             number_bytes_per_thread, most_cpu_threads);
-        if (threads > 1 && file_resident(fd.get(), info.size, resident_percent)) {
-            if (std::optional<result<R>> r =
-                    numbers_in_file_slices<R>(fd.get(), info.size, threads, syntax, path)) {
+    if (io == io_mode::read) {
+        if (const unsigned threads = file.slice_threads(file.size(), number_bytes_per_thread,
+                                                        2 * number_bytes_per_thread);
+            threads > 1) {
+            if (std::optional<result<R>> r = numbers_in_file_slices<R>(file, threads, syntax)) {
                 return std::move(*r);
             }
         }
     }
-    fd = unique_fd();
-    result<file_source> source = file_source::try_open(path, io);
+    const std::uint64_t size = file.size();
+    result<file_source> source = file_source::try_adopt(std::move(file), io);
     if (!source) {
         return source.error();
     }
-    return numbers_from_stream<R>(*source, syntax, path.string(), info.size);
+    return numbers_from_stream<R>(*source, syntax, path.string(), size);
 }
 
 } // namespace fastread::detail

@@ -68,28 +68,27 @@ inline result<pnm_header> try_probe_fd(int fd, const std::filesystem::path& path
     return try_probe_cursor(cur, source_ref(bytes), path.string());
 }
 
-/// pnm::probe from a path.
+/// pnm::probe from a path: the file opened once (input_file::open_for_start), its header read.
 inline result<pnm_header> try_probe_file(const std::filesystem::path& path) {
-    fastread::error err;
-    unique_fd fd = open_read_only(path, 0, err);
-    if (!fd) {
-        return err;
+    result<input_file> file = input_file::open_for_start(path);
+    if (!file) {
+        return file.error();
     }
-    return try_probe_fd(fd.get(), path);
+    return try_probe_fd(file->fd(), path);
 }
 
-/// load_into for a big cached raw (P4 to P7) file open on `fd` (`size` bytes): the header
-/// from its first 64 KiB, then the rows cut into `threads` slices, each read with pread(2)
+/// load_into for a big cached raw (P4 to P7) `file`: the header from its head, then the
+/// rows cut into `threads` slices, each read with slice_reads::read
 /// straight into the caller's rows when they are stored as the file holds them (8-bit
 /// maxval 255, 16-bit swapped after), else through a bounce buffer per thread. Nothing,
 /// having decoded nothing, where load_raw_in_file_slices would give the file to the stream.
 template <class Sample>
 std::optional<result<pnm_header>>
-load_into_in_file_slices(int fd, std::uint64_t size, unsigned threads,
-                         const std::filesystem::path& path, std::span<Sample> dst,
+load_into_in_file_slices(input_file& file, unsigned threads, std::span<Sample> dst,
                          std::size_t row_stride, const pnm_limits& limits) {
+    const std::uint64_t size = file.size();
     pnm_header h;
-    if (!header_in_head(fd, size, sizeof(Sample), true, path, h, limits) || h.plain) {
+    if (!header_in_head(file, sizeof(Sample), true, h, limits) || h.plain) {
         return std::nullopt;
     }
     const std::uint64_t raster = raster_bytes_of(h);
@@ -107,22 +106,17 @@ load_into_in_file_slices(int fd, std::uint64_t size, unsigned threads,
     const std::size_t row_bytes =
         bits ? (std::size_t{h.width} + 7) / 8 : row_samples * sample_bytes;
     const bool direct = !bits && sample_bytes == sizeof(Sample) && row_stride == row_samples;
-    std::vector<std::uint64_t> reached(threads, 0);
-    std::vector<unsigned char> ended_early(threads, 0);
-    std::vector<fastread::error> read_errors(threads);
+    slice_reads reads(file, threads);
     std::vector<std::uint64_t> bad(threads, UINT64_MAX); // each slice's first sample > maxval
     std::vector<unsigned> bad_value(threads, 0);
     Sample* const out = dst.data();
     in_slices(h.height, threads, [&](unsigned t, std::size_t first, std::size_t last) {
         std::uint64_t pos = h.raster_offset + std::uint64_t{first} * row_bytes;
-        reached[t] = pos;
+        reads.start(t, pos);
         auto read_block = [&](unsigned char* into, std::size_t want) {
-            const std::size_t got =
-                pread_full(fd, reinterpret_cast<char*>(into), want, pos, path, read_errors[t]);
-            reached[t] = pos + got;
-            ended_early[t] = got < want;
-            pos += got;
-            return got == want;
+            const bool whole = reads.read(t, into, want, pos);
+            pos = reads.reached(t);
+            return whole;
         };
         if (direct) {
             Sample* rows = out + first * row_stride;
@@ -163,108 +157,39 @@ load_into_in_file_slices(int fd, std::uint64_t size, unsigned threads,
             row += rows;
         }
     });
-    std::uint64_t furthest = 0;
-    std::optional<fastread::error> failure = first_read_error(read_errors);
-    for (unsigned t = 0; t < threads; ++t) {
-        furthest = ended_early[t] ? UINT64_MAX : std::max(furthest, reached[t]);
-        if (!failure && bad[t] != UINT64_MAX) {
+    std::optional<fastread::error> failure;
+    for (unsigned t = 0; t < threads && !failure; ++t) {
+        if (bad[t] != UINT64_MAX) {
             pnm_error err = raw_sample_error(h, bad[t], sample_bytes, bad_value[t]);
             err.any_format = true;
-            failure = pnm_failure(err, nullptr, path.string());
+            failure = pnm_failure(err, nullptr, file.path().string());
         }
     }
-    if (std::optional<fastread::error> e =
-            slices_outcome(fd, size, furthest, std::move(failure), path)) {
+    if (std::optional<fastread::error> e = reads.settle(std::move(failure), false)) {
         return result<pnm_header>(std::move(*e));
     }
     return result<pnm_header>(std::move(h));
 }
 
-/// pnm::load_into from a path, read as pnm::load reads the file: mapped (guarded) when
-/// `io` asks; a big cached raw file in slices on several threads; else streamed with
-/// read(2). A file that shrinks meanwhile gives a shrink error, never SIGBUS.
+/// pnm::load_into from a path, by the route of pnm::load (read_pnm_file): mapped
+/// (guarded) when `io` asks; a big cached raw file in slices on several threads; else
+/// streamed with read(2). A file that shrinks meanwhile gives a shrink error, never SIGBUS.
 template <class Sample>
 result<pnm_header> try_load_into_file(const std::filesystem::path& path, std::span<Sample> dst,
                                       std::size_t row_stride, io_mode io,
                                       const pnm_limits& limits) {
-    fastread::error err;
-    unique_fd fd = open_read_only(path, 0, err);
-    if (!fd) {
-        return err;
-    }
-    const file_info info = stat_fd(fd.get(), path, err);
-    if (err.code()) {
-        return err;
-    }
-    if (!info.regular || info.size == 0) {
-        result<read_source> source = read_source::try_adopt(std::move(fd), path);
-        if (!source) {
-            return source.error();
-        }
-        decoder_cursor cur{source_ref(*source)};
-        return try_load_into_cursor(cur, source_ref(*source), path.string(), dst, row_stride,
-                                    limits);
-    }
-    // The outcome of a decode of the regular file that read up to `reached`: a shrink error
-    // if the file now ends before, else the decode's.
-    auto settle = [&](result<pnm_header>&& r, std::uint64_t reached) -> result<pnm_header> {
-        std::optional<fastread::error> failure;
-        if (!r) {
-            failure = r.error();
-        } else if (r->plain) {
-            return std::move(r); // as settle_watched: a plain parse that completed is whole
-        }
-        if (std::optional<fastread::error> shrank =
-                shrink_error(fd.get(), info.size, reached, failure, path)) {
-            return std::move(*shrank);
-        }
-        return std::move(r);
-    };
-    if (io == io_mode::map) {
-        if (file_map map = guarded_map(fd.get(), info.size)) {
-            map.advise(map_advice::sequential);
-            memory_source bytes(map.bytes());
-            decoder_cursor cur{source_ref(bytes)};
-            result<pnm_header> r = try_load_into_cursor(cur, source_ref(bytes), path.string(), dst,
-                                                        row_stride, limits);
-            return settle(std::move(r), map.lost() >= 0 ? UINT64_MAX : map.size());
-        }
-    }
-    if (info.size >= raw_bits_from) {
-        char magic[2] = {0, 0};
-        if (sys::pread(fd.get(), magic, 2, 0) == 2 && magic[0] == 'P' && magic[1] >= '4' &&
-            magic[1] <= '7') {
-            const unsigned threads = magic[1] == '4'
-                                         ? threads_for(static_cast<std::size_t>(info.size * 8),
-                                                       bits_samples_per_thread, most_cpu_threads)
-                                         : threads_for(static_cast<std::size_t>(info.size),
-                                                       raw_bytes_per_thread, most_cpu_threads);
-            if (threads > 1 && file_resident(fd.get(), info.size, resident_percent)) {
-                if (std::optional<result<pnm_header>> r = load_into_in_file_slices(
-                        fd.get(), info.size, threads, path, dst, row_stride, limits)) {
-                    return std::move(*r);
-                }
-            }
-        }
-    }
-    const int raw_fd = fd.get();
-    const std::size_t chunk =
-        info.size >= raw_bits_from ? std::size_t{16} << 10 : read_source::default_chunk_size;
-    read_source source(std::move(fd), path, chunk, info.size);
-    decoder_cursor cur{source_ref(source)};
-    result<pnm_header> r =
-        try_load_into_cursor(cur, source_ref(source), path.string(), dst, row_stride, limits);
-    std::optional<fastread::error> failure;
-    if (!r) {
-        failure = r.error();
-    } else if (r->plain) {
-        return r;
-    }
-    if (std::optional<fastread::error> shrank =
-            shrink_error(raw_fd, info.size, source.consumed(), failure, path)) {
-        return std::move(*shrank);
-    }
-    return r;
+    return read_pnm_file<pnm_header>(
+        path, io, true, true,
+        [&](source_ref source, bool& plain) {
+            decoder_cursor cur{source};
+            result<pnm_header> r =
+                try_load_into_cursor(cur, source, path.string(), dst, row_stride, limits);
+            plain = r && r->plain;
+            return r;
+        },
+        [&](input_file& file, const pnm_slice_plan& plan) {
+            return load_into_in_file_slices(file, plan.threads, dst, row_stride, limits);
+        });
 }
 
 } // namespace fastread::detail

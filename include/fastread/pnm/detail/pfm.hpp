@@ -26,10 +26,12 @@
 #include "../../detail/chunk_cursor.hpp"
 #include "../../detail/file_map.hpp"
 #include "../../detail/file_shrank.hpp"
+#include "../../detail/input_file.hpp"
 #include "../../detail/posix.hpp"
 #include "../../error.hpp"
 #include "../../pfm/image.hpp"
 #include "../../source/byte_source.hpp"
+#include "../../source/detail/file_stream.hpp"
 #include "../../source/read_source.hpp"
 #include "header.hpp"
 #include "limits.hpp"
@@ -421,63 +423,39 @@ FASTREAD_COMPILED_INLINE result<image> try_load(const std::filesystem::path& pat
     } else {
         options = *settled;
     }
-    fastread::error err;
-    d::unique_fd fd = d::open_read_only(path, 0, err);
-    if (!fd) {
-        return err;
+    // The file layer: opened once, mapped when asked, else streamed; settled by the shrink
+    // check (read(2) racing a truncation may return zeros for the bytes lost).
+    result<d::input_file> opened = d::input_file::open(path);
+    if (!opened) {
+        return opened.error();
     }
-    const int raw = fd.get();
-    const d::file_info info = d::stat_fd(raw, path, err);
-    if (err.code()) {
-        return err;
-    }
-    std::optional<fastread::error> failure;
-    std::optional<image> img;
-    auto decode = [&](d::source_ref source) {
+    d::input_file& file = *opened;
+    auto decode = [&](d::source_ref source) -> result<image> {
         d::decoder_cursor cursor(source);
         result<image> r = d::read_pfm(cursor, path.string(), d::limits_of(options));
-        if (r) {
-            img = std::move(*r);
-        } else if (const fastread::error* read_error = source.error()) {
-            failure = *read_error;
-        } else {
-            failure = r.error();
-        }
-    };
-    std::uint64_t reached = 0;
-    if (options.io == io_mode::map && info.regular && info.size > 0) {
-        if (const d::file_map map = d::guarded_map(raw, info.size)) {
-            memory_source source(map.bytes());
-            decode(d::source_ref(source));
-            reached = map.lost() >= 0 ? UINT64_MAX : map.size();
-        }
-    }
-    if (!img && !failure) {
-        result<read_source> source =
-            info.regular ? result<read_source>(read_source(
-                               std::move(fd), path, read_source::default_chunk_size, info.size))
-                         : read_source::try_adopt(std::move(fd), path);
-        if (!source) {
-            return source.error();
-        }
-        decode(d::source_ref(*source));
-        reached = source->consumed();
-        if (info.regular) {
-            // read(2) racing a truncation may return zeros for the bytes lost: a file now
-            // shorter than what was read shrank during the call (as pnm::load checks).
-            if (std::optional<fastread::error> shrank =
-                    d::shrink_error(raw, info.size, reached, failure, path)) {
-                return std::move(*shrank);
+        if (!r) {
+            if (const fastread::error* read_error = source.error()) {
+                return *read_error;
             }
         }
-    } else if (std::optional<fastread::error> shrank =
-                   d::shrink_error(raw, info.size, reached, failure, path)) {
-        return std::move(*shrank);
+        return r;
+    };
+    if (options.io == io_mode::map) {
+        if (const d::file_map map = file.map()) {
+            memory_source source(map.bytes());
+            return file.settle(decode(d::source_ref(source)),
+                               map.lost() >= 0 ? UINT64_MAX : map.size());
+        }
     }
-    if (failure) {
-        return std::move(*failure);
+    result<read_source> source = stream_file(file);
+    if (!source) {
+        return source.error();
     }
-    return std::move(*img);
+    result<image> r = decode(d::source_ref(*source));
+    if (!file.sized()) {
+        return r;
+    }
+    return file.settle(std::move(r), source->consumed());
 }
 
 FASTREAD_COMPILED_INLINE image load(const std::filesystem::path& path, load_options options) {

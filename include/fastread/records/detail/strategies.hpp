@@ -31,7 +31,7 @@ void positioned_file::update_in_phases(const std::vector<detail::record_ref>& re
     {
         // With pread even for mmap: a read fault would map the pages read-only, and
         // each later store would fault again (ext4's page_mkwrite;
-        // docs/benchmarks/notes-2026-11.md, "Records at random positions").
+        // docs/benchmarks/, "Records at random positions").
         std::optional<random_advice> advice;
         if (p.cold) {
             advice.emplace(fd_.get());

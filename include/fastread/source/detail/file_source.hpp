@@ -18,6 +18,7 @@
 
 #include "../../detail/file_map.hpp"
 #include "../../detail/file_shrank.hpp"
+#include "../../detail/input_file.hpp"
 #include "../../detail/parallel.hpp"
 #include "../../detail/policy.hpp"
 #include "../../detail/posix.hpp"
@@ -70,19 +71,27 @@ class file_source {
     /// error (open's or fstat's errno, naming the path).
     static result<file_source> try_open(const std::filesystem::path& path, io_mode io,
                                         bool ahead = false) {
-        fastread::error err;
-        unique_fd fd = open_read_only(path, 0, err);
-        if (!fd) {
-            return err;
+        result<input_file> file = input_file::open(path);
+        if (!file) {
+            return file.error();
         }
-        const file_info info = stat_fd(fd.get(), path, err);
-        if (err.code()) {
-            return err;
-        }
-        const reading_plan plan =
-            info.regular ? plan_reading(io, fd.get(), info.size, ahead) : reading_plan::stream;
-        file_source source(path);
-        if (fastread::error e = source.start(std::move(fd), info, plan); e.code()) {
+        return try_adopt(std::move(*file), io, ahead);
+    }
+
+    /// Reads `file` (the file layer's, opened once by the caller) as plan_reading(io, ...,
+    /// ahead) says: the source, or the error of a stream that cannot start.
+    static result<file_source> try_adopt(input_file&& file, io_mode io, bool ahead = false) {
+        const reading_plan plan = file.info().regular
+                                      ? plan_reading(io, file.fd(), file.size(), ahead)
+                                      : reading_plan::stream;
+        return try_adopt(std::move(file), plan);
+    }
+
+    /// Reads `file` as `plan` says (a plan the caller made for it with plan_reading).
+    static result<file_source> try_adopt(input_file&& file, reading_plan plan) {
+        const file_info info = file.info();
+        file_source source(file.path());
+        if (fastread::error e = source.start(file.release(), info, plan); e.code()) {
             return e;
         }
         return source;
