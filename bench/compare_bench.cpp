@@ -1,7 +1,7 @@
 // The compare family: the compare article's (docs/articles.md) programs (getc byte by byte, with
-// and without reading each file first, 4 KiB / 1 MiB / whole-file blocks) as fastread::files_equal
-// methods, plus mmap and automatic (and the page-cache check automatic starts with), on two
-// identical files.
+// and without reading each file first: bench/baselines/compare_methods.hpp; 4 KiB / 1 MiB /
+// whole-file blocks, files_equal's `block` method), plus mmap and automatic (and the page-cache
+// check automatic starts with), on two identical files.
 
 #include <fastread/detail/rw.hpp>
 #include <fastread/files_equal.hpp>
@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <random>
 #include <set>
@@ -23,6 +24,7 @@
 
 #include <unistd.h>
 
+#include "baselines/compare_methods.hpp"
 #include "families.hpp"
 
 namespace fastread_bench {
@@ -53,32 +55,34 @@ void add_compare_rows(context& ctx, const input& in) {
     ctx.add_column(family, in);
     const fs::path a = in.path, b = in.also.at(0);
     using fastread::compare_method;
-    auto method = [&](const std::string& row, fastread::compare_options o, bool extra_read) {
+    // Each row: how it compares (true when equal), timed and checked.
+    auto row_of = [&](const std::string& row, std::function<bool()> compare) {
         ctx.add(
-            family, row, in,
-            [=] {
-                if (extra_read) { // the article's "with extra read": each file once first
-                    fastread::page_cache::preload(a);
-                    fastread::page_cache::preload(b);
-                }
-                benchmark::DoNotOptimize(fastread::files_equal(a, b, o));
-            },
-            [=] {
-                return fastread::files_equal(a, b, o) ? std::string()
-                                                      : std::string("wrong result: unequal");
-            });
+            family, row, in, [=] { benchmark::DoNotOptimize(compare()); },
+            [=] { return compare() ? std::string() : std::string("wrong result: unequal"); });
     };
+    auto method = [&](const std::string& row, fastread::compare_options o) {
+        row_of(row, [=] { return fastread::files_equal(a, b, o); });
+    };
+    namespace baseline = fastread::compare_baseline;
     constexpr std::size_t kib4 = 4096, mib1 = std::size_t{1} << 20;
-    method("simple-compare (getc)", {compare_method::getc, 0}, false);
-    method("compare-with-extra-read (getc)", {compare_method::getc, 0}, true);
-    method("getc_unlocked", {compare_method::getc_unlocked, 0}, false);
-    method("block 4 KiB", {compare_method::block, kib4}, false);
-    method("block 4 KiB, extra read", {compare_method::preload_then_block, kib4}, false);
-    method("block 1 MiB", {compare_method::block, mib1}, false);
-    method("block 1 MiB, extra read", {compare_method::preload_then_block, mib1}, false);
-    method("whole-file block", {compare_method::block, 0}, false);
-    method("mmap", {compare_method::mmap, 0}, false);
-    method("files_equal automatic", {compare_method::automatic, 0}, false);
+    row_of("simple-compare (getc)", [=] { return baseline::compare_getc(a, b, false); });
+    row_of("compare-with-extra-read (getc)", [=] {
+        // The article's "with extra read": each file once first.
+        fastread::page_cache::preload(a);
+        fastread::page_cache::preload(b);
+        return baseline::compare_getc(a, b, false);
+    });
+    row_of("getc_unlocked", [=] { return baseline::compare_getc(a, b, true); });
+    method("block 4 KiB", {compare_method::block, kib4});
+    row_of("block 4 KiB, extra read",
+           [=] { return baseline::compare_preload_then_block(a, b, kib4); });
+    method("block 1 MiB", {compare_method::block, mib1});
+    row_of("block 1 MiB, extra read",
+           [=] { return baseline::compare_preload_then_block(a, b, mib1); });
+    method("whole-file block", {compare_method::block, 0});
+    method("mmap", {compare_method::mmap, 0});
+    method("files_equal automatic", {compare_method::automatic, 0});
     // What automatic does before comparing: ask whether both files are in the page cache,
     // with each way of asking (mincore needs a map of each file; cachestat does not).
     auto residency = [&](const std::string& row, bool use_cachestat) {

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include <fastread/detail/dir.hpp>
 #include <fastread/detail/posix.hpp>
+#include <fastread/duplicates/detail/dir.hpp>
 
 #if defined(_WIN32)
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-#include <fastread/detail/dir.hpp>
+#include <fastread/duplicates/detail/dir.hpp>
 #include <fastread/duplicates.hpp>
 #include <fastread/page_cache.hpp>
 

@@ -1,4 +1,5 @@
 #include <fastread/files_equal.hpp>
+#include <fastread/page_cache.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -28,12 +29,9 @@ const compare_options every_method[] = {
     {compare_method::automatic, 0, fastread::io_mode::read},
     {compare_method::automatic, 0, fastread::io_mode::map},
     {compare_method::automatic, 0, fastread::io_mode::read, 1},
-    {compare_method::getc, 0},
-    {compare_method::getc_unlocked, 0},
     {compare_method::block, 4096},
     {compare_method::block, std::size_t{1} << 20},
     {compare_method::block, 0},
-    {compare_method::preload_then_block, 4096},
     {compare_method::mmap, 0},
 };
 
@@ -187,21 +185,6 @@ TEST_CASE("files_equal: a file truncated during the comparison is unequal, never
         }
         CHECK(unequal > 0);
         CHECK_FALSE(files_equal(dir / "a", dir / "b"));
-    }
-}
-
-TEST_CASE("files_equal preload_then_block on pipes compares their bytes (nothing to preload)",
-          "[compare]") {
-    for (const auto& [x, y, same] :
-         {std::tuple{"abc", "xyz", false}, std::tuple{"abc", "abc", true},
-          std::tuple{"abc", "abcd", false}}) {
-        CAPTURE(x, y);
-        fastread_test::pipe_feeder a(x), b(y);
-        compare_options o;
-        o.method = compare_method::preload_then_block;
-        const fs::path pa = "/proc/self/fd/" + std::to_string(a.read_fd());
-        const fs::path pb = "/proc/self/fd/" + std::to_string(b.read_fd());
-        CHECK(files_equal(pa, pb, o) == same);
     }
 }
 

@@ -535,9 +535,10 @@ void comparisons(const fs::path& dir) {
     equal_case("same bytes", a, b);
     equal_case("one byte differs", a, c);
     equal_case("missing file", a, dir / "none", {}, os(ENOENT));
-    fastread::compare_options getc;
-    getc.method = fastread::compare_method::getc;
-    equal_case("getc", a, c, getc);
+    fastread::compare_options blocks;
+    blocks.method = fastread::compare_method::block;
+    blocks.block_size = 4096;
+    equal_case("blocks of 4 KiB", a, c, blocks);
     auto& hooks = fastread::detail::sys::hooks();
     const auto saved = hooks.read;
     hooks.read = &failing_read;

@@ -10,9 +10,9 @@
 /// remembering that order, as fastread's own do.
 
 #include <fastread/detail/posix.hpp>
-#include <fastread/detail/record_plan.hpp>
 #include <fastread/detail/stdio.hpp>
 #include <fastread/error.hpp>
+#include <fastread/records/detail/record_plan.hpp>
 
 #include <cerrno>
 #include <cstdint>

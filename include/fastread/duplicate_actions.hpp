@@ -9,7 +9,8 @@
 /// again right before it is touched; `fastread::order_duplicates` chooses which copy is kept.
 
 #include "duplicates.hpp"
-#include "duplicates/act.hpp"
+#include "duplicates/actions.hpp"
+#include "duplicates/detail/act.hpp"
 
 #include <filesystem>
 #include <span>

@@ -13,8 +13,8 @@
 /// one size share their first and last 4 KiB but differ elsewhere.
 
 #include "detail/call_setup.hpp"
+#include "duplicates/detail/schedule.hpp"
 #include "duplicates/options.hpp"
-#include "duplicates/schedule.hpp"
 
 #include <filesystem>
 #include <initializer_list>

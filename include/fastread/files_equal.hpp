@@ -10,17 +10,14 @@
 #include "detail/policy.hpp"
 #include "detail/posix.hpp"
 #include "detail/rw.hpp"
-#include "detail/stdio.hpp"
 #include "detail/thread_limit.hpp"
 #include "io.hpp"
-#include "page_cache.hpp"
 #include "source/detail/file_source.hpp"
 #include "source/mmap_source.hpp"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstddef>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -30,8 +27,9 @@
 
 namespace fastread {
 
-/// How files_equal reads the two files. The first five are the programs of the article
-/// this job comes from, kept so that fastread-bench can compare them.
+/// How files_equal reads the two files. (The compare article's `getc` programs and its
+/// compare-with-extra-read are fastread-bench's baselines, not methods of the library:
+/// bench/baselines/compare_methods.hpp.)
 enum class compare_method {
     /// The default: `block` with blocks of detail::block_bytes, except for two big regular
     /// files that are in the page cache (detail/policy.hpp's `read_ahead_from` and
@@ -43,15 +41,8 @@ enum class compare_method {
     /// the call gives `false` (or, if it cannot be read any more, std::system_error), never
     /// SIGBUS. (find_duplicates never maps.)
     automatic,
-    /// `getc` on two `FILE*`, one byte from each in turn (the article's simple-compare).
-    getc,
-    /// As `getc`, with `getc_unlocked` (no stream locking per byte).
-    getc_unlocked,
     /// `read(2)` of `block_size` bytes from each file in turn, then `memcmp`.
     block,
-    /// Reads each file once sequentially first (pre-loading the page cache), then `block`
-    /// (the article's compare-with-extra-read).
-    preload_then_block,
     /// `memcmp` over read-only maps of the two files (mmap_source: not guarded). A file
     /// truncated by another process during the comparison raises SIGBUS, which ends the
     /// process unless the program handles it; `automatic` never does.
@@ -62,7 +53,7 @@ enum class compare_method {
 struct compare_options {
     /// How the files are read and compared (compare_method); `automatic` chooses.
     compare_method method = compare_method::automatic;
-    /// Bytes per read for `block` and `preload_then_block`; 0 reads each file whole (one
+    /// Bytes per read for `block`; 0 reads each file whole (one
     /// buffer of the file's size per file). `automatic` ignores it.
     std::size_t block_size = detail::block_bytes;
     /// `automatic` only: read (the default, `process_setting`, reads unless `FASTREAD_IO=map`) or
@@ -100,37 +91,6 @@ result<bool> try_files_equal(const std::filesystem::path& a, const std::filesyst
 // Implementation
 
 namespace detail {
-
-inline result<bool> compare_getc(const std::filesystem::path& a, const std::filesystem::path& b,
-                                 bool unlocked) {
-    unique_file fa(detail::open_stream(a, "rb"));
-    if (!fa) {
-        return os_error(errno, "fopen", a);
-    }
-    unique_file fb(detail::open_stream(b, "rb"));
-    if (!fb) {
-        return os_error(errno, "fopen", b);
-    }
-    int ca = 0, cb = 0;
-    if (unlocked) {
-        do {
-            ca = getc_unlocked_of(fa.get());
-            cb = getc_unlocked_of(fb.get());
-        } while (ca == cb && ca != EOF);
-    } else {
-        do {
-            ca = std::getc(fa.get());
-            cb = std::getc(fb.get());
-        } while (ca == cb && ca != EOF);
-    }
-    if (std::ferror(fa.get()) != 0) {
-        return os_error(EIO, "getc", a);
-    }
-    if (std::ferror(fb.get()) != 0) {
-        return os_error(EIO, "getc", b);
-    }
-    return ca == cb;
-}
 
 // Reads both descriptors `block` bytes at a time in turn and compares.
 inline result<bool> compare_blocks(int fa, int fb, std::size_t block,
@@ -240,7 +200,6 @@ inline result<bool> try_files_equal(const std::filesystem::path& a, const std::f
         return fb.error();
     }
     const detail::file_info ia = fa->info(), ib = fb->info();
-    fastread::error err;
     if (ia.device == ib.device && ia.inode == ib.inode) {
         return true;
     }
@@ -281,21 +240,6 @@ inline result<bool> try_files_equal(const std::filesystem::path& a, const std::f
         block = sized ? static_cast<std::size_t>(ia.size) + 1 : detail::block_bytes;
     }
     switch (method) {
-    case compare_method::getc:
-    case compare_method::getc_unlocked:
-        return detail::compare_getc(a, b, method == compare_method::getc_unlocked);
-    case compare_method::preload_then_block:
-        // Only a regular file has pages to load: a pipe would be drained.
-        if (ia.regular) {
-            detail::preload_file(a, err);
-        }
-        if (ib.regular && !err.code()) {
-            detail::preload_file(b, err);
-        }
-        if (err.code()) {
-            return err;
-        }
-        return detail::compare_blocks(fa->fd(), fb->fd(), block, a, b);
     case compare_method::mmap:
         return detail::compare_maps(fa->fd(), fb->fd());
     case compare_method::automatic:

@@ -1,5 +1,5 @@
 #include <fastread/detail/parallel.hpp>
-#include <fastread/detail/thread_team.hpp>
+#include <fastread/duplicates/detail/thread_team.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -5,8 +5,8 @@
 #include <fastread/detail/file_map.hpp>
 #include <fastread/detail/platform.hpp>
 #include <fastread/detail/posix.hpp>
-#include <fastread/detail/process.hpp>
-#include <fastread/detail/record_io.hpp>
+#include <fastread/duplicates/detail/process.hpp>
+#include <fastread/records/detail/record_io.hpp>
 #include <fastread/detail/residency.hpp>
 #include <fastread/io.hpp>
 #include <fastread/page_cache.hpp>

@@ -1,4 +1,4 @@
-#include <fastread/detail/record_plan.hpp>
+#include <fastread/records/detail/record_plan.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// The duplicate finder's hash cache (duplicate_options::cache, duplicates/cache.hpp): its
+// The duplicate finder's hash cache (duplicate_options::cache, duplicates/detail/cache.hpp): its
 // file format and what makes it load, go stale or count as corrupt; a re-run that reads no
 // file data; and every way a file can change under it (touched, renamed, replaced by one of
 // the same size, rewritten with its old mtime, changed during the scan), a hash version

@@ -127,7 +127,7 @@ struct duplicate_options {
     /// "cache") and rebuilt, never trusted. A file changed within 100 ms before the scan
     /// started is hashed but not kept (its timestamps could still repeat for other
     /// contents). Needs xxHash (FASTREAD_HAVE_XXHASH): without it the cache is reported
-    /// (ENOTSUP) and not used. Format: fastread/duplicates/cache.hpp.
+    /// (ENOTSUP) and not used. Format: fastread/duplicates/detail/cache.hpp.
     std::filesystem::path cache;
     /// With `cache`: confirm each group of equal hashes byte by byte (reads every file of
     /// every group), as find_duplicates always does without a cache.

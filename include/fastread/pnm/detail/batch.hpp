@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "../../detail/call_setup.hpp"
-#include "../../detail/file_batch.hpp"
+#include "file_batch.hpp"
 #include "../../detail/parallel.hpp"
 #include "../../detail/policy.hpp"
 #include "../../detail/posix.hpp"

@@ -291,34 +291,84 @@ inline pnm_error end_pam_line(decoder_cursor& cur, pnm_field field) {
     return {};
 }
 
-/// A PAM header after "P7", pam(5): the rest of the magic number's line is blank; then
-/// lines, each a keyword and its value separated by blanks, in any order: WIDTH, HEIGHT,
-/// DEPTH, MAXVAL (unsigned decimal numbers, all four required), TUPLTYPE (the rest of the
-/// line, trailing blanks dropped; several TUPLTYPE lines are joined with a space), ENDHDR
-/// (the last line: the raster starts after its line feed). Blank lines, and lines whose
-/// first non-blank byte is `#` (comments), are skipped. A keyword given twice keeps its
-/// last value (libnetpbm). Then the sizes against `limits`.
-inline pnm_error parse_pam_header(decoder_cursor& cur, std::size_t sample_bytes_max, pnm_header& h,
-                                  const pnm_limits& limits) {
-    pnm_error err = end_pam_line(cur, pnm_field::magic);
-    if (err) {
-        return err;
-    }
+/// What the lines of a PAM header said: WIDTH, HEIGHT, DEPTH, MAXVAL (each value, where it
+/// stood, whether it was given), TUPLTYPE, and where ENDHDR stood.
+struct pam_lines {
     std::uint64_t values[4] = {0, 0, 0, 0}; // width, height, depth, maxval
     std::uint64_t value_at[4] = {0, 0, 0, 0};
     bool seen[4] = {false, false, false, false};
-    static constexpr pnm_field fields[4] = {pnm_field::width, pnm_field::height, pnm_field::depth,
-                                            pnm_field::maxval};
     std::string tuple_type;
     std::uint64_t endhdr_at = 0;
-    for (;;) {
-        int c = cur.peek();
-        while (is_pam_blank(c)) {
-            ++cur.pos;
-            c = cur.peek();
+    static constexpr pnm_field fields[4] = {pnm_field::width, pnm_field::height, pnm_field::depth,
+                                            pnm_field::maxval};
+};
+
+/// Skips PAM blanks (space, tab, CR...: not LF); the byte after them (-1 at the end).
+inline int skip_pam_blanks(decoder_cursor& cur) {
+    int c = cur.peek();
+    while (is_pam_blank(c)) {
+        ++cur.pos;
+        c = cur.peek();
+    }
+    return c;
+}
+
+/// The rest of a TUPLTYPE line, blanks before and after dropped, joined to what `lines`
+/// holds with a space; the line end read.
+inline pnm_error read_tuple_type(decoder_cursor& cur, std::uint64_t line_at, pam_lines& lines) {
+    int c = skip_pam_blanks(cur);
+    std::string value;
+    while (c >= 0 && c != '\n') {
+        if (value.size() > max_tuple_type_bytes) {
+            return {pnm_errc::tuple_type_too_long, line_at};
         }
+        value += static_cast<char>(c);
+        ++cur.pos;
+        c = cur.peek();
+    }
+    while (!value.empty() && is_pnm_space(static_cast<unsigned char>(value.back()))) {
+        value.pop_back();
+    }
+    if (!lines.tuple_type.empty() && !value.empty()) {
+        lines.tuple_type += ' ';
+    }
+    lines.tuple_type += value;
+    if (lines.tuple_type.size() > max_tuple_type_bytes) {
+        return {pnm_errc::tuple_type_too_long, line_at};
+    }
+    return end_pam_line(cur, pnm_field::tuple_type);
+}
+
+/// The unsigned decimal value of field `k` (WIDTH, HEIGHT, DEPTH or MAXVAL; saturated at
+/// 2^40) into `lines`, and its line end.
+inline pnm_error read_pam_value(decoder_cursor& cur, std::size_t k, pam_lines& lines) {
+    int c = skip_pam_blanks(cur);
+    lines.value_at[k] = cur.offset();
+    if (static_cast<unsigned>(c - '0') >= 10) {
+        pnm_error err{pnm_errc::expected_number, cur.offset(), static_cast<std::uint64_t>(c)};
+        err.field = pam_lines::fields[k];
         if (c < 0) {
-            err = {pnm_errc::truncated_header, cur.offset()};
+            err.code = pnm_errc::truncated_header;
+        }
+        return err;
+    }
+    std::uint64_t v = 0;
+    while (static_cast<unsigned>(c - '0') < 10) {
+        v = std::min<std::uint64_t>(v * 10 + static_cast<unsigned>(c - '0'), UINT64_C(1) << 40);
+        ++cur.pos;
+        c = cur.peek();
+    }
+    lines.values[k] = v;
+    lines.seen[k] = true;
+    return end_pam_line(cur, pam_lines::fields[k]);
+}
+
+/// The lines of a PAM header up to and including ENDHDR's, into `lines`.
+inline pnm_error read_pam_lines(decoder_cursor& cur, pam_lines& lines) {
+    for (;;) {
+        int c = skip_pam_blanks(cur);
+        if (c < 0) {
+            pnm_error err{pnm_errc::truncated_header, cur.offset()};
             err.field = pnm_field::endhdr;
             return err;
         }
@@ -345,80 +395,49 @@ inline pnm_error parse_pam_header(decoder_cursor& cur, std::size_t sample_bytes_
             return {pnm_errc::unknown_pam_line, line_at};
         }
         if (word == "ENDHDR") {
-            endhdr_at = line_at;
-            err = end_pam_line(cur, pnm_field::endhdr);
-            if (err) {
-                return err;
-            }
-            break;
+            lines.endhdr_at = line_at;
+            return end_pam_line(cur, pnm_field::endhdr);
         }
+        pnm_error err;
         if (word == "TUPLTYPE") {
-            c = cur.peek();
-            while (is_pam_blank(c)) {
-                ++cur.pos;
-                c = cur.peek();
+            err = read_tuple_type(cur, line_at, lines);
+        } else {
+            static constexpr std::string_view names[4] = {"WIDTH", "HEIGHT", "DEPTH", "MAXVAL"};
+            const auto k = static_cast<std::size_t>(std::find(names, names + 4, word) - names);
+            if (k == 4) {
+                return {pnm_errc::unknown_pam_line, line_at};
             }
-            std::string value;
-            while (c >= 0 && c != '\n') {
-                if (value.size() > max_tuple_type_bytes) {
-                    return {pnm_errc::tuple_type_too_long, line_at};
-                }
-                value += static_cast<char>(c);
-                ++cur.pos;
-                c = cur.peek();
-            }
-            while (!value.empty() && is_pnm_space(static_cast<unsigned char>(value.back()))) {
-                value.pop_back();
-            }
-            if (!tuple_type.empty() && !value.empty()) {
-                tuple_type += ' ';
-            }
-            tuple_type += value;
-            if (tuple_type.size() > max_tuple_type_bytes) {
-                return {pnm_errc::tuple_type_too_long, line_at};
-            }
-            err = end_pam_line(cur, pnm_field::tuple_type);
-            if (err) {
-                return err;
-            }
-            continue;
+            err = read_pam_value(cur, k, lines);
         }
-        static constexpr std::string_view names[4] = {"WIDTH", "HEIGHT", "DEPTH", "MAXVAL"};
-        const std::size_t k = static_cast<std::size_t>(std::find(names, names + 4, word) - names);
-        if (k == 4) {
-            return {pnm_errc::unknown_pam_line, line_at};
-        }
-        c = cur.peek();
-        while (is_pam_blank(c)) {
-            ++cur.pos;
-            c = cur.peek();
-        }
-        value_at[k] = cur.offset();
-        if (static_cast<unsigned>(c - '0') >= 10) {
-            err = {pnm_errc::expected_number, cur.offset(), static_cast<std::uint64_t>(c)};
-            err.field = fields[k];
-            if (c < 0) {
-                err.code = pnm_errc::truncated_header;
-            }
-            return err;
-        }
-        std::uint64_t v = 0;
-        while (static_cast<unsigned>(c - '0') < 10) {
-            v = std::min<std::uint64_t>(v * 10 + static_cast<unsigned>(c - '0'), UINT64_C(1) << 40);
-            ++cur.pos;
-            c = cur.peek();
-        }
-        values[k] = v;
-        seen[k] = true;
-        err = end_pam_line(cur, fields[k]);
         if (err) {
             return err;
         }
     }
+}
+
+/// A PAM header after "P7", pam(5): the rest of the magic number's line is blank; then
+/// lines, each a keyword and its value separated by blanks, in any order: WIDTH, HEIGHT,
+/// DEPTH, MAXVAL (unsigned decimal numbers, all four required), TUPLTYPE (the rest of the
+/// line, trailing blanks dropped; several TUPLTYPE lines are joined with a space), ENDHDR
+/// (the last line: the raster starts after its line feed). Blank lines, and lines whose
+/// first non-blank byte is `#` (comments), are skipped. A keyword given twice keeps its
+/// last value (libnetpbm). Then the sizes against `limits`.
+inline pnm_error parse_pam_header(decoder_cursor& cur, std::size_t sample_bytes_max, pnm_header& h,
+                                  const pnm_limits& limits) {
+    pnm_error err = end_pam_line(cur, pnm_field::magic);
+    if (err) {
+        return err;
+    }
+    pam_lines lines;
+    if ((err = read_pam_lines(cur, lines))) {
+        return err;
+    }
+    const std::uint64_t(&values)[4] = lines.values;
+    const std::uint64_t(&value_at)[4] = lines.value_at;
     for (std::size_t k = 0; k < 4; ++k) {
-        if (!seen[k]) {
-            err = {pnm_errc::missing_pam_field, endhdr_at};
-            err.field = fields[k];
+        if (!lines.seen[k]) {
+            err = {pnm_errc::missing_pam_field, lines.endhdr_at};
+            err.field = pam_lines::fields[k];
             return err;
         }
     }
@@ -426,7 +445,7 @@ inline pnm_error parse_pam_header(decoder_cursor& cur, std::size_t sample_bytes_
         if (values[k] == 0 || values[k] > std::numeric_limits<std::uint32_t>::max()) {
             err = {values[k] == 0 ? pnm_errc::zero_dimension : pnm_errc::number_too_large,
                    value_at[k]};
-            err.field = fields[k];
+            err.field = pam_lines::fields[k];
             return err;
         }
     }
@@ -438,19 +457,19 @@ inline pnm_error parse_pam_header(decoder_cursor& cur, std::size_t sample_bytes_
     if (maxval > 255 && sample_bytes_max < 2) {
         return {pnm_errc::needs_16bit_samples, value_at[3], maxval};
     }
-    if (pnm_error e =
-            size_samples(h, values[0], values[1], values[2], maxval > 255 ? 2 : 1, endhdr_at)) {
+    if (pnm_error e = size_samples(h, values[0], values[1], values[2], maxval > 255 ? 2 : 1,
+                                   lines.endhdr_at)) {
         return e;
     }
     if (pnm_error e = check_pnm_limits(limits, values[0], value_at[0], values[1], value_at[1],
-                                       h.samples, sample_bytes_max, endhdr_at)) {
+                                       h.samples, sample_bytes_max, lines.endhdr_at)) {
         return e;
     }
     h.width = static_cast<std::uint32_t>(values[0]);
     h.height = static_cast<std::uint32_t>(values[1]);
     h.depth = static_cast<std::uint32_t>(values[2]);
     h.maxval = static_cast<std::uint16_t>(maxval);
-    h.tuple_type = std::move(tuple_type);
+    h.tuple_type = std::move(lines.tuple_type);
     h.raster_offset = cur.offset();
     return {};
 }

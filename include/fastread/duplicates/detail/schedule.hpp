@@ -1,15 +1,15 @@
-#include "../detail/cxx20.hpp"
-#if FASTREAD_CXX20 && !defined(FASTREAD_DUPLICATES_SCHEDULE_HPP)
-#define FASTREAD_DUPLICATES_SCHEDULE_HPP
+#include "../../detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_DUPLICATES_DETAIL_SCHEDULE_HPP)
+#define FASTREAD_DUPLICATES_DETAIL_SCHEDULE_HPP
 
 /// @file
 /// The duplicate finder's schedule: candidates grouped by size into jobs, run on a team of
 /// threads sized from the CPUs and the descriptors left, the groups gathered in order.
 
-#include "../detail/dir.hpp"
-#include "../detail/parallel.hpp"
-#include "../detail/process.hpp"
-#include "../detail/thread_team.hpp"
+#include "dir.hpp"
+#include "../../detail/parallel.hpp"
+#include "process.hpp"
+#include "thread_team.hpp"
 #include "compare.hpp"
 #include "directories.hpp"
 
@@ -488,4 +488,4 @@ class duplicate_finder : protected duplicate_comparer {
 
 } // namespace fastread::detail
 
-#endif // FASTREAD_DUPLICATES_SCHEDULE_HPP
+#endif // FASTREAD_DUPLICATES_DETAIL_SCHEDULE_HPP

@@ -1,13 +1,13 @@
-#include "../detail/cxx20.hpp"
-#if FASTREAD_CXX20 && !defined(FASTREAD_DUPLICATES_READ_HPP)
-#define FASTREAD_DUPLICATES_READ_HPP
+#include "../../detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_DUPLICATES_DETAIL_READ_HPP)
+#define FASTREAD_DUPLICATES_DETAIL_READ_HPP
 
 /// @file
 /// The duplicate finder's reading: candidates opened and checked against what the walk saw,
 /// small files read whole, and the XXH3-128 hashes (first and last 4 KiB, whole file).
 
-#include "../detail/dir.hpp"
-#include "../detail/posix.hpp"
+#include "dir.hpp"
+#include "../../detail/posix.hpp"
 #include "cache.hpp" // also xxHash, FASTREAD_HAVE_XXHASH
 #include "cache_miss_probe.hpp"
 #include "walk.hpp"
@@ -317,4 +317,4 @@ class duplicate_reader : protected duplicate_walk {
 
 } // namespace fastread::detail
 
-#endif // FASTREAD_DUPLICATES_READ_HPP
+#endif // FASTREAD_DUPLICATES_DETAIL_READ_HPP

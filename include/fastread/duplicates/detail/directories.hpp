@@ -1,13 +1,13 @@
-#include "../detail/cxx20.hpp"
-#if FASTREAD_CXX20 && !defined(FASTREAD_DUPLICATES_DIRECTORIES_HPP)
-#define FASTREAD_DUPLICATES_DIRECTORIES_HPP
+#include "../../detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_DUPLICATES_DETAIL_DIRECTORIES_HPP)
+#define FASTREAD_DUPLICATES_DETAIL_DIRECTORIES_HPP
 
 /// @file
 /// Duplicate directories (duplicate_options::directories): each directory tree under the
 /// roots named by the sorted list of its entries, every file by its duplicate group, every
 /// subdirectory by its own name; directories of one name are duplicates.
 
-#include "../detail/dir.hpp"
+#include "dir.hpp"
 #include "files.hpp"
 
 #include <algorithm>
@@ -178,4 +178,4 @@ class directory_grouper {
 
 } // namespace fastread::detail
 
-#endif // FASTREAD_DUPLICATES_DIRECTORIES_HPP
+#endif // FASTREAD_DUPLICATES_DETAIL_DIRECTORIES_HPP

@@ -1,6 +1,6 @@
-#include "../detail/cxx20.hpp"
-#if FASTREAD_CXX20 && !defined(FASTREAD_DUPLICATES_COMPARE_HPP)
-#define FASTREAD_DUPLICATES_COMPARE_HPP
+#include "../../detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_DUPLICATES_DETAIL_COMPARE_HPP)
+#define FASTREAD_DUPLICATES_DETAIL_COMPARE_HPP
 
 /// @file
 /// The duplicate finder's comparisons: sets of candidates of one size split into sets of
@@ -287,4 +287,4 @@ class duplicate_comparer : protected duplicate_reader {
 
 } // namespace fastread::detail
 
-#endif // FASTREAD_DUPLICATES_COMPARE_HPP
+#endif // FASTREAD_DUPLICATES_DETAIL_COMPARE_HPP

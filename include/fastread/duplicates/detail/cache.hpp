@@ -1,6 +1,6 @@
-#include "../detail/cxx20.hpp"
-#if FASTREAD_CXX20 && !defined(FASTREAD_DUPLICATES_CACHE_HPP)
-#define FASTREAD_DUPLICATES_CACHE_HPP
+#include "../../detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_DUPLICATES_DETAIL_CACHE_HPP)
+#define FASTREAD_DUPLICATES_DETAIL_CACHE_HPP
 
 /// @file
 /// The duplicate finder's hash cache (`duplicate_options::cache`): the XXH3-128 hashes it
@@ -34,9 +34,9 @@
 /// whose checksum does not match, is corrupt: reported and rebuilt, never trusted. It is replaced
 /// atomically (a temporary file, fsync, rename), so a crash leaves the old cache or the new.
 
-#include "../detail/atomic_file.hpp"
-#include "../detail/posix.hpp"
-#include "../detail/rw.hpp"
+#include "../../detail/atomic_file.hpp"
+#include "../../detail/posix.hpp"
+#include "../../detail/rw.hpp"
 #include "files.hpp"
 
 #include <algorithm>
@@ -349,4 +349,4 @@ class hash_cache {
 
 } // namespace fastread::detail
 
-#endif // FASTREAD_DUPLICATES_CACHE_HPP
+#endif // FASTREAD_DUPLICATES_DETAIL_CACHE_HPP

@@ -1,5 +1,5 @@
-#ifndef FASTREAD_DETAIL_RECORD_IO_HPP
-#define FASTREAD_DETAIL_RECORD_IO_HPP
+#ifndef FASTREAD_RECORDS_DETAIL_RECORD_IO_HPP
+#define FASTREAD_RECORDS_DETAIL_RECORD_IO_HPP
 
 /// @file
 /// How the records' requests reach the file: the request rules for cached and cold
@@ -7,8 +7,8 @@
 /// request, and the io_uring loop that keeps many requests in flight (read_at and
 /// update_at, fastread/records.hpp).
 
-#include "file_map.hpp"
-#include "posix.hpp"
+#include "../../detail/file_map.hpp"
+#include "../../detail/posix.hpp"
 #include "record_plan.hpp"
 
 #include <algorithm>
@@ -24,7 +24,7 @@
 #include <utility>
 #include <vector>
 
-#include "platform.hpp" // FASTREAD_HAVE_LIBURING is 0 without Linux's calls
+#include "../../detail/platform.hpp" // FASTREAD_HAVE_LIBURING is 0 without Linux's calls
 
 #ifndef FASTREAD_HAVE_LIBURING
 #define FASTREAD_HAVE_LIBURING 0
@@ -325,4 +325,4 @@ void run_on_uring(int fd, const std::vector<block_request>& requests, unsigned d
 
 } // namespace fastread::detail
 
-#endif // FASTREAD_DETAIL_RECORD_IO_HPP
+#endif // FASTREAD_RECORDS_DETAIL_RECORD_IO_HPP

@@ -1,5 +1,5 @@
-#ifndef FASTREAD_DETAIL_DIR_HPP
-#define FASTREAD_DETAIL_DIR_HPP
+#ifndef FASTREAD_DUPLICATES_DETAIL_DIR_HPP
+#define FASTREAD_DUPLICATES_DETAIL_DIR_HPP
 
 // Directories and paths as the duplicate finder and the tools walk them: UTF-8 names and
 // the system's separator, stat of a name, a directory reader, the descriptor limit.
@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "posix.hpp"
+#include "../../detail/posix.hpp"
 
 #if !defined(_WIN32)
 #include <fnmatch.h>
@@ -253,4 +253,4 @@ inline void raise_descriptor_limit() noexcept {
 
 } // namespace fastread::detail
 
-#endif // FASTREAD_DETAIL_DIR_HPP
+#endif // FASTREAD_DUPLICATES_DETAIL_DIR_HPP

@@ -1,5 +1,5 @@
-#ifndef FASTREAD_DETAIL_FILE_ACTIONS_HPP
-#define FASTREAD_DETAIL_FILE_ACTIONS_HPP
+#ifndef FASTREAD_DUPLICATES_DETAIL_FILE_ACTIONS_HPP
+#define FASTREAD_DUPLICATES_DETAIL_FILE_ACTIONS_HPP
 
 /// @file
 /// The system calls the duplicate actions make, relative to directory descriptors: a
@@ -17,9 +17,9 @@
 #include <string>
 #include <string_view>
 
-#include "platform.hpp"
-#include "posix.hpp"
-#include "syscall.hpp"
+#include "../../detail/platform.hpp"
+#include "../../detail/posix.hpp"
+#include "../../detail/syscall.hpp"
 
 #if FASTREAD_LINUX_CALLS
 #include <linux/fs.h> // FIDEDUPERANGE, struct file_dedupe_range
@@ -210,4 +210,4 @@ inline int dedupe_range([[maybe_unused]] int src, [[maybe_unused]] int dst,
 
 } // namespace fastread::detail
 
-#endif // FASTREAD_DETAIL_FILE_ACTIONS_HPP
+#endif // FASTREAD_DUPLICATES_DETAIL_FILE_ACTIONS_HPP

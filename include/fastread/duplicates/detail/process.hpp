@@ -1,12 +1,12 @@
-#ifndef FASTREAD_DETAIL_PROCESS_HPP
-#define FASTREAD_DETAIL_PROCESS_HPP
+#ifndef FASTREAD_DUPLICATES_DETAIL_PROCESS_HPP
+#define FASTREAD_DUPLICATES_DETAIL_PROCESS_HPP
 
 // What the process and its threads have done so far: page faults, blocks read, open
 // descriptors (getrusage, /proc/self/fd), for the duplicate finder and the tests.
 
 #include <cstdint>
 
-#include "posix.hpp"
+#include "../../detail/posix.hpp"
 
 namespace fastread::detail {
 
@@ -56,4 +56,4 @@ inline std::int64_t open_descriptors() noexcept {
 
 } // namespace fastread::detail
 
-#endif // FASTREAD_DETAIL_PROCESS_HPP
+#endif // FASTREAD_DUPLICATES_DETAIL_PROCESS_HPP

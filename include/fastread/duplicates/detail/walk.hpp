@@ -1,18 +1,18 @@
-#include "../detail/cxx20.hpp"
-#if FASTREAD_CXX20 && !defined(FASTREAD_DUPLICATES_WALK_HPP)
-#define FASTREAD_DUPLICATES_WALK_HPP
+#include "../../detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_DUPLICATES_DETAIL_WALK_HPP)
+#define FASTREAD_DUPLICATES_DETAIL_WALK_HPP
 
 /// @file
 /// The duplicate finder's walk: roots and directories read level by level (wide levels on
 /// several threads), the candidate files kept with what `stat` said of them.
 
-#include "../detail/dir.hpp"
-#include "../detail/parallel.hpp"
-#include "../detail/posix.hpp"
-#include "../detail/process.hpp"
-#include "../detail/thread_team.hpp"
+#include "dir.hpp"
+#include "../../detail/parallel.hpp"
+#include "../../detail/posix.hpp"
+#include "process.hpp"
+#include "thread_team.hpp"
 #include "files.hpp"
-#include "options.hpp"
+#include "../options.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -469,4 +469,4 @@ class duplicate_walk : protected duplicate_limits {
 
 } // namespace fastread::detail
 
-#endif // FASTREAD_DUPLICATES_WALK_HPP
+#endif // FASTREAD_DUPLICATES_DETAIL_WALK_HPP

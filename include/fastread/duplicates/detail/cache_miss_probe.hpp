@@ -1,14 +1,14 @@
-#include "../detail/cxx20.hpp"
-#if FASTREAD_CXX20 && !defined(FASTREAD_DUPLICATES_CACHE_MISS_PROBE_HPP)
-#define FASTREAD_DUPLICATES_CACHE_MISS_PROBE_HPP
+#include "../../detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_DUPLICATES_DETAIL_CACHE_MISS_PROBE_HPP)
+#define FASTREAD_DUPLICATES_DETAIL_CACHE_MISS_PROBE_HPP
 
 /// @file
 /// A page-cache miss probe for the duplicate finder's reading threads: reads that say
 /// whether they had to wait for the device (`preadv2` with `RWF_NOWAIT`).
 
-#include "../detail/posix.hpp"
-#include "../detail/rw.hpp"
-#include "../detail/syscall.hpp"
+#include "../../detail/posix.hpp"
+#include "../../detail/rw.hpp"
+#include "../../detail/syscall.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -76,4 +76,4 @@ inline std::size_t pread_full_probing(int fd, char* dst, std::size_t n, std::uin
 
 } // namespace fastread::detail
 
-#endif // FASTREAD_DUPLICATES_CACHE_MISS_PROBE_HPP
+#endif // FASTREAD_DUPLICATES_DETAIL_CACHE_MISS_PROBE_HPP

@@ -1,5 +1,5 @@
-#ifndef FASTREAD_DETAIL_RECORD_PLAN_HPP
-#define FASTREAD_DETAIL_RECORD_PLAN_HPP
+#ifndef FASTREAD_RECORDS_DETAIL_RECORD_PLAN_HPP
+#define FASTREAD_RECORDS_DETAIL_RECORD_PLAN_HPP
 
 // Planning a batch of record accesses: the order in which records are visited (sorted by
 // position, stably, or the caller's order) and the blocks that cover them (records that
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "../result.hpp"
+#include "../../result.hpp"
 
 namespace fastread::detail {
 
@@ -149,4 +149,4 @@ inline void check_indices(std::span<const std::uint64_t> indices, std::uint64_t 
 
 } // namespace fastread::detail
 
-#endif // FASTREAD_DETAIL_RECORD_PLAN_HPP
+#endif // FASTREAD_RECORDS_DETAIL_RECORD_PLAN_HPP

@@ -1,5 +1,5 @@
-#ifndef FASTREAD_DETAIL_THREAD_TEAM_HPP
-#define FASTREAD_DETAIL_THREAD_TEAM_HPP
+#ifndef FASTREAD_DUPLICATES_DETAIL_THREAD_TEAM_HPP
+#define FASTREAD_DUPLICATES_DETAIL_THREAD_TEAM_HPP
 
 // A team of threads that grows while it runs: the duplicate finder's walk and comparisons,
 // which learn only as they read whether their reads wait for a device.
@@ -14,8 +14,8 @@
 #include <utility>
 #include <vector>
 
-#include "parallel.hpp"
-#include "thread_limit.hpp"
+#include "../../detail/parallel.hpp"
+#include "../../detail/thread_limit.hpp"
 
 namespace fastread::detail {
 
@@ -119,4 +119,4 @@ class growing_team {
 
 } // namespace fastread::detail
 
-#endif // FASTREAD_DETAIL_THREAD_TEAM_HPP
+#endif // FASTREAD_DUPLICATES_DETAIL_THREAD_TEAM_HPP

@@ -1,12 +1,12 @@
-#include "../detail/cxx20.hpp"
-#if FASTREAD_CXX20 && !defined(FASTREAD_DUPLICATES_FILES_HPP)
-#define FASTREAD_DUPLICATES_FILES_HPP
+#include "../../detail/cxx20.hpp"
+#if FASTREAD_CXX20 && !defined(FASTREAD_DUPLICATES_DETAIL_FILES_HPP)
+#define FASTREAD_DUPLICATES_DETAIL_FILES_HPP
 
 /// @file
 /// What the duplicate finder knows of a candidate file, the keys that make a directory or a
 /// root path count once, and the limits the finder works within.
 
-#include "../detail/posix.hpp"
+#include "../../detail/posix.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -68,4 +68,4 @@ struct duplicate_limits {
 
 } // namespace fastread::detail
 
-#endif // FASTREAD_DUPLICATES_FILES_HPP
+#endif // FASTREAD_DUPLICATES_DETAIL_FILES_HPP

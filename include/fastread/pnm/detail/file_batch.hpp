@@ -1,5 +1,5 @@
-#ifndef FASTREAD_DETAIL_FILE_BATCH_HPP
-#define FASTREAD_DETAIL_FILE_BATCH_HPP
+#ifndef FASTREAD_PNM_DETAIL_FILE_BATCH_HPP
+#define FASTREAD_PNM_DETAIL_FILE_BATCH_HPP
 
 // Many small files opened, read and closed with a few system calls: a group of files goes
 // to an io_uring as linked open, read and close requests (the files opened into the ring's
@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "platform.hpp" // FASTREAD_HAVE_LIBURING is 0 without Linux's calls
+#include "../../detail/platform.hpp" // FASTREAD_HAVE_LIBURING is 0 without Linux's calls
 
 #ifndef FASTREAD_HAVE_LIBURING
 #define FASTREAD_HAVE_LIBURING 0
@@ -190,4 +190,4 @@ class file_batch_reader {
 
 } // namespace fastread::detail
 
-#endif // FASTREAD_DETAIL_FILE_BATCH_HPP
+#endif // FASTREAD_PNM_DETAIL_FILE_BATCH_HPP
