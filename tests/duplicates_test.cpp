@@ -1,5 +1,5 @@
-#include <fastread/duplicates/detail/dir.hpp>
 #include <fastread/duplicates.hpp>
+#include <fastread/duplicates/detail/dir.hpp>
 #include <fastread/page_cache.hpp>
 
 #include <catch2/catch.hpp>

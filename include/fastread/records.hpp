@@ -34,13 +34,13 @@
 #include "detail/file_shrank.hpp"
 #include "detail/parallel.hpp"
 #include "detail/posix.hpp"
-#include "records/detail/record_io.hpp"
-#include "records/detail/record_plan.hpp"
-#include "records/detail/record_update.hpp"
 #include "detail/residency.hpp"
 #include "detail/rw.hpp"
 #include "io.hpp"
+#include "records/detail/record_io.hpp"
+#include "records/detail/record_plan.hpp"
 #include "records/detail/record_types.hpp"
+#include "records/detail/record_update.hpp"
 
 #include <algorithm>
 #include <cerrno>

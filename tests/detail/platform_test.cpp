@@ -5,11 +5,11 @@
 #include <fastread/detail/file_map.hpp>
 #include <fastread/detail/platform.hpp>
 #include <fastread/detail/posix.hpp>
-#include <fastread/duplicates/detail/process.hpp>
-#include <fastread/records/detail/record_io.hpp>
 #include <fastread/detail/residency.hpp>
+#include <fastread/duplicates/detail/process.hpp>
 #include <fastread/io.hpp>
 #include <fastread/page_cache.hpp>
+#include <fastread/records/detail/record_io.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -6,10 +6,10 @@
 /// The duplicate finder's reading: candidates opened and checked against what the walk saw,
 /// small files read whole, and the XXH3-128 hashes (first and last 4 KiB, whole file).
 
-#include "dir.hpp"
 #include "../../detail/posix.hpp"
 #include "cache.hpp" // also xxHash, FASTREAD_HAVE_XXHASH
 #include "cache_miss_probe.hpp"
+#include "dir.hpp"
 #include "walk.hpp"
 
 #include <algorithm>

@@ -6,12 +6,12 @@
 /// The duplicate finder's schedule: candidates grouped by size into jobs, run on a team of
 /// threads sized from the CPUs and the descriptors left, the groups gathered in order.
 
-#include "dir.hpp"
 #include "../../detail/parallel.hpp"
+#include "compare.hpp"
+#include "dir.hpp"
+#include "directories.hpp"
 #include "process.hpp"
 #include "thread_team.hpp"
-#include "compare.hpp"
-#include "directories.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -6,13 +6,13 @@
 /// The duplicate finder's walk: roots and directories read level by level (wide levels on
 /// several threads), the candidate files kept with what `stat` said of them.
 
-#include "dir.hpp"
 #include "../../detail/parallel.hpp"
 #include "../../detail/posix.hpp"
+#include "../options.hpp"
+#include "dir.hpp"
+#include "files.hpp"
 #include "process.hpp"
 #include "thread_team.hpp"
-#include "files.hpp"
-#include "../options.hpp"
 
 #include <algorithm>
 #include <atomic>

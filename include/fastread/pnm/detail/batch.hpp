@@ -19,7 +19,6 @@
 #include <vector>
 
 #include "../../detail/call_setup.hpp"
-#include "file_batch.hpp"
 #include "../../detail/parallel.hpp"
 #include "../../detail/policy.hpp"
 #include "../../detail/posix.hpp"
@@ -27,6 +26,7 @@
 #include "../../detail/thread_limit.hpp"
 #include "../../error.hpp"
 #include "../image.hpp"
+#include "file_batch.hpp"
 #include "into.hpp"
 #include "rows.hpp"
 
