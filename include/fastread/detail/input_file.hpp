@@ -243,15 +243,15 @@ class slice_reads {
     /// not have (any slice, or with `last_may_end` any but the last, whose end is where
     /// the data ends): a gap, so the file shrank whatever its size now.
     std::uint64_t furthest(bool last_may_end) const noexcept {
-        std::uint64_t far = 0;
+        std::uint64_t most = 0; // not `far`: a macro of <windows.h>
         const std::size_t n = reached_.size();
         for (std::size_t t = 0; t < n; ++t) {
             if (ended_early_[t] && !(last_may_end && t + 1 == n)) {
                 return UINT64_MAX;
             }
-            far = std::max(far, reached_[t]);
+            most = std::max(most, reached_[t]);
         }
-        return far;
+        return most;
     }
 
     /// The call's outcome: the shrink error where the file now ends before the furthest byte
