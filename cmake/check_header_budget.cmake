@@ -14,16 +14,23 @@ endforeach()
 # Lines after `g++ -std=c++20 -E -P` (GCC 12, libstdc++ 12), header by header.
 set(budgets
     "duplicate_actions.hpp=89500"
+    "duplicate_actions.hpp:compiled=60000"
     "duplicates.hpp=85000"
+    "duplicates.hpp:compiled=60000"
     "duplicates/actions.hpp=58000"
     "duplicates/options.hpp=58000"
     "error.hpp=23000"
     "fastread.hpp=149000"
     "files_equal.hpp=70000"
+    "files_equal.hpp:compiled=45000"
     "io.hpp=22000"
     "line_readers.hpp=66000"
-    "lines.hpp=111000"
+    "lines.hpp=68000"
+    "lines.hpp:compiled=62000"
+    "lines/stdio.hpp=68000"
     "numbers.hpp=117000"
+    "numbers.hpp:compiled=50000"
+    "numbers/source.hpp=117000"
     "page_cache.hpp=66000"
     "pfm.hpp=114000"
     "pfm.hpp:compiled=48000"
@@ -40,6 +47,8 @@ set(budgets
     "ppm/image.hpp=53000"
     "ppm/reader.hpp=108000"
     "records.hpp=67000"
+    "records/options.hpp=23000"
+    "records/positioned_file.hpp=67000"
     "result.hpp=22500"
     "sample_vector.hpp=41000"
     "scan/byte_mask.hpp=67000"
@@ -53,7 +62,11 @@ set(budgets
     "source/read_source.hpp=61000"
     "source/stdio_source.hpp=61000"
     "string_table.hpp=70000"
+    "string_table.hpp:compiled=56000"
     "string_table/format.hpp=11000"
+    "string_table/view.hpp=67000"
+    "string_table/view.hpp:compiled=56000"
+    "string_table/writer.hpp=70000"
     "threads.hpp=28000"
     "version.hpp=100")
 
@@ -86,8 +99,11 @@ foreach(entry IN LISTS budgets)
     string(APPEND over "\n  ${header}: does not preprocess alone: ${errors}")
     continue()
   endif()
-  file(STRINGS "${WORK_DIR}/${unit}.ii" lines)
-  list(LENGTH lines count)
+  # Line ends counted in the text (a list of lines would merge those with an unbalanced
+  # "[" into one element).
+  file(READ "${WORK_DIR}/${unit}.ii" text)
+  string(REGEX REPLACE "[^\n]+" "" ends "${text}")
+  string(LENGTH "${ends}" count)
   string(APPEND report "\n  ${label}: ${count} of ${budget}")
   if(count GREATER budget)
     string(APPEND over "\n  ${label}: ${count} lines, over its budget of ${budget}")

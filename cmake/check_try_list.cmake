@@ -40,7 +40,7 @@ file(READ "${SOURCE_DIR}/tests/process_settings.cpp" settings_test)
 set(not_entry_points try_adopt try_next try_next_image try_next_row try_add try_finish
     try_read_into)
 # Helpers of fastread::detail written in a public header (numbers.hpp).
-set(internal try_numbers_file try_numbers_source)
+set(internal try_numbers_file try_numbers_source try_columns_file)
 set(missing)
 list(REMOVE_ITEM names ${internal})
 list(LENGTH names count)

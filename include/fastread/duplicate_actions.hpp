@@ -8,9 +8,10 @@
 /// `find_duplicate_files` found, keeping one file of each group, each file's state checked
 /// again right before it is touched; `fastread::order_duplicates` chooses which copy is kept.
 
+#include "detail/config.hpp"
 #include "duplicates.hpp"
 #include "duplicates/actions.hpp"
-#include "duplicates/detail/act.hpp"
+#include "result.hpp"
 
 #include <filesystem>
 #include <span>
@@ -22,10 +23,8 @@ namespace fastread {
 /// first: `duplicate_order::time` oldest modification first (fdupes -o time),
 /// `duplicate_order::ctime` oldest status change first, `duplicate_order::name` by path
 /// (fdupes -o name); `reverse` reverses (fdupes -i). O(files × log(files of a group)).
-inline void order_duplicates(std::vector<std::vector<duplicate_file>>& groups,
-                             duplicate_order order, bool reverse = false) {
-    detail::order_groups(groups, order, reverse);
-}
+void order_duplicates(std::vector<std::vector<duplicate_file>>& groups, duplicate_order order,
+                      bool reverse = false);
 
 /// Acts on each group of `groups` (from find_duplicate_files over `roots`, the same roots in
 /// the same order): one file is kept (the first for which `options.protect` is true, else
@@ -73,27 +72,15 @@ std::vector<action_record> act_on_duplicates(std::span<const std::filesystem::pa
 /// `act_on_duplicates` without exceptions: the records, or the error of a bad process
 /// setting (`errc::invalid_argument`, before any file is touched). Never throws but
 /// `std::bad_alloc` and what the callbacks throw.
-inline result<std::vector<action_record>>
+result<std::vector<action_record>>
 try_act_on_duplicates(std::span<const std::filesystem::path> roots,
                       const std::vector<std::vector<duplicate_file>>& groups,
-                      const action_options& options) {
-    if (error e = detail::process_setting_error(); e.code()) {
-        return e;
-    }
-    detail::duplicate_actor actor(roots, options);
-    for (const std::vector<duplicate_file>& group : groups) {
-        actor.act(group);
-    }
-    return actor.take_records();
-}
-
-inline std::vector<action_record>
-act_on_duplicates(std::span<const std::filesystem::path> roots,
-                  const std::vector<std::vector<duplicate_file>>& groups,
-                  const action_options& options) {
-    return detail::value_or_throw(try_act_on_duplicates(roots, groups, options));
-}
+                      const action_options& options);
 
 } // namespace fastread
+
+#if !FASTREAD_SEPARATE_COMPILATION
+#include "duplicates/detail/act_on.hpp"
+#endif
 
 #endif // FASTREAD_DUPLICATE_ACTIONS_HPP

@@ -12,9 +12,9 @@
 /// candidates by byte comparison alone: the same groups, with more reads when many files of
 /// one size share their first and last 4 KiB but differ elsewhere.
 
-#include "detail/call_setup.hpp"
-#include "duplicates/detail/schedule.hpp"
+#include "detail/config.hpp"
 #include "duplicates/options.hpp"
+#include "result.hpp"
 
 #include <filesystem>
 #include <initializer_list>
@@ -23,19 +23,6 @@
 #include <vector>
 
 namespace fastread {
-
-namespace detail {
-/// The call setup of the duplicate finder (detail/call_setup.hpp): the error of a process
-/// setting `options` defer to, or none. Checks the options' copyable part only (the
-/// callbacks are not copied).
-inline error settled_duplicate_options(const duplicate_options& options) {
-    struct settings {
-        unsigned threads;
-    };
-    const result<settings> settled = settle_call(settings{options.threads});
-    return settled ? error() : settled.error();
-}
-} // namespace detail
 
 /// Groups of identical regular files under `roots`: each group lists two or more paths
 /// whose contents are equal byte for byte, sorted; the groups are sorted by their first
@@ -72,25 +59,14 @@ find_duplicates(std::span<const std::filesystem::path> roots, duplicate_options 
 /// with the files go to `options.on_error`, as with the throwing form: they leave a file
 /// out, they do not end the search. Never throws but `std::bad_alloc` (and what
 /// `options.on_error` or `options.on_progress` throw).
-inline result<std::vector<std::vector<std::filesystem::path>>>
-try_find_duplicates(std::span<const std::filesystem::path> roots, duplicate_options options = {}) {
-    if (error e = detail::settled_duplicate_options(options); e.code()) {
-        return e;
-    }
-    const detail::thread_scope threads(options.threads);
-    return detail::duplicate_finder(options).run(roots);
-}
+result<std::vector<std::vector<std::filesystem::path>>>
+try_find_duplicates(std::span<const std::filesystem::path> roots, duplicate_options options = {});
 
 /// try_find_duplicates under one root (as find_duplicates(root)).
 inline result<std::vector<std::vector<std::filesystem::path>>>
 try_find_duplicates(const std::filesystem::path& root, duplicate_options options = {}) {
     return try_find_duplicates(std::span<const std::filesystem::path>(&root, 1),
                                std::move(options));
-}
-
-inline std::vector<std::vector<std::filesystem::path>>
-find_duplicates(std::span<const std::filesystem::path> roots, duplicate_options options) {
-    return detail::value_or_throw(try_find_duplicates(roots, std::move(options)));
 }
 
 /// find_duplicates with more to tell: each file of each group with the root it was reached
@@ -108,20 +84,8 @@ duplicate_report find_duplicate_files(std::span<const std::filesystem::path> roo
 /// reports (a bad process setting, `errc::invalid_argument`). I/O problems with the files
 /// go to `options.on_error`. Never throws but `std::bad_alloc` (and what the callbacks
 /// throw).
-inline result<duplicate_report>
-try_find_duplicate_files(std::span<const std::filesystem::path> roots,
-                         duplicate_options options = {}) {
-    if (error e = detail::settled_duplicate_options(options); e.code()) {
-        return e;
-    }
-    const detail::thread_scope threads(options.threads);
-    return detail::duplicate_finder(options).report_of(roots);
-}
-
-inline duplicate_report find_duplicate_files(std::span<const std::filesystem::path> roots,
-                                             duplicate_options options) {
-    return detail::value_or_throw(try_find_duplicate_files(roots, std::move(options)));
-}
+result<duplicate_report> try_find_duplicate_files(std::span<const std::filesystem::path> roots,
+                                                  duplicate_options options = {});
 
 /// find_duplicates over roots written in place: `find_duplicates({"photos", "backup"})`.
 /// As the span form above.
@@ -141,5 +105,9 @@ find_duplicates(const std::filesystem::path& root, duplicate_options options = {
 }
 
 } // namespace fastread
+
+#if !FASTREAD_SEPARATE_COMPILATION
+#include "duplicates/detail/find.hpp"
+#endif
 
 #endif // FASTREAD_DUPLICATES_HPP

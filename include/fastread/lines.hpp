@@ -15,27 +15,23 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iterator>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 
-#include "detail/call_setup.hpp"
 #include "detail/chunk_cursor.hpp"
-#include "detail/posix.hpp"
+#include "detail/config.hpp"
 #include "error.hpp"
 #include "io.hpp"
+#include "lines/detail/path_source.hpp"
+#include "result.hpp"
 #include "scan/byte_mask.hpp"
 #include "source/byte_source.hpp"
-#include "source/detail/file_source.hpp"
-#include "source/read_source.hpp"
-#include "source/stdio_source.hpp"
 
 namespace fastread {
 
@@ -169,63 +165,18 @@ class line_range {
     static constexpr std::size_t window_blocks = 64; // 64-byte blocks scanned per call (4 KiB)
 
     // With the current chunk used up: the next one, not yet scanned; false at the end.
-    bool fetch() {
-        if (!cursor_.fill()) {
-            if constexpr (reporting_source<Source>) {
-                if (source_->error().code() && !error_.code()) {
-                    error_ = source_->error();
-                }
-            }
-            return false;
-        }
-        scanned_ = window_ = cursor_.pos;
-        count_ = next_ = 0;
-        return true;
-    }
-
+    bool fetch();
     // The next delimiter at or after cursor_.pos in the current chunk, or nullptr. The kernel
     // (scan::byte_positions: SSE2, AVX2 or AVX-512, chosen at construction) lists the
     // delimiters of a window of up to 4 KiB at a time (16 KiB of offsets: with 1 KiB windows the
     // end of each call mispredicted often enough to cost 0.02 c/B on short lines); taking the next
     // one is a load, with no call and no hard-to-predict branch per line, unlike memchr or a
     // per-block bitmask.
-    const char* find_delimiter() noexcept {
-        for (;;) {
-            if (next_ != count_) {
-                return window_ + positions_[next_++];
-            }
-            const std::size_t left = static_cast<std::size_t>(cursor_.end - scanned_);
-            if (left == 0) {
-                return nullptr;
-            }
-            window_ = scanned_;
-            next_ = 0;
-            if (left >= 64) {
-                const std::size_t blocks = std::min(left / 64, window_blocks);
-                count_ = find_(window_, blocks, options_.delimiter, positions_.get());
-                scanned_ += 64 * blocks;
-            } else {
-                count_ =
-                    scan::byte_positions_tail(window_, left, options_.delimiter, positions_.get());
-                scanned_ = cursor_.end;
-            }
-        }
-    }
-
+    const char* find_delimiter() noexcept;
     // False, with the error kept, for a line longer than the limit.
-    bool check_length(std::size_t content) {
-        if (options_.max_line_length != 0 && content > options_.max_line_length) {
-            error_ =
-                detail::parse_error_value(line_offset_ + options_.max_line_length,
-                                          "line longer than max_line_length (" +
-                                              std::to_string(options_.max_line_length) + " bytes)",
-                                          detail::source_name(*source_), errc::over_limit);
-            done_ = true;
-            line_ = {};
-            return false;
-        }
-        return true;
-    }
+    bool check_length(std::size_t content);
+    // Sets line_ to the next line; false at the end of the input.
+    bool advance();
 
     // The common case inline: the next delimiter is already in the current block's mask.
     bool next_line() {
@@ -244,69 +195,6 @@ class line_range {
             return true;
         }
         return advance();
-    }
-
-    // Sets line_ to the next line; false at the end of the input.
-    bool advance() {
-        if (done_) {
-            line_ = {};
-            return false;
-        }
-        carry_.clear();
-        bool partial = false; // part of this line is in carry_
-        for (;;) {
-            if (cursor_.pos == cursor_.end && !fetch()) {
-                done_ = true;
-                if (!partial) {
-                    line_ = {};
-                    return false;
-                }
-                if (!check_length(carry_.size())) { // a last '\r' without '\n' stays: it counts
-                    return false;
-                }
-                line_ = carry_; // the last line, without a delimiter: nothing to strip
-                return true;
-            }
-            if (!partial) {
-                line_offset_ = cursor_.offset();
-            }
-            const char* hit = find_delimiter();
-            if (hit == nullptr) {
-                // A '\r' ending the chunk may be stripped (if a '\n' starts the next one):
-                // not counted yet.
-                const bool cr_last = strip_cr_ && cursor_.end[-1] == '\r';
-                if (!check_length(carry_.size() +
-                                  static_cast<std::size_t>(cursor_.end - cursor_.pos) -
-                                  (cr_last ? 1 : 0))) {
-                    return false;
-                }
-                carry_.append(cursor_.pos, cursor_.end);
-                partial = true;
-                cursor_.pos = cursor_.end;
-                continue;
-            }
-            const char* nl = hit;
-            const std::size_t content = static_cast<std::size_t>(nl - cursor_.pos);
-            // The limit is on the line as handed out: without a '\r' that strip_cr drops.
-            const bool cr_dropped =
-                strip_cr_ &&
-                (content != 0 ? nl[-1] == '\r' : !carry_.empty() && carry_.back() == '\r');
-            if (!check_length(carry_.size() + content - (cr_dropped ? 1 : 0))) {
-                return false;
-            }
-            const std::size_t take = content + (options_.keep_delimiter ? 1 : 0);
-            if (partial) {
-                carry_.append(cursor_.pos, take);
-                line_ = carry_;
-            } else {
-                line_ = std::string_view(cursor_.pos, take);
-            }
-            cursor_.pos = nl + 1;
-            if (strip_cr_ && !line_.empty() && line_.back() == '\r') {
-                line_.remove_suffix(1);
-            }
-            return true;
-        }
     }
 
     std::unique_ptr<Source> owned_;
@@ -331,6 +219,123 @@ class line_range {
     fastread::error error_;
 };
 
+// The slow paths of the line scan (a chunk ends, a line straddles chunks, a line is too
+// long), out of the class: in the compiled mode, line_range<detail::path_source>'s are
+// compiled once in the library (extern template below) and not in every translation unit.
+
+template <byte_source Source>
+bool line_range<Source>::fetch() {
+    if (!cursor_.fill()) {
+        if constexpr (reporting_source<Source>) {
+            if (source_->error().code() && !error_.code()) {
+                error_ = source_->error();
+            }
+        }
+        return false;
+    }
+    scanned_ = window_ = cursor_.pos;
+    count_ = next_ = 0;
+    return true;
+}
+
+template <byte_source Source>
+const char* line_range<Source>::find_delimiter() noexcept {
+    for (;;) {
+        if (next_ != count_) {
+            return window_ + positions_[next_++];
+        }
+        const std::size_t left = static_cast<std::size_t>(cursor_.end - scanned_);
+        if (left == 0) {
+            return nullptr;
+        }
+        window_ = scanned_;
+        next_ = 0;
+        if (left >= 64) {
+            const std::size_t blocks = std::min(left / 64, window_blocks);
+            count_ = find_(window_, blocks, options_.delimiter, positions_.get());
+            scanned_ += 64 * blocks;
+        } else {
+            count_ = scan::byte_positions_tail(window_, left, options_.delimiter, positions_.get());
+            scanned_ = cursor_.end;
+        }
+    }
+}
+
+template <byte_source Source>
+bool line_range<Source>::check_length(std::size_t content) {
+    if (options_.max_line_length != 0 && content > options_.max_line_length) {
+        error_ = detail::parse_error_value(line_offset_ + options_.max_line_length,
+                                           "line longer than max_line_length (" +
+                                               std::to_string(options_.max_line_length) + " bytes)",
+                                           detail::source_name(*source_), errc::over_limit);
+        done_ = true;
+        line_ = {};
+        return false;
+    }
+    return true;
+}
+
+template <byte_source Source>
+bool line_range<Source>::advance() {
+    if (done_) {
+        line_ = {};
+        return false;
+    }
+    carry_.clear();
+    bool partial = false; // part of this line is in carry_
+    for (;;) {
+        if (cursor_.pos == cursor_.end && !fetch()) {
+            done_ = true;
+            if (!partial) {
+                line_ = {};
+                return false;
+            }
+            if (!check_length(carry_.size())) { // a last '\r' without '\n' stays: it counts
+                return false;
+            }
+            line_ = carry_; // the last line, without a delimiter: nothing to strip
+            return true;
+        }
+        if (!partial) {
+            line_offset_ = cursor_.offset();
+        }
+        const char* hit = find_delimiter();
+        if (hit == nullptr) {
+            // A '\r' ending the chunk may be stripped (if a '\n' starts the next one):
+            // not counted yet.
+            const bool cr_last = strip_cr_ && cursor_.end[-1] == '\r';
+            if (!check_length(carry_.size() + static_cast<std::size_t>(cursor_.end - cursor_.pos) -
+                              (cr_last ? 1 : 0))) {
+                return false;
+            }
+            carry_.append(cursor_.pos, cursor_.end);
+            partial = true;
+            cursor_.pos = cursor_.end;
+            continue;
+        }
+        const char* nl = hit;
+        const std::size_t content = static_cast<std::size_t>(nl - cursor_.pos);
+        // The limit is on the line as handed out: without a '\r' that strip_cr drops.
+        const bool cr_dropped =
+            strip_cr_ && (content != 0 ? nl[-1] == '\r' : !carry_.empty() && carry_.back() == '\r');
+        if (!check_length(carry_.size() + content - (cr_dropped ? 1 : 0))) {
+            return false;
+        }
+        const std::size_t take = content + (options_.keep_delimiter ? 1 : 0);
+        if (partial) {
+            carry_.append(cursor_.pos, take);
+            line_ = carry_;
+        } else {
+            line_ = std::string_view(cursor_.pos, take);
+        }
+        cursor_.pos = nl + 1;
+        if (strip_cr_ && !line_.empty() && line_.back() == '\r') {
+            line_.remove_suffix(1);
+        }
+        return true;
+    }
+}
+
 /// The lines of the file at `path`.
 ///
 /// The file is read (`read(2)` through a buffer of read_source's chunk size) unless
@@ -353,13 +358,7 @@ class line_range {
 /// or read ahead (until the helper's first short read); a mapped pass stops at the size the
 /// file had when it was opened.
 /// @throws std::system_error naming the path if it cannot be opened or read.
-inline line_range<detail::file_source> lines(const std::filesystem::path& path,
-                                             line_options options = {}) {
-    options = detail::settle_call_or_throw(options);
-    const detail::thread_scope threads(options.threads);
-    return line_range<detail::file_source>(
-        std::make_unique<detail::file_source>(path, options.io, true), options);
-}
+line_range<detail::path_source> lines(const std::filesystem::path& path, line_options options = {});
 
 namespace detail {
 /// What try_lines sets in a line_range: it reports its errors through error() only.
@@ -384,45 +383,8 @@ struct line_range_access {
 /// for (std::string_view line : *lines) { ... }
 /// if (lines->error().code()) { /* the read stopped early */ }
 /// ```
-inline result<line_range<detail::file_source>> try_lines(const std::filesystem::path& path,
-                                                         line_options options = {}) {
-    const result<line_options> settled = detail::settle_call(options);
-    if (!settled) {
-        return settled.error();
-    }
-    options = *settled;
-    const detail::thread_scope threads(options.threads);
-    result<detail::file_source> source = detail::file_source::try_open(path, options.io, true);
-    if (!source) {
-        return source.error();
-    }
-    return detail::line_range_access::reporting(line_range<detail::file_source>(
-        std::make_unique<detail::file_source>(std::move(*source)), options));
-}
-
-/// The lines read from `file` (e.g. stdin) with `fread` of 64 KiB chunks; `file` is borrowed
-/// and never closed.
-/// @throws std::invalid_argument if `file` is null; std::bad_alloc; while iterating,
-///         std::system_error if a read fails (stdio_source).
-inline line_range<stdio_source> lines(std::FILE* file, line_options options = {}) {
-    options = detail::settle_call_or_throw(options);
-    return line_range<stdio_source>(std::make_unique<stdio_source>(file), options);
-}
-
-/// `lines(file)` without exceptions: the range, or the error (`errc::invalid_argument` for
-/// a null `file`, fstat's errno). A read error while iterating ends the iteration and is
-/// kept: `range.error()`. Never throws but `std::bad_alloc`.
-inline result<line_range<stdio_source>> try_lines(std::FILE* file, line_options options = {}) {
-    if (const result<line_options> settled = detail::settle_call(options); !settled) {
-        return settled.error();
-    }
-    result<stdio_source> source = stdio_source::try_open(file);
-    if (!source) {
-        return source.error();
-    }
-    return detail::line_range_access::reporting(
-        line_range<stdio_source>(std::make_unique<stdio_source>(std::move(*source)), options));
-}
+result<line_range<detail::path_source>> try_lines(const std::filesystem::path& path,
+                                                  line_options options = {});
 
 /// The lines of any byte source (borrowed: it must outlive the range).
 template <byte_source Source>
@@ -431,5 +393,14 @@ line_range<Source> lines(Source& source, line_options options = {}) {
 }
 
 } // namespace fastread
+
+#if FASTREAD_SEPARATE_COMPILATION
+namespace fastread {
+extern template class line_range<detail::path_source>;
+} // namespace fastread
+#else
+#include "lines/detail/path.hpp"
+#include "lines/stdio.hpp"
+#endif
 
 #endif // FASTREAD_LINES_HPP

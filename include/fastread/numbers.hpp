@@ -45,25 +45,15 @@
 /// `cloud.xyz: byte 1843: line 57, column 2: "1.2.3" is not a number`.
 
 #include <cstddef>
-#include <cstdint>
 #include <filesystem>
-#include <iterator>
-#include <memory>
-#include <span>
-#include <string>
-#include <string_view>
 #include <tuple>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
-#include "detail/call_setup.hpp"
-#include "detail/source_ref.hpp"
-#include "error.hpp"
+#include "detail/config.hpp"
 #include "io.hpp"
-#include "numbers/detail/parse.hpp"
+#include "numbers/detail/number_type.hpp"
 #include "result.hpp"
-#include "source/byte_source.hpp"
 
 namespace fastread {
 
@@ -89,62 +79,6 @@ struct number_options {
     unsigned threads = 0;
 };
 
-namespace detail {
-
-template <class R>
-result<number_syntax> syntax_for(const number_options& options) {
-    std::size_t columns = options.columns;
-    if constexpr (sink_of<R>::columns != 0) {
-        if (columns != 0 && columns != sink_of<R>::columns) {
-            return invalid_argument_value("columns: number_options::columns is " +
-                                          std::to_string(columns) + ", the call reads " +
-                                          std::to_string(sink_of<R>::columns) + " columns");
-        }
-        columns = sink_of<R>::columns;
-    }
-    return make_number_syntax(options.separators, options.comment, options.skip_lines, columns);
-}
-
-template <class R>
-result<R> try_numbers_file(const std::filesystem::path& path, const number_options& asked) {
-    const result<number_options> settled = settle_call(asked);
-    if (!settled) {
-        return settled.error();
-    }
-    const number_options& options = *settled;
-    result<number_syntax> syntax = syntax_for<R>(options);
-    if (!syntax) {
-        return syntax.error();
-    }
-    const thread_scope threads(options.threads);
-    return numbers_from_file<R>(path, *syntax, options.io);
-}
-
-template <class R, class Source>
-result<R> try_numbers_source(Source& source, const number_options& options) {
-    if (const result<number_options> settled = settle_call(options); !settled) {
-        return settled.error();
-    }
-    result<number_syntax> syntax = syntax_for<R>(options);
-    if (!syntax) {
-        return syntax.error();
-    }
-    return numbers_from_stream<R>(source, *syntax, std::string());
-}
-
-template <class T>
-constexpr void check_number_type() {
-    static_assert(is_number_type<T>, "fastread::numbers reads the standard integer types "
-                                     "(not bool or the character types), float and double");
-#if !FASTREAD_HAS_FAST_FLOAT && !defined(__cpp_lib_to_chars)
-    static_assert(!std::is_floating_point_v<T>,
-                  "floating-point numbers need <fast_float/fast_float.h> or a standard "
-                  "library with std::from_chars for floating point");
-#endif
-}
-
-} // namespace detail
-
 /// The numbers of the file at `path`, in file order, converted to `T` (a standard integer
 /// type, float or double; see the file comment for the text they are read from).
 ///
@@ -160,10 +94,7 @@ constexpr void check_number_type() {
 ///          it was read, `errc::invalid_argument` for options that contradict each other
 ///          (before anything is read), or a bad `FASTREAD_THREADS`.
 template <class T>
-result<std::vector<T>> try_numbers(const std::filesystem::path& path, number_options options = {}) {
-    detail::check_number_type<T>();
-    return detail::try_numbers_file<std::vector<T>>(path, options);
-}
+result<std::vector<T>> try_numbers(const std::filesystem::path& path, number_options options = {});
 
 /// The numbers of the file at `path` (see try_numbers).
 /// @throws parse_error with offset(), line() and column() for text that is not numbers of
@@ -171,24 +102,8 @@ result<std::vector<T>> try_numbers(const std::filesystem::path& path, number_opt
 ///         opened or read; std::invalid_argument for contradictory options.
 template <class T>
 std::vector<T> numbers(const std::filesystem::path& path, number_options options = {}) {
-    return detail::value_or_throw(try_numbers<T>(path, options));
-}
-
-/// The numbers of `source` (any byte_source: a stdio_source on stdin, a read_source on a
-/// pipe, an mmap_source...), read chunk by chunk on the calling thread; `io` and `threads`
-/// are not used. Errors as for try_numbers(path), without a path; a reporting source's
-/// read error.
-template <class T, byte_source Source>
-result<std::vector<T>> try_numbers(Source& source, number_options options = {}) {
     detail::check_number_type<T>();
-    return detail::try_numbers_source<std::vector<T>>(source, options);
-}
-
-/// The numbers of `source` (see try_numbers(source)).
-/// @throws parse_error (offset, line, column), what the source throws.
-template <class T, byte_source Source>
-std::vector<T> numbers(Source& source, number_options options = {}) {
-    return detail::value_or_throw(try_numbers<T>(source, options));
+    return detail::value_or_throw(try_numbers<T>(path, options));
 }
 
 /// The columns of the file at `path`: a tuple of one vector per column, the c-th number of
@@ -198,11 +113,7 @@ std::vector<T> numbers(Source& source, number_options options = {}) {
 /// try_numbers(path) reads; the vectors have one size.
 template <class... T>
 result<std::tuple<std::vector<T>...>> try_columns(const std::filesystem::path& path,
-                                                  number_options options = {}) {
-    static_assert(sizeof...(T) > 0, "fastread::columns needs at least one column type");
-    (detail::check_number_type<T>(), ...);
-    return detail::try_numbers_file<std::tuple<std::vector<T>...>>(path, options);
-}
+                                                  number_options options = {});
 
 /// The columns of the file at `path` (see try_columns).
 /// @throws parse_error (offset, line, column) for a line with another count of numbers or
@@ -211,208 +122,72 @@ result<std::tuple<std::vector<T>...>> try_columns(const std::filesystem::path& p
 template <class... T>
 std::tuple<std::vector<T>...> columns(const std::filesystem::path& path,
                                       number_options options = {}) {
+    static_assert(sizeof...(T) > 0, "fastread::columns needs at least one column type");
+    (detail::check_number_type<T>(), ...);
     return detail::value_or_throw(try_columns<T...>(path, options));
 }
 
-/// The columns of `source` (any byte_source), read chunk by chunk on the calling thread.
-template <class... T, byte_source Source>
-result<std::tuple<std::vector<T>...>> try_columns(Source& source, number_options options = {}) {
+/// The path forms that fastread::compiled holds (src/fastread.cpp), declared in namespace
+/// fastread: `prefix` is `extern` where they are used and empty where they are made. One
+/// instantiation per type numbers() reads (every one is_number_type admits).
+#define FASTREAD_DETAIL_NUMBERS_OF(prefix, T)                                                      \
+    prefix template result<std::vector<T>> try_numbers<T>(const std::filesystem::path&,            \
+                                                          number_options);
+#define FASTREAD_DETAIL_INTEGER_LOADS(prefix)                                                      \
+    FASTREAD_DETAIL_NUMBERS_OF(prefix, signed char)                                                \
+    FASTREAD_DETAIL_NUMBERS_OF(prefix, unsigned char)                                              \
+    FASTREAD_DETAIL_NUMBERS_OF(prefix, short)                                                      \
+    FASTREAD_DETAIL_NUMBERS_OF(prefix, unsigned short)                                             \
+    FASTREAD_DETAIL_NUMBERS_OF(prefix, int)                                                        \
+    FASTREAD_DETAIL_NUMBERS_OF(prefix, unsigned)                                                   \
+    FASTREAD_DETAIL_NUMBERS_OF(prefix, long)                                                       \
+    FASTREAD_DETAIL_NUMBERS_OF(prefix, unsigned long)                                              \
+    FASTREAD_DETAIL_NUMBERS_OF(prefix, long long)                                                  \
+    FASTREAD_DETAIL_NUMBERS_OF(prefix, unsigned long long)
+#define FASTREAD_DETAIL_FLOAT_LOADS(prefix)                                                        \
+    FASTREAD_DETAIL_NUMBERS_OF(prefix, float)                                                      \
+    FASTREAD_DETAIL_NUMBERS_OF(prefix, double)
+
+} // namespace fastread
+
+#if FASTREAD_SEPARATE_COMPILATION
+#include "numbers/detail/column_set.hpp"
+
+namespace fastread {
+
+FASTREAD_DETAIL_INTEGER_LOADS(extern)
+FASTREAD_DETAIL_FLOAT_LOADS(extern)
+
+namespace detail {
+/// columns<T...>(path) of any column types, the compiled core: the columns of the file at
+/// `path` into `shape`'s columns (column_set_of<T...>()), converted to each column's type.
+/// Errors as try_columns; `options.columns` must be 0 or the column count.
+result<column_set> try_columns_file(const std::filesystem::path& path, number_options options,
+                                    column_set shape);
+
+template <class... T, std::size_t... I>
+std::tuple<std::vector<T>...> columns_from(column_set&& set, std::index_sequence<I...>) {
+    return {std::get<std::vector<T>>(std::move(set.columns[I]))...};
+}
+} // namespace detail
+
+template <class... T>
+result<std::tuple<std::vector<T>...>> try_columns(const std::filesystem::path& path,
+                                                  number_options options) {
     static_assert(sizeof...(T) > 0, "fastread::columns needs at least one column type");
     (detail::check_number_type<T>(), ...);
-    return detail::try_numbers_source<std::tuple<std::vector<T>...>>(source, options);
-}
-
-/// The columns of `source` (see try_columns(source)).
-/// @throws parse_error (offset, line, column), what the source throws.
-template <class... T, byte_source Source>
-std::tuple<std::vector<T>...> columns(Source& source, number_options options = {}) {
-    return detail::value_or_throw(try_columns<T...>(source, options));
-}
-
-/// The numbers of a byte source as a single-pass range, converted a block at a time
-/// (256 KiB of text at most in memory beyond the source's buffer): for input that does not
-/// fit in memory, or that arrives on a pipe while it is read.
-///
-/// ```
-/// fastread::stdio_source in(stdin);
-/// double sum = 0;
-/// for (double x : fastread::number_range<double>(in)) sum += x;
-/// ```
-///
-/// The source is borrowed and must outlive the range; `io` and `threads` are not used.
-/// Errors are thrown by `begin()` or an increment (parse_error with offset, line and
-/// column; what the source throws), after every number before the error was handed out.
-/// A range made by try_number_range throws none: an error ends the iteration and is kept
-/// in `error()`.
-template <class T>
-class number_range {
-    static_assert(detail::is_number_type<T>, "number_range reads the standard integer types "
-                                             "(not bool or the character types), float and "
-                                             "double");
-    using sink_type = detail::vector_sink<T>;
-
-  public:
-    /// An input iterator over the numbers, equal to std::default_sentinel_t after the last.
-    class iterator {
-      public:
-        ///@{
-        /// The std::input_iterator members: `*` the current number, `++` the next one,
-        /// `== std::default_sentinel` once there is none.
-        using iterator_concept = std::input_iterator_tag;
-        using value_type = T;
-        using difference_type = std::ptrdiff_t;
-
-        iterator() = default;
-        T operator*() const noexcept { return range_->state_->batch[range_->at_]; }
-        iterator& operator++() {
-            if (!range_->advance()) {
-                range_ = nullptr;
-            }
-            return *this;
-        }
-        void operator++(int) { ++*this; }
-        friend bool operator==(const iterator& it, std::default_sentinel_t) noexcept {
-            return it.range_ == nullptr;
-        }
-        ///@}
-
-      private:
-        friend class number_range;
-        explicit iterator(number_range* range) noexcept : range_(range) {}
-        number_range* range_ = nullptr;
-    };
-
-    /// Reads `source` (borrowed) as `options` say.
-    /// @throws std::invalid_argument for contradictory options.
-    template <byte_source Source>
-    requires(!std::is_same_v<std::remove_cvref_t<Source>, number_range>) explicit number_range(
-        Source& source, number_options options = {})
-        : source_(source),
-          state_(std::make_unique<state>(
-              (detail::settle_call_or_throw(options),
-               detail::value_or_throw(detail::make_number_syntax(
-                   options.separators, options.comment, options.skip_lines, options.columns))))) {}
-
-    /// Only in a range made by try_number_range: the error that ended the iteration (a
-    /// parse_error's or the source's), or none.
-    const fastread::error& error() const noexcept { return error_; }
-
-    ///@{
-    /// Moves the range; not copyable.
-    number_range(number_range&&) noexcept = default;
-    number_range& operator=(number_range&&) noexcept = default;
-    ///@}
-
-    /// Reads up to the first number; call once (single pass).
-    iterator begin() {
-        if (started_) {
-            return iterator(done_ ? nullptr : this);
-        }
-        started_ = true;
-        return iterator(refill() ? this : nullptr);
+    result<detail::column_set> set =
+        detail::try_columns_file(path, options, detail::column_set_of<T...>());
+    if (!set) {
+        return set.error();
     }
-    /// The end of the numbers.
-    std::default_sentinel_t end() const noexcept { return {}; }
-
-  private:
-    // On the heap, so that the scanner's pointers to the syntax and the batch stay valid
-    // when the range moves.
-    template <class U, byte_source Source>
-    friend result<number_range<U>> try_number_range(Source& source, number_options options);
-
-    // try_number_range's range: reports its errors through error().
-    template <byte_source Source>
-    number_range(Source& source, const detail::number_syntax& syntax)
-        : source_(source), state_(std::make_unique<state>(syntax)), reporting_(true) {}
-
-    struct state {
-        detail::number_syntax syntax;
-        std::vector<T> batch;
-        sink_type sink{&batch};
-        detail::number_stream<sink_type> stream{syntax, sink};
-        fastread::error pending; // an error found after the numbers still in the batch
-        explicit state(const detail::number_syntax& s) : syntax(s) {}
-    };
-
-    bool advance() {
-        if (++at_ < state_->batch.size()) {
-            return true;
-        }
-        return refill();
-    }
-
-    // Scans chunks until at least one number is waiting or the input ended.
-    bool refill() {
-        state& s = *state_;
-        s.batch.clear();
-        at_ = 0;
-        while (s.batch.empty()) {
-            if (s.pending.code()) {
-                done_ = true;
-                if (reporting_) {
-                    error_ = std::exchange(s.pending, fastread::error());
-                    return false;
-                }
-                detail::throw_error(std::exchange(s.pending, fastread::error()));
-            }
-            if (done_) {
-                return false;
-            }
-            const std::span<const char> chunk = source_.next();
-            if (chunk.empty()) {
-                done_ = true;
-                if (const fastread::error* e = source_.error(); e != nullptr && e->code()) {
-                    s.pending = *e;
-                } else if (!s.stream.finish(offset_)) {
-                    s.pending = detail::number_error(s.stream.failure(), {});
-                }
-                continue;
-            }
-            if (!s.stream.feed(chunk.data(), chunk.data() + chunk.size(), offset_)) {
-                done_ = true;
-                s.pending = detail::number_error(s.stream.failure(), {});
-            }
-            offset_ += chunk.size();
-        }
-        return true;
-    }
-
-    detail::source_ref source_;
-    std::unique_ptr<state> state_;
-    std::size_t at_ = 0;
-    std::uint64_t offset_ = 0;
-    bool started_ = false;
-    bool done_ = false;
-    bool reporting_ = false;
-    fastread::error error_;
-};
-
-/// `number_range<T>(source, options)` without exceptions: the range, or the error of
-/// contradictory options (errc::invalid_argument) or of a process setting
-/// (`FASTREAD_IO`, `FASTREAD_THREADS`; see fastread/io.hpp). An error while the range is
-/// iterated (a malformed number, a read error of the source) ends the iteration after every
-/// number before it and is kept: `range.error()`. Never throws but `std::bad_alloc` and
-/// what the source throws.
-///
-/// ```
-/// auto numbers = fastread::try_number_range<double>(in);
-/// if (!numbers) { /* numbers.error() */ }
-/// for (double x : *numbers) { ... }
-/// if (numbers->error().code()) { /* stopped early */ }
-/// ```
-template <class T, byte_source Source>
-result<number_range<T>> try_number_range(Source& source, number_options options = {}) {
-    if (const result<number_options> settled = detail::settle_call(options); !settled) {
-        return settled.error();
-    }
-    result<detail::number_syntax> syntax = detail::make_number_syntax(
-        options.separators, options.comment, options.skip_lines, options.columns);
-    if (!syntax) {
-        return syntax.error();
-    }
-    return number_range<T>(source, *syntax);
+    return detail::columns_from<T...>(std::move(*set), std::index_sequence_for<T...>{});
 }
 
 } // namespace fastread
+#else
+#include "numbers/detail/path.hpp"
+#include "numbers/source.hpp"
+#endif
 
 #endif // FASTREAD_NUMBERS_HPP

@@ -1,5 +1,6 @@
 // Writes a P6, a P2 and a PFM with fastread, loads them back through the separately
-// compiled library (another translation unit loads too), and checks every sample.
+// compiled library (another translation unit loads too), and checks every sample; jobs.cpp
+// runs the other jobs the compiled library holds.
 #include <fastread/pfm.hpp>
 #include <fastread/pnm.hpp>
 #include <fastread/ppm.hpp>
@@ -13,7 +14,8 @@
 #error "fastread::compiled should give its users FASTREAD_SEPARATE_COMPILATION"
 #endif
 
-unsigned widest_sample(const std::filesystem::path& path); // other.cpp
+unsigned widest_sample(const std::filesystem::path& path);    // other.cpp
+bool jobs_in_compiled_mode(const std::filesystem::path& dir); // jobs.cpp
 
 int main() {
     const std::filesystem::path dir = std::filesystem::temp_directory_path();
@@ -42,7 +44,8 @@ int main() {
     const bool ok = fastread::ppm::load(dir / "fastread-compiled.ppm") == rgb &&
                     fastread::pnm::load<std::uint16_t>(dir / "fastread-compiled.pgm") == gray &&
                     fastread::pfm::load(dir / "fastread-compiled.pfm").samples == floats.samples &&
-                    widest_sample(dir / "fastread-compiled.ppm") == 252;
+                    widest_sample(dir / "fastread-compiled.ppm") == 252 &&
+                    jobs_in_compiled_mode(dir);
     for (const char* name :
          {"fastread-compiled.ppm", "fastread-compiled.pgm", "fastread-compiled.pfm"}) {
         std::filesystem::remove(dir / name);

@@ -3,11 +3,14 @@
 
 // The separately compiled mode. A project that includes fastread in many translation units
 // links the CMake target fastread::compiled (src/fastread.cpp, built once), which defines
-// FASTREAD_SEPARATE_COMPILATION=1 for it: pnm.hpp, ppm.hpp and pfm.hpp then declare the
-// loads and saves from a path (for std::uint8_t and std::uint16_t samples) without their
-// definitions or the decoder's headers, and the byte-source forms (load(source), reader)
-// come with <fastread/pnm/reader.hpp>, <fastread/ppm/reader.hpp>, <fastread/pfm/reader.hpp>.
-// Everything else stays header-only.
+// FASTREAD_SEPARATE_COMPILATION=1 for it: the public headers then declare the entry points
+// that take a path without their definitions or the file layer's headers (pnm, ppm and pfm
+// loads and saves for std::uint8_t and std::uint16_t samples; lines(path); numbers<T>(path)
+// for every number type and columns<T...>(path) through a type-erased core; files_equal;
+// find_duplicates, act_on_duplicates; string_table::view's opening). The templates over a
+// byte source come with their own headers (pnm/reader.hpp, ppm/reader.hpp, pfm/reader.hpp,
+// lines/stdio.hpp, numbers/source.hpp, string_table/writer.hpp); records stay header-only.
+// docs/guide/compiled.md is the user's page.
 
 #ifndef FASTREAD_SEPARATE_COMPILATION
 #define FASTREAD_SEPARATE_COMPILATION 0

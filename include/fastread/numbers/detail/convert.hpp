@@ -26,6 +26,7 @@
 #endif
 
 #include "../../scan/detail/decimal_block.hpp"
+#include "number_type.hpp"
 
 namespace fastread::detail {
 
@@ -36,15 +37,15 @@ enum class number_status : unsigned char {
     out_of_range, ///< an integer beyond its type's range
 };
 
-/// The types numbers() converts to: the standard signed and unsigned integer types (not
-/// bool, not the character types), float and double.
+/// Fails to compile, with a message, where no conversion to floating point is available.
 template <class T>
-inline constexpr bool is_number_type = (std::is_integral_v<T> && !std::is_same_v<T, bool> &&
-                                        !std::is_same_v<T, char> && !std::is_same_v<T, wchar_t> &&
-                                        !std::is_same_v<T, char8_t> &&
-                                        !std::is_same_v<T, char16_t> &&
-                                        !std::is_same_v<T, char32_t>) ||
-                                       std::is_same_v<T, float> || std::is_same_v<T, double>;
+constexpr void check_number_conversion() {
+#if !FASTREAD_HAS_FAST_FLOAT && !defined(__cpp_lib_to_chars)
+    static_assert(!std::is_floating_point_v<T>,
+                  "floating-point numbers need <fast_float/fast_float.h> or a standard "
+                  "library with std::from_chars for floating point");
+#endif
+}
 
 /// Converts the decimal integer at [p, end): an optional '+' or '-', then ASCII digits (any
 /// count, leading zeros included), as strtoll/strtoull in base 10 read them. Returns the

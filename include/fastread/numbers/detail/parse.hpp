@@ -196,8 +196,8 @@ std::size_t count_numbers(const std::tuple<std::vector<T>...>& t) {
 /// not grow by copying.
 template <class R, byte_source Source>
 result<R> numbers_from_stream(Source& source, const number_syntax& syntax, const std::string& file,
-                              std::uint64_t size_hint = 0) {
-    R out;
+                              std::uint64_t size_hint = 0, const R& shape = R()) {
+    R out = shape;
     typename sink_of<R>::type sink{&out};
     number_stream<typename sink_of<R>::type> stream(syntax, sink);
     std::uint64_t offset = 0;
@@ -272,7 +272,7 @@ inline std::optional<std::uint64_t> line_start_after(int fd, std::uint64_t from,
 /// line start near a cut are not found.
 template <class R>
 std::optional<result<R>> numbers_in_file_slices(input_file& file, unsigned threads,
-                                                const number_syntax& syntax) {
+                                                const number_syntax& syntax, const R& shape) {
     const std::uint64_t size = file.size();
     const std::filesystem::path& path = file.path();
     const std::span<const char> head = file.head(plan_head_bytes);
@@ -299,6 +299,9 @@ std::optional<result<R>> numbers_in_file_slices(input_file& file, unsigned threa
         std::uint64_t lines = 0;
     };
     std::vector<slice> slices(threads);
+    for (slice& s : slices) {
+        s.out = shape;
+    }
     {
         // Room for what the head promises past the skipped lines (10 % more), so that no
         // vector grows by copying; slice 0 holds them all in the end.
@@ -361,7 +364,7 @@ std::optional<result<R>> numbers_in_file_slices(input_file& file, unsigned threa
 /// streamed (file_source, from the same descriptor).
 template <class R>
 result<R> numbers_from_file(const std::filesystem::path& path, const number_syntax& syntax,
-                            io_mode io) {
+                            io_mode io, const R& shape = R()) {
     result<input_file> opened = input_file::open(path);
     if (!opened) {
         return opened.error();
@@ -372,13 +375,14 @@ result<R> numbers_from_file(const std::filesystem::path& path, const number_synt
         if (!source) {
             return source.error();
         }
-        return numbers_from_stream<R>(*source, syntax, path.string());
+        return numbers_from_stream<R>(*source, syntax, path.string(), 0, shape);
     }
     if (io == io_mode::read) {
         if (const unsigned threads = file.slice_threads(file.size(), number_bytes_per_thread,
                                                         2 * number_bytes_per_thread);
             threads > 1) {
-            if (std::optional<result<R>> r = numbers_in_file_slices<R>(file, threads, syntax)) {
+            if (std::optional<result<R>> r =
+                    numbers_in_file_slices<R>(file, threads, syntax, shape)) {
                 return std::move(*r);
             }
         }
@@ -388,7 +392,7 @@ result<R> numbers_from_file(const std::filesystem::path& path, const number_synt
     if (!source) {
         return source.error();
     }
-    return numbers_from_stream<R>(*source, syntax, path.string(), size);
+    return numbers_from_stream<R>(*source, syntax, path.string(), size, shape);
 }
 
 } // namespace fastread::detail

@@ -17,7 +17,7 @@
 #include <system_error>
 #include <vector>
 
-#include "../../records.hpp"
+#include "../positioned_file.hpp"
 
 namespace fastread {
 

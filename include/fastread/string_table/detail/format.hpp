@@ -17,17 +17,9 @@
 #include "../../detail/policy.hpp"
 #include "../../detail/rw.hpp"
 #include "../format.hpp"
+#include "load.hpp"
 
 namespace fastread::detail {
-
-inline std::uint64_t load_u64(const unsigned char* p) noexcept {
-    std::uint64_t v;
-    std::memcpy(&v, p, sizeof v);
-    if constexpr (std::endian::native == std::endian::big) {
-        v = __builtin_bswap64(v);
-    }
-    return v;
-}
 
 inline void store_u64(unsigned char* p, std::uint64_t v) noexcept {
     if constexpr (std::endian::native == std::endian::big) {
