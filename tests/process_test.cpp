@@ -11,6 +11,7 @@
 #include <fastread/duplicates.hpp>
 #include <fastread/files_equal.hpp>
 #include <fastread/lines.hpp>
+#include <fastread/numbers.hpp>
 #include <fastread/pfm.hpp>
 #include <fastread/pnm.hpp>
 #include <fastread/ppm.hpp>
@@ -19,6 +20,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdint>
@@ -77,7 +79,9 @@ struct big_files {
     fs::path copy_a = dir / "same-a.bin";   // two equal 40 MiB files: read ahead
     fs::path copy_b = dir / "same-b.bin";
     fs::path records = dir / "records.bin"; // 16 Mi int32 records: record i holds i
+    fs::path table = dir / "table.txt";     // 8 MiB of "i 3i" lines: numbers in slices
     std::uint64_t text_lines = 0;
+    std::uint64_t table_rows = 0;
     static constexpr std::uint32_t raw_side = 2350, plain_side = 1000;
     static constexpr std::uint64_t record_count = std::uint64_t{16} << 20;
 
@@ -124,6 +128,14 @@ struct big_files {
         }
         fastread_test::write_file(records, std::string(reinterpret_cast<const char*>(values.data()),
                                                        values.size() * sizeof(std::int32_t)));
+
+        std::string table_text;
+        table_text.reserve(std::size_t{8} << 20);
+        while (table_text.size() < (std::size_t{8} << 20)) {
+            table_text += std::to_string(table_rows) + ' ' + std::to_string(3 * table_rows) + '\n';
+            ++table_rows;
+        }
+        fastread_test::write_file(table, table_text);
     }
     const fs::path& text_path() const { return text; }
 };
@@ -162,6 +174,33 @@ void run_every_entry_point(const big_files& f, unsigned threads) {
     CHECK(plain_ok);
     CHECK(fastread::pfm::load(f.pfm, load).samples ==
           std::vector<float>{0.5f, 1.0f, 1.5f, 2.0f, 2.5f, 3.0f});
+    std::vector<std::uint8_t> into(raw.samples.size());
+    const std::size_t row = std::size_t{big_files::raw_side} * 3;
+    CHECK(fastread::pnm::load_into(f.raw, std::span(into), row, load).width == big_files::raw_side);
+    CHECK(std::equal(into.begin(), into.end(), raw.samples.begin(), raw.samples.end()));
+    const std::vector<fs::path> images{f.raw, f.raw};
+    std::vector<std::uint8_t> both(2 * raw.samples.size());
+    const auto loaded = fastread::pnm::load_batch(images, std::span(both), load);
+    REQUIRE(loaded.size() == 2);
+    CHECK((loaded[0] && loaded[1]));
+    CHECK(std::equal(raw.samples.begin(), raw.samples.end(), both.begin() + raw.samples.size()));
+    const auto probed = fastread::pnm::probe_batch(std::vector<fs::path>{f.raw, f.plain}, load);
+    REQUIRE(probed.size() == 2);
+    CHECK((probed[0] && probed[0]->width == big_files::raw_side));
+    CHECK((probed[1] && probed[1]->width == big_files::plain_side));
+
+    fastread::number_options no;
+    no.threads = threads;
+    const auto values = fastread::numbers<std::uint64_t>(f.table, no);
+    REQUIRE(values.size() == 2 * f.table_rows);
+    CHECK((values[0] == 0 && values.back() == 3 * (f.table_rows - 1)));
+    const auto [left, right] = fastread::columns<std::uint64_t, std::uint64_t>(f.table, no);
+    REQUIRE(left.size() == f.table_rows);
+    bool table_ok = right.size() == f.table_rows;
+    for (std::size_t i = 0; table_ok && i < left.size(); ++i) {
+        table_ok = left[i] == i && right[i] == 3 * i && values[2 * i] == i;
+    }
+    CHECK(table_ok);
 
     fastread::compare_options co;
     co.threads = threads;
@@ -195,6 +234,10 @@ void run_every_entry_point(const big_files& f, unsigned threads) {
     const std::vector<fs::path> roots{f.dir.path()};
     CHECK(fastread::find_duplicates(roots, dup) ==
           std::vector<std::vector<fs::path>>{{f.copy_a, f.copy_b}});
+    const fastread::duplicate_report report = fastread::find_duplicate_files(roots, dup);
+    REQUIRE(report.groups.size() == 1);
+    REQUIRE(report.groups[0].size() == 2);
+    CHECK(report.groups[0][1].path == f.copy_b);
 }
 
 bool sigbus_is_default() {

@@ -94,7 +94,8 @@ struct number_options {
 ///          it was read, `errc::invalid_argument` for options that contradict each other
 ///          (before anything is read), or a bad `FASTREAD_THREADS`.
 template <class T>
-result<std::vector<T>> try_numbers(const std::filesystem::path& path, number_options options = {});
+requires detail::is_number_type<T> result<std::vector<T>>
+try_numbers(const std::filesystem::path& path, number_options options = {});
 
 /// The numbers of the file at `path` (see try_numbers).
 /// @throws parse_error with offset(), line() and column() for text that is not numbers of

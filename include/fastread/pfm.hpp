@@ -26,7 +26,7 @@
 
 #if !FASTREAD_SEPARATE_COMPILATION
 #include "pfm/reader.hpp"
-#include "pnm/detail/pfm.hpp"
+#include "pnm/detail/pfm_path.hpp"
 #endif
 
 #endif // FASTREAD_PFM_HPP

@@ -10,7 +10,9 @@
 /// one helper (slice_reads: each slice's reads, how far they got, their errors) and settles
 /// once (input_file::shrink, slice_reads::settle: the one check of a file that shrank during
 /// the call). A job supplies only what is its own: where a slice may be cut, what it does
-/// with each slice's bytes, and its decoder, kernel and join.
+/// with each slice's bytes, and its decoder, kernel and join. A call that plans slices
+/// includes input_plan.hpp (the page cache and threads); one that only opens (records, a
+/// string table's view) needs this header alone.
 
 #include <algorithm>
 #include <cstddef>
@@ -19,17 +21,15 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <utility>
-#include <vector>
 
 #include "../error.hpp"
 #include "../result.hpp"
 #include "file_map.hpp"
 #include "file_shrank.hpp"
-#include "parallel.hpp"
 #include "policy.hpp"
 #include "posix.hpp"
-#include "residency.hpp"
 #include "rw.hpp"
 
 namespace fastread::detail {
@@ -37,11 +37,12 @@ namespace fastread::detail {
 /// The input of one call: a file opened once, with what fstat said of it at open.
 class input_file {
   public:
-    /// Opens `path` read-only and fstats it: the file, or the error (open's or fstat's
+    /// Opens `path` read-only (O_CLOEXEC | `extra_flags`: o_nonblock for a call that must
+    /// not wait on a FIFO's writer) and fstats it: the file, or the error (open's or fstat's
     /// errno, naming the path).
-    static result<input_file> open(const std::filesystem::path& path) {
+    static result<input_file> open(const std::filesystem::path& path, int extra_flags = 0) {
         fastread::error err;
-        unique_fd fd = open_read_only(path, 0, err);
+        unique_fd fd = open_read_only(path, extra_flags, err);
         if (!fd) {
             return err;
         }
@@ -61,6 +62,21 @@ class input_file {
             return err;
         }
         return input_file(std::move(fd), file_info{}, path);
+    }
+
+    /// Opens `path` for an `operation` that only reads or writes a regular file (read_at,
+    /// update_at): read-only, or read-write for open_mode::read_write; a FIFO is not waited
+    /// on, and anything but a regular file is an error (open_regular in detail/posix.hpp:
+    /// EISDIR, EINVAL, or open's errno, naming `operation` and the path).
+    static result<input_file> open_regular(const std::filesystem::path& path,
+                                           std::string_view operation, open_mode mode) {
+        fastread::error err;
+        file_info info;
+        unique_fd fd = detail::open_regular(path, operation, mode, err, &info);
+        if (!fd) {
+            return err;
+        }
+        return input_file(std::move(fd), info, path);
     }
 
     /// The file already open on `fd`, which fstat described as `info` (the size the call
@@ -89,24 +105,14 @@ class input_file {
     const std::filesystem::path& path() const noexcept { return path_; }
 
     /// Whether resident_percent of the file is in the page cache; asked of the kernel once.
-    bool cached() {
-        if (!cached_) {
-            cached_ = file_resident(raw_, info_.size, resident_percent);
-        }
-        return *cached_;
-    }
+    /// Defined in input_plan.hpp, with what a plan needs (the page cache, the threads).
+    bool cached();
 
     /// How many threads read the file in slices: threads_for(`work` units, `per_thread`,
     /// most_cpu_threads) when the file is sized, `from` bytes or more and cached; else 1.
-    /// The page cache is asked only when more than one thread would do.
-    unsigned slice_threads(std::uint64_t work, std::uint64_t per_thread, std::uint64_t from = 0) {
-        if (!sized() || info_.size < from) {
-            return 1;
-        }
-        const unsigned threads = threads_for(
-            static_cast<std::size_t>(work), static_cast<std::size_t>(per_thread), most_cpu_threads);
-        return threads > 1 && cached() ? threads : 1;
-    }
+    /// The page cache is asked only when more than one thread would do. Defined in
+    /// input_plan.hpp.
+    unsigned slice_threads(std::uint64_t work, std::uint64_t per_thread, std::uint64_t from = 0);
 
     /// A guarded map of the whole file, advised sequential; empty when the file is not sized
     /// or cannot be mapped (the caller then streams it).
@@ -177,103 +183,6 @@ class input_file {
     std::optional<bool> cached_;
     std::unique_ptr<char[]> head_;
     std::size_t head_size_ = 0;
-};
-
-/// The reads of `slices` slices of one input_file, each on its own thread: how far each
-/// got, whether its read came up short (the file now ends before the slice did), its read
-/// error; then the one settling of the call (settle()).
-class slice_reads {
-  public:
-    slice_reads(const input_file& file, unsigned slices)
-        : file_(&file), reached_(slices, 0), ended_early_(slices, 0), errors_(slices) {}
-
-    /// Slice `t` starts at `pos` (what it reached if it reads nothing).
-    void start(unsigned t, std::uint64_t pos) noexcept { reached_[t] = pos; }
-
-    /// Reads `want` bytes at `pos` into `into` for slice `t`; false (the slice marked as
-    /// ended early) when the file ends before them or on a read error.
-    bool read(unsigned t, void* into, std::size_t want, std::uint64_t pos) {
-        const std::size_t got =
-            pread_full(file_->fd(), static_cast<char*>(into), want, pos, file_->path(), errors_[t]);
-        reached_[t] = pos + got;
-        ended_early_[t] = got < want;
-        return got == want;
-    }
-
-    /// Reads [from, to) for slice `t` in scan_read_block blocks through a buffer of its own,
-    /// handing each block to `feed(first, last, end_offset)` while it returns true. True when
-    /// every byte was fed; false when `feed` stopped or the file ended early.
-    template <class Feed>
-    bool read_through(unsigned t, std::uint64_t from, std::uint64_t to, Feed&& feed) {
-        std::unique_ptr<char[]> buffer(new char[scan_read_block]);
-        reached_[t] = from;
-        for (std::uint64_t pos = from; pos < to;) {
-            const auto want =
-                static_cast<std::size_t>(std::min<std::uint64_t>(scan_read_block, to - pos));
-            const bool whole = read(t, buffer.get(), want, pos);
-            const auto got = static_cast<std::size_t>(reached_[t] - pos);
-            pos += got;
-            if (!feed(static_cast<const char*>(buffer.get()),
-                      static_cast<const char*>(buffer.get() + got), pos) ||
-                !whole) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /// The offset slice `t` read to.
-    std::uint64_t reached(unsigned t) const noexcept { return reached_[t]; }
-    /// Whether a read of slice `t` came up short.
-    bool ended_early(unsigned t) const noexcept { return ended_early_[t] != 0; }
-    /// The read error of slice `t` (empty code if none).
-    const fastread::error& read_error(unsigned t) const noexcept { return errors_[t]; }
-
-    /// The first read error of any slice, in slice order.
-    std::optional<fastread::error> first_read_error() const {
-        for (const fastread::error& e : errors_) {
-            if (e.code()) {
-                return e;
-            }
-        }
-        return std::nullopt;
-    }
-
-    /// The furthest byte the slices read; UINT64_MAX when a slice came up short that should
-    /// not have (any slice, or with `last_may_end` any but the last, whose end is where
-    /// the data ends): a gap, so the file shrank whatever its size now.
-    std::uint64_t furthest(bool last_may_end) const noexcept {
-        std::uint64_t most = 0; // not `far`: a macro of <windows.h>
-        const std::size_t n = reached_.size();
-        for (std::size_t t = 0; t < n; ++t) {
-            if (ended_early_[t] && !(last_may_end && t + 1 == n)) {
-                return UINT64_MAX;
-            }
-            most = std::max(most, reached_[t]);
-        }
-        return most;
-    }
-
-    /// The call's outcome: the shrink error where the file now ends before the furthest byte
-    /// read (input_file::shrink), else the first read error, else `failure` (the job's own);
-    /// nothing when all is well.
-    std::optional<fastread::error> settle(std::optional<fastread::error> failure,
-                                          bool last_may_end) const {
-        std::optional<fastread::error> f = first_read_error();
-        if (!f) {
-            f = std::move(failure);
-        }
-        if (std::optional<fastread::error> shrank = file_->shrink(furthest(last_may_end), f)) {
-            return shrank;
-        }
-        return f;
-    }
-
-  private:
-    const input_file* file_;
-    std::vector<std::uint64_t> reached_;
-    std::vector<unsigned char> ended_early_;
-    std::vector<fastread::error> errors_;
 };
 
 } // namespace fastread::detail

@@ -157,75 +157,6 @@ inline ssize_t pread_nowait(int fd, char* dst, std::size_t n, std::uint64_t offs
 #endif
 }
 
-/// Copies up to `n` bytes of `in` from `in_offset` (advanced past them) to `out` at its
-/// file position, inside the kernel (Linux's copy_file_range, retried on EINTR). Returns
-/// the count; 0 at the end of `in`, on an error, or where the system has no such call:
-/// the caller then copies the rest itself (read and write), which reports errors.
-inline std::size_t copy_in_kernel(int in, std::uint64_t& in_offset, int out,
-                                  std::size_t n) noexcept {
-#if FASTREAD_LINUX_CALLS
-    for (;;) {
-        loff_t at = static_cast<loff_t>(in_offset);
-        const ssize_t got = ::copy_file_range(in, &at, out, nullptr, n, 0);
-        if (got > 0) {
-            in_offset += static_cast<std::uint64_t>(got);
-            return static_cast<std::size_t>(got);
-        }
-        if (got < 0 && errno == EINTR) {
-            continue;
-        }
-        return 0;
-    }
-#else
-    (void)in;
-    (void)in_offset;
-    (void)out;
-    (void)n;
-    return 0;
-#endif
-}
-
-/// An open read-write file in `dir` that no path names, removed when closed: Linux's
-/// O_TMPFILE where the file system has it, else a file created with a unique name
-/// (`stem` and the process id) and unlinked at once.
-/// @throws std::system_error naming `for_path` if neither can be made.
-inline unique_fd open_unnamed_file(const std::filesystem::path& dir, std::string_view stem,
-                                   const std::filesystem::path& for_path, error& err) {
-#if FASTREAD_LINUX_CALLS && defined(O_TMPFILE)
-    int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-#else
-    int fd = -1;
-#endif
-    if (fd < 0) {
-        const std::filesystem::path name =
-            dir / (std::string(stem) + "." + std::to_string(::getpid()));
-#if defined(_WIN32) // an open file cannot be removed there: deleted when closed instead
-        fd = sys::open(name, O_RDWR | O_CREAT | O_EXCL | _O_TEMPORARY, _S_IREAD | _S_IWRITE);
-        if (fd < 0) {
-            err = os_error(errno, "create a temporary file for", for_path);
-            return unique_fd();
-        }
-#else
-        fd = ::open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        if (fd < 0) {
-            err = os_error(errno, "create a temporary file for", for_path);
-            return unique_fd();
-        }
-        ::unlink(name.c_str());
-#endif
-    }
-    return unique_fd(fd);
-}
-
-/// open_unnamed_file, throwing its error (std::system_error naming `for_path`).
-inline unique_fd open_unnamed_file(const std::filesystem::path& dir, std::string_view stem,
-                                   const std::filesystem::path& for_path) {
-    error err;
-    unique_fd fd = open_unnamed_file(dir, stem, for_path, err);
-    throw_if(err);
-    return fd;
-}
-
 /// True where advise_drop_cached can ask (posix_fadvise with POSIX_FADV_DONTNEED).
 #if defined(POSIX_FADV_DONTNEED)
 inline constexpr bool has_drop_cached = true;
@@ -454,7 +385,7 @@ inline std::uint64_t size_now(int fd, const std::filesystem::path& path = {}) {
 
 #if defined(_WIN32)
 inline unique_fd open_regular(const std::filesystem::path& path, std::string_view operation,
-                              open_mode mode, error& err) {
+                              open_mode mode, error& err, file_info* info_out = nullptr) {
     unique_fd fd(sys::open(path, mode == open_mode::read_write ? O_RDWR : O_RDONLY));
     if (!fd) {
         if (errno == EISDIR) { // win::open refuses a directory: the message POSIX gives
@@ -474,6 +405,9 @@ inline unique_fd open_regular(const std::filesystem::path& path, std::string_vie
                        std::string(operation) + ": not a regular file:", path);
         return unique_fd();
     }
+    if (info_out != nullptr) {
+        *info_out = info;
+    }
     return fd;
 }
 #else
@@ -492,9 +426,10 @@ inline const char* kind_of(mode_t mode) noexcept {
 /// without a writer does not block the open, which is cleared again once the file is
 /// known to be regular. On failure an empty descriptor, with the error in `err` (naming
 /// `operation` and the path): what open(2) said, EISDIR for a directory, EINVAL for any
-/// other file that is not regular (FIFO, socket, device), which is never read.
+/// other file that is not regular (FIFO, socket, device), which is never read. What fstat
+/// said of the file goes to `info_out` when given.
 inline unique_fd open_regular(const std::filesystem::path& path, std::string_view operation,
-                              open_mode mode, error& err) {
+                              open_mode mode, error& err, file_info* info_out = nullptr) {
     const int flags = mode == open_mode::read_write ? O_RDWR : O_RDONLY;
     unique_fd fd;
     for (;;) {
@@ -522,6 +457,9 @@ inline unique_fd open_regular(const std::filesystem::path& path, std::string_vie
     const int fl = ::fcntl(fd.get(), F_GETFL);
     if (fl >= 0) {
         (void)::fcntl(fd.get(), F_SETFL, fl & ~O_NONBLOCK);
+    }
+    if (info_out != nullptr) {
+        *info_out = info_of(st);
     }
     return fd;
 }

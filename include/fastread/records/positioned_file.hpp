@@ -9,6 +9,7 @@
 #include "../detail/call_setup.hpp"
 #include "../detail/file_map.hpp"
 #include "../detail/file_shrank.hpp"
+#include "../detail/input_file.hpp"
 #include "../detail/parallel.hpp"
 #include "../detail/posix.hpp"
 #include "../detail/residency.hpp"
@@ -60,13 +61,14 @@ class positioned_file {
         if (err.code()) {
             return err;
         }
-        detail::unique_fd fd = detail::open_regular(
+        // The file layer opens it (the size is taken again at each batch).
+        result<detail::input_file> file = detail::input_file::open_regular(
             path, writable ? "update records" : "read records",
-            writable ? detail::open_mode::read_write : detail::open_mode::read_only, err);
-        if (!fd) {
-            return err;
+            writable ? detail::open_mode::read_write : detail::open_mode::read_only);
+        if (!file) {
+            return file.error();
         }
-        return positioned_file(path, writable, std::move(fd));
+        return positioned_file(path, writable, file->release());
     }
 
     ///@{

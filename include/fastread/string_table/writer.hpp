@@ -16,6 +16,7 @@
 #include "../detail/rw.hpp"
 #include "../error.hpp"
 #include "detail/format.hpp"
+#include "detail/unnamed_file.hpp"
 #include "format.hpp"
 
 #include <array>

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "../../detail/file_shrank.hpp"
-#include "../../detail/input_file.hpp"
+#include "../../detail/input_plan.hpp"
 #include "../../detail/parallel.hpp"
 #include "../../detail/policy.hpp"
 #include "../../detail/posix.hpp"

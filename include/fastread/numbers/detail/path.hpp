@@ -19,7 +19,8 @@
 namespace fastread {
 
 template <class T>
-result<std::vector<T>> try_numbers(const std::filesystem::path& path, number_options options) {
+requires detail::is_number_type<T> result<std::vector<T>>
+try_numbers(const std::filesystem::path& path, number_options options) {
     detail::check_number_type<T>();
     detail::check_number_conversion<T>();
     return detail::try_numbers_file<std::vector<T>>(path, options);

@@ -19,7 +19,7 @@
 #include "../../detail/chunk_cursor.hpp"
 #include "../../detail/file_map.hpp"
 #include "../../detail/file_shrank.hpp"
-#include "../../detail/input_file.hpp"
+#include "../../detail/input_plan.hpp"
 #include "../../detail/policy.hpp"
 #include "../../detail/posix.hpp"
 #include "../../detail/residency.hpp"

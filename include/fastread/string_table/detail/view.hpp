@@ -19,6 +19,7 @@
 
 #include "../../detail/call_setup.hpp"
 #include "../../detail/file_map.hpp"
+#include "../../detail/input_file.hpp"
 #include "../../detail/posix.hpp"
 #include "../../detail/rw.hpp"
 #include "../../error.hpp"
@@ -59,15 +60,14 @@ FASTREAD_COMPILED_INLINE result<view> view::try_open_unchecked(const std::filesy
     if (err.code()) {
         return err;
     }
-    // O_NONBLOCK: a FIFO must not block the open; it is refused just below.
-    detail::unique_fd fd = detail::open_read_only(path, detail::o_nonblock, err);
-    if (!fd) {
-        return err;
+    // The file layer opens it; O_NONBLOCK: a FIFO must not block the open, it is refused
+    // just below.
+    result<detail::input_file> opened = detail::input_file::open(path, detail::o_nonblock);
+    if (!opened) {
+        return opened.error();
     }
-    const detail::file_info info = detail::stat_fd(fd.get(), path, err);
-    if (err.code()) {
-        return err;
-    }
+    const int fd = opened->fd();
+    const detail::file_info& info = opened->info();
     const std::string file = path.string();
     if (!info.regular) {
         return detail::parse_error_value(0, "not a regular file", file);
@@ -82,8 +82,7 @@ FASTREAD_COMPILED_INLINE result<view> view::try_open_unchecked(const std::filesy
     // the kernel's whole read-around window (`read_ahead_kb`, often MiBs), a 64-byte read only
     // a page or a few.
     std::array<unsigned char, format::header_size> header{};
-    detail::pread_full(fd.get(), reinterpret_cast<char*>(header.data()), header.size(), 0, path,
-                       err);
+    detail::pread_full(fd, reinterpret_cast<char*>(header.data()), header.size(), 0, path, err);
     if (err.code()) {
         return err;
     }
@@ -93,7 +92,7 @@ FASTREAD_COMPILED_INLINE result<view> view::try_open_unchecked(const std::filesy
     }
     int map_error = 0;
     v.map_ = std::make_unique<detail::file_map>(
-        detail::file_map::try_map(fd.get(), info.size, detail::file_map::access::read_only,
+        detail::file_map::try_map(fd, info.size, detail::file_map::access::read_only,
                                   detail::file_map::sharing::shared, map_error));
     if (map_error != 0) {
         return detail::os_error(map_error, "mmap", path);
