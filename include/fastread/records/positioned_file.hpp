@@ -61,7 +61,6 @@ class positioned_file {
         if (err.code()) {
             return err;
         }
-        // The file layer opens it (the size is taken again at each batch).
         result<detail::input_file> file = detail::input_file::open_regular(
             path, writable ? "update records" : "read records",
             writable ? detail::open_mode::read_write : detail::open_mode::read_only);
