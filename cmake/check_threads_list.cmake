@@ -39,7 +39,8 @@ list(JOIN option_types "|" type_pattern)
 # namespaces (the headers under pnm/, ppm/ and pfm/). Members that users do not call (a
 # range's constructor, a positioned_file's private steps) and fastread::detail's helpers
 # written in a public header are not calls.
-set(not_calls line_range make_plan sync update_records update_in_phases try_columns_file)
+set(not_calls line_range make_plan sync read_records update_records update_in_phases try_columns_file
+    read_records_file read_records_of update_records_file update_records_of)
 set(calls)
 foreach(h IN LISTS headers)
   file(READ "${SOURCE_DIR}/include/fastread/${h}" text)

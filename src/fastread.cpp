@@ -3,8 +3,9 @@
 // its users see declarations only (FASTREAD_SEPARATE_COMPILATION), as spdlog's compiled
 // library and Asio's separate compilation do. Here the headers are read whole, and the
 // loads and saves from a path are instantiated for the sample types the API documents; the
-// functions of lines(path), files_equal, find_duplicates, act_on_duplicates and
-// string_table::view's opening are defined here once
+// functions of lines(path), files_equal, find_duplicates, act_on_duplicates,
+// string_table::view's opening and the core of read_at / update_at by path (one copy for
+// every record size) are defined here once
 // (FASTREAD_COMPILED_INLINE is empty while FASTREAD_BUILDING_LIBRARY is set).
 
 #define FASTREAD_BUILDING_LIBRARY 1
@@ -17,6 +18,7 @@
 #include <fastread/pfm.hpp>
 #include <fastread/pnm.hpp>
 #include <fastread/ppm.hpp>
+#include <fastread/records.hpp>
 #include <fastread/string_table.hpp>
 
 #include <cstdint>

@@ -1,5 +1,6 @@
 #include <fastread/page_cache.hpp>
 #include <fastread/records.hpp>
+#include <fastread/records/positioned_file.hpp> // not in records.hpp in the compiled mode
 
 #include <catch2/catch.hpp>
 

@@ -29,12 +29,17 @@
 /// `liburing-dev`); the CMake target `fastread::fastread` does both when CMake finds
 /// liburing.
 
-#include "detail/call_setup.hpp"
+#include "detail/config.hpp"
+#include "error.hpp"
 #include "io.hpp"
+#include "records/detail/record_layout.hpp"
 #include "records/detail/record_types.hpp"
 #include "records/options.hpp"
-#include "records/positioned_file.hpp"
 #include "result.hpp"
+#if !FASTREAD_SEPARATE_COMPILATION
+#include "records/detail/path.hpp"
+#include "records/positioned_file.hpp"
+#endif
 
 #include <cstddef>
 #include <cstdint>
@@ -46,6 +51,49 @@
 #include <vector>
 
 namespace fastread {
+
+namespace detail {
+
+/// fastread::compiled's core of read_at and update_at by path (src/fastread.cpp), for
+/// records of `record_size` bytes: read_at's records into `out` (`count` records), or its
+/// error; update_at's failure, if any. Header-only code runs the same batches with the
+/// record size known at compile time (records/detail/path.hpp).
+result<void> read_records_file(const std::filesystem::path& path,
+                               std::span<const std::uint64_t> indices, std::size_t record_size,
+                               void* out, std::size_t count, const record_options& options);
+update_failure update_records_file(const std::filesystem::path& path,
+                                   std::span<const std::uint64_t> indices, std::size_t record_size,
+                                   const record_update& fn, const record_options& options);
+
+/// read_at of records of type T by path, in either mode.
+template <class T>
+result<void> read_records_of(const std::filesystem::path& path,
+                             std::span<const std::uint64_t> indices, std::span<T> out,
+                             const record_options& options) {
+    static_assert(std::is_trivially_copyable_v<T>, "records are copied as bytes");
+#if FASTREAD_SEPARATE_COMPILATION
+    return read_records_file(path, indices, sizeof(T), out.data(), out.size(), options);
+#else
+    return record_access::read(path, static_record<sizeof(T)>{}, indices,
+                               reinterpret_cast<char*>(out.data()), out.size(), options);
+#endif
+}
+
+/// update_at of records of type T by path, in either mode: its failure, if any.
+template <class T, class F>
+update_failure update_records_of(const std::filesystem::path& path,
+                                 std::span<const std::uint64_t> indices, F& fn,
+                                 const record_options& options) {
+    static_assert(std::is_trivially_copyable_v<T>, "records are copied as bytes");
+#if FASTREAD_SEPARATE_COMPILATION
+    return update_records_file(path, indices, sizeof(T), record_update::of<T>(fn), options);
+#else
+    return record_access::update(path, static_record<sizeof(T)>{}, indices,
+                                 record_update::of<T>(fn), options);
+#endif
+}
+
+} // namespace detail
 
 /// Reads records at positions: out[i] = the T at record index indices[i] of `path`, an
 /// array of T in native byte order (T trivially copyable).
@@ -69,8 +117,7 @@ namespace fastread {
 template <class T>
 void read_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices,
              std::span<T> out, const record_options& options = {}) {
-    detail::settle_call_or_throw(options); // before the file is opened
-    positioned_file(path).read_at<T>(indices, out, options);
+    detail::value_or_throw(detail::read_records_of<T>(path, indices, out, options));
 }
 
 /// read_at into any contiguous range of trivially copyable records, whose element type is
@@ -83,9 +130,7 @@ template <detail::record_output Out>
 void read_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices, Out&& out,
              const record_options& options = {}) {
     using T = detail::range_record_t<Out>;
-    detail::settle_call_or_throw(options); // before the file is opened
-    positioned_file(path).read_at<T>(indices, std::span<T>(std::data(out), std::size(out)),
-                                     options);
+    read_at<T>(path, indices, std::span<T>(std::data(out), std::size(out)), options);
 }
 
 /// The records of `path` at `indices`, returned: element i is the T at record index
@@ -95,9 +140,8 @@ template <class T>
 std::vector<T> read_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices,
                        const record_options& options = {}) {
     static_assert(std::is_trivially_copyable_v<T>, "records are copied as bytes");
-    detail::settle_call_or_throw(options); // before the file is opened
     std::vector<T> out(indices.size());
-    positioned_file(path).read_at<T>(indices, std::span<T>(out), options);
+    read_at<T>(path, indices, std::span<T>(out), options);
     return out;
 }
 
@@ -110,14 +154,7 @@ std::vector<T> read_at(const std::filesystem::path& path, std::span<const std::u
 template <class T>
 result<void> try_read_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices,
                          std::span<T> out, const record_options& options = {}) {
-    if (const result<record_options> settled = detail::settle_call(options); !settled) {
-        return settled.error(); // before the file is opened
-    }
-    result<positioned_file> file = positioned_file::try_open(path);
-    if (!file) {
-        return file.error();
-    }
-    return file->try_read_at<T>(indices, out, options);
+    return detail::read_records_of<T>(path, indices, out, options);
 }
 
 /// `try_read_at` into any contiguous range of trivially copyable records (as read_at).
@@ -166,12 +203,7 @@ result<std::vector<T>> try_read_at(const std::filesystem::path& path,
 template <class T, class F>
 void update_at(const std::filesystem::path& path, std::span<const std::uint64_t> indices, F&& fn,
                const record_options& options = {}) {
-    detail::settle_call_or_throw(options); // before the file is opened
-    result<positioned_file> file = positioned_file::try_open(path, true);
-    if (!file) {
-        detail::throw_update_failure({file.error(), 0});
-    }
-    file->update_at<T>(indices, fn, options);
+    detail::report_update(detail::update_records_of<T>(path, indices, fn, options));
 }
 
 /// `update_at` without exceptions: nothing, or the `error` the throwing form reports (an
@@ -186,16 +218,16 @@ result<void> try_update_at(const std::filesystem::path& path,
                            std::span<const std::uint64_t> indices, F&& fn,
                            const record_options& options = {}, std::size_t* applied = nullptr) {
     if (applied != nullptr) {
-        *applied = 0;
+        *applied = 0; // if fn throws
     }
-    if (const result<record_options> settled = detail::settle_call(options); !settled) {
-        return settled.error(); // before the file is opened
+    const detail::update_failure f = detail::update_records_of<T>(path, indices, fn, options);
+    if (applied != nullptr) {
+        *applied = f ? f.applied : indices.size();
     }
-    result<positioned_file> file = positioned_file::try_open(path, true);
-    if (!file) {
-        return file.error();
+    if (f) {
+        return f.err;
     }
-    return file->try_update_at<T>(indices, fn, options, applied);
+    return {};
 }
 
 /// update_at with the record type taken from `fn`'s parameter: `fn` is a function or a

@@ -1,15 +1,17 @@
 // A third translation unit of the compiled-mode consumer: the other jobs the compiled
 // library holds (numbers and columns from a path, files_equal, find_duplicates,
-// act_on_duplicates, lines from a path, string_table::view), each checked against the exact
-// expected result.
+// act_on_duplicates, lines from a path, string_table::view, read_at and update_at), each
+// checked against the exact expected result.
 #include <fastread/duplicate_actions.hpp>
 #include <fastread/duplicates.hpp>
 #include <fastread/files_equal.hpp>
 #include <fastread/lines.hpp>
 #include <fastread/numbers.hpp>
+#include <fastread/records.hpp>
 #include <fastread/string_table.hpp>
 #include <fastread/string_table/writer.hpp>
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -111,6 +113,31 @@ bool jobs_in_compiled_mode(const std::filesystem::path& dir) {
                     records[0].outcome == fastread::action_outcome::planned &&
                     std::filesystem::exists(root / "d" / "a"),
                 "act_on_duplicates (dry run)");
+    // Records of three sizes through the compiled core (its record size known at run time).
+    struct point {
+        float x, y, z;
+    };
+    const std::vector<point> points{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}};
+    write(root / "points.bin",
+          std::string(reinterpret_cast<const char*>(points.data()), points.size() * sizeof(point)));
+    const std::uint64_t at[] = {2, 0, 2};
+    const std::vector<point> got = fastread::read_at<point>(root / "points.bin", at);
+    ok &= check(got.size() == 3 && got[0].x == 7 && got[0].z == 9 && got[1].y == 2 && got[2].x == 7,
+                "read_at<point>");
+    fastread::update_at(root / "points.bin", at, [](point p) {
+        p.x += 10;
+        return p;
+    });
+    std::array<float, 2> firsts{};
+    const std::uint64_t x_of[] = {0, 6}; // the x of records 0 and 2, as floats
+    fastread::read_at(root / "points.bin", x_of, firsts);
+    ok &= check(firsts == std::array<float, 2>{11, 27}, "update_at<point>, then read_at<float>");
+    const std::uint64_t past[] = {18}; // 36 bytes: 18 records of 2 bytes
+    const fastread::result<std::vector<std::uint16_t>> beyond =
+        fastread::try_read_at<std::uint16_t>(root / "points.bin", past);
+    ok &= check(!beyond && beyond.error().code() == fastread::errc::out_of_range,
+                "try_read_at past the end");
+
     std::filesystem::remove_all(root);
     return ok;
 }

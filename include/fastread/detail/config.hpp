@@ -7,9 +7,11 @@
 // that take a path without their definitions or the file layer's headers (pnm, ppm and pfm
 // loads and saves for std::uint8_t and std::uint16_t samples; lines(path); numbers<T>(path)
 // for every number type and columns<T...>(path) through a type-erased core; files_equal;
-// find_duplicates, act_on_duplicates; string_table::view's opening). The templates over a
-// byte source come with their own headers (pnm/reader.hpp, ppm/reader.hpp, pfm/reader.hpp,
-// lines/stdio.hpp, numbers/source.hpp, string_table/writer.hpp); records stay header-only.
+// find_duplicates, act_on_duplicates; string_table::view's opening; read_at<T> and
+// update_at<T> by path for any record type, through one core whose record size is known at
+// run time). The templates over a byte source come with their own headers (pnm/reader.hpp,
+// ppm/reader.hpp, pfm/reader.hpp, lines/stdio.hpp, numbers/source.hpp,
+// string_table/writer.hpp), as does positioned_file (records/positioned_file.hpp).
 // docs/guide/compiled.md is the user's page.
 
 #ifndef FASTREAD_SEPARATE_COMPILATION

@@ -16,6 +16,7 @@
 #include "../detail/rw.hpp"
 #include "../io.hpp"
 #include "detail/record_io.hpp"
+#include "detail/record_layout.hpp"
 #include "detail/record_plan.hpp"
 #include "detail/record_types.hpp"
 #include "detail/record_update.hpp"
@@ -40,6 +41,10 @@
 #include <vector>
 
 namespace fastread {
+
+namespace detail {
+struct record_access; // fastread::compiled's core (records/detail/path.hpp)
+} // namespace detail
 
 /// A file of fixed-size records kept open across batches of read_at / update_at.
 ///
@@ -105,71 +110,8 @@ class positioned_file {
     result<void> try_read_at(std::span<const std::uint64_t> indices, std::span<T> out,
                              const record_options& asked = {}) {
         static_assert(std::is_trivially_copyable_v<T>, "records are copied as bytes");
-        const result<record_options> settled = detail::settle_call(asked);
-        if (!settled) {
-            return settled.error();
-        }
-        const record_options& options = *settled;
-        if (indices.size() != out.size()) {
-            return detail::invalid_argument_value(
-                "read_at: indices (" + std::to_string(indices.size()) + ") and out (" +
-                std::to_string(out.size()) + ") differ in length");
-        }
-        error err;
-        const std::uint64_t size = checked_size(indices, sizeof(T), err);
-        if (err.code()) {
-            return err;
-        }
-        if (indices.empty()) {
-            return {};
-        }
-        const detail::thread_scope threads(options.threads);
-        const std::vector<detail::record_ref> refs = detail::visit_order(indices, options.sort);
-        const plan p = make_plan(refs, sizeof(T), size, options, false, err);
-        if (err.code()) {
-            return err;
-        }
-        auto copy_out = [&](const char* bytes, std::size_t k) {
-            std::memcpy(&out[refs[k].pos], bytes, sizeof(T));
-        };
-        switch (p.method) {
-        case access_method::mmap:
-            detail::in_slices(refs.size(), p.threads, [&](unsigned, std::size_t b, std::size_t e) {
-                for (std::size_t k = b; k < e; ++k) {
-                    copy_out(p.map.data() + refs[k].index * sizeof(T), k);
-                }
-            });
-            if (p.map.lost() >= 0) {
-                return detail::file_shrank_error(path_); // zeros stood in for lost pages
-            }
-            return {};
-        case access_method::io_uring:
-            read_uring<T>(refs, out, size, p.rules, err);
-            if (err.code()) {
-                return err;
-            }
-            return {};
-        default: {
-            std::optional<random_advice> advice;
-            if (p.cold) {
-                advice.emplace(fd_.get());
-            }
-            const std::vector<detail::block_request> requests =
-                detail::plan_blocks(refs, sizeof(T), size, p.rules);
-            for_each_request(
-                requests, p.threads,
-                [&](const detail::block_request& r, const char* buffer) {
-                    for (std::size_t k = r.first; k < r.last; ++k) {
-                        copy_out(buffer + (refs[k].index * sizeof(T) - r.offset), k);
-                    }
-                },
-                err);
-            if (err.code()) {
-                return err;
-            }
-            return {};
-        }
-        }
+        return read_records(detail::static_record<sizeof(T)>{}, indices,
+                            reinterpret_cast<char*>(out.data()), out.size(), asked);
     }
 
     /// out[i] = the record at indices[i], the record type taken from `out` (any contiguous
@@ -195,7 +137,8 @@ class positioned_file {
     void update_at(std::span<const std::uint64_t> indices, F&& fn,
                    const record_options& options = {}) {
         static_assert(std::is_trivially_copyable_v<T>, "records are copied as bytes");
-        report(update_records<T>(indices, detail::record_update_fn<T>(fn), options));
+        detail::report_update(update_records(detail::static_record<sizeof(T)>{}, indices,
+                                             detail::record_update::of<T>(fn), options));
     }
 
     /// update_at without exceptions; see fastread::try_update_at.
@@ -203,8 +146,8 @@ class positioned_file {
     result<void> try_update_at(std::span<const std::uint64_t> indices, F&& fn,
                                const record_options& options = {}, std::size_t* applied = nullptr) {
         static_assert(std::is_trivially_copyable_v<T>, "records are copied as bytes");
-        const detail::update_failure f =
-            update_records<T>(indices, detail::record_update_fn<T>(fn), options);
+        const detail::update_failure f = update_records(detail::static_record<sizeof(T)>{}, indices,
+                                                        detail::record_update::of<T>(fn), options);
         if (applied != nullptr) {
             *applied = f ? f.applied : indices.size();
         }
@@ -223,23 +166,19 @@ class positioned_file {
     }
 
   private:
-    // Reports an update batch's failure as update_at does: the caller's mistakes (an index
-    // out of range) as themselves, the system's failures as update_error with applied().
-    static void report(const detail::update_failure& f) {
-        if (!f) {
-            return;
-        }
-        if (f.err.code().category() == error_category()) {
-            detail::throw_error(f.err);
-        }
-        detail::throw_update_failure(f);
-    }
+    friend struct detail::record_access;
 
-    // update_at's work, compiled once per record type, whatever fn is: its failure, if any
-    // (fn's exceptions propagate, nested in an update_error).
-    template <class T>
-    detail::update_failure update_records(std::span<const std::uint64_t> indices,
-                                          detail::record_update_fn<T> fn,
+    // read_at's work, compiled once per record size (Layout): the records at `indices`
+    // into `out` (`count` records of layout.size() bytes), or the error.
+    template <class Layout>
+    result<void> read_records(Layout layout, std::span<const std::uint64_t> indices, char* out,
+                              std::size_t count, const record_options& asked);
+
+    // update_at's work, compiled once per record size (Layout), whatever fn is: its
+    // failure, if any (fn's exceptions propagate, nested in an update_error).
+    template <class Layout>
+    detail::update_failure update_records(Layout layout, std::span<const std::uint64_t> indices,
+                                          const detail::record_update& fn,
                                           const record_options& asked) {
         const result<record_options> settled = detail::settle_call(asked);
         if (!settled) {
@@ -255,7 +194,7 @@ class positioned_file {
                 0};
         }
         error err;
-        const std::uint64_t size = checked_size(indices, sizeof(T), err);
+        const std::uint64_t size = checked_size(indices, layout.size(), err);
         if (err.code()) {
             return {err, 0};
         }
@@ -264,18 +203,18 @@ class positioned_file {
         }
         const detail::thread_scope threads(options.threads);
         const std::vector<detail::record_ref> refs = detail::visit_order(indices, options.sort);
-        const plan p = make_plan(refs, sizeof(T), size, options, true, err);
+        const plan p = make_plan(refs, layout.size(), size, options, true, err);
         if (err.code()) {
             return {err, 0};
         }
         detail::update_failure failure;
         if (p.method == access_method::io_uring && options.sort) {
-            update_uring<T>(refs, fn, size, p.rules, failure);
+            update_uring(layout, refs, fn, size, p.rules, failure);
         } else if (options.sort && p.cached_runs) {
             // Cached pages in file order: joined reads, then one pwrite per run of changed
             // records, each phase of a window on every CPU.
-            detail::update_in_windows<T>(fd_.get(), path_, refs, fn, size, p.rules, p.threads,
-                                         failure);
+            detail::update_in_windows(layout, fd_.get(), path_, refs, fn, size, p.rules, p.threads,
+                                      failure);
         } else if (!options.sort || p.cached_runs) {
             // In the caller's order a repeated index is not next to its earlier visit:
             // one request at a time, each written back before the next is read (joined
@@ -284,9 +223,9 @@ class positioned_file {
             if (p.cold) {
                 advice.emplace(fd_.get());
             }
-            update_in_order<T>(refs, fn, size, p.rules, failure);
+            update_in_order(layout, refs, fn, size, p.rules, failure);
         } else {
-            update_in_phases<T>(refs, fn, size, p, failure);
+            update_in_phases(layout, refs, fn, size, p, failure);
         }
         if (failure) {
             return failure;
@@ -457,25 +396,28 @@ class positioned_file {
     // map or with pread), fn runs on this thread in visiting order (a repeated index, next
     // to its earlier visits, gets the value they left), and the records that changed are
     // written back (stores into the map on several threads, or one pwrite each).
-    template <class T, class F>
-    void update_in_phases(const std::vector<detail::record_ref>& refs, F& fn, std::uint64_t size,
-                          const plan& p, detail::update_failure& failure);
+    template <class Layout>
+    void update_in_phases(Layout layout, const std::vector<detail::record_ref>& refs,
+                          const detail::record_update& fn, std::uint64_t size, const plan& p,
+                          detail::update_failure& failure);
 
     // One request at a time: read, fn on its records in visiting order, then the changed
     // records written back in runs (records in ascending order less than a page apart are
     // written with one pwrite; the bytes between them are rewritten as they were read, so
     // no page that had no change is dirtied). On a failed write, applied() = the first
     // visit whose change did not reach the file.
-    template <class T, class F>
-    void update_in_order(const std::vector<detail::record_ref>& refs, F& fn, std::uint64_t size,
+    template <class Layout>
+    void update_in_order(Layout layout, const std::vector<detail::record_ref>& refs,
+                         const detail::record_update& fn, std::uint64_t size,
                          const detail::block_rules& rules, detail::update_failure& failure);
 
-    template <class T>
-    void read_uring(const std::vector<detail::record_ref>& refs, std::span<T> out,
+    template <class Layout>
+    void read_uring(Layout layout, const std::vector<detail::record_ref>& refs, char* out,
                     std::uint64_t size, const detail::block_rules& rules, error& err);
 
-    template <class T, class F>
-    void update_uring(const std::vector<detail::record_ref>& refs, F& fn, std::uint64_t size,
+    template <class Layout>
+    void update_uring(Layout layout, const std::vector<detail::record_ref>& refs,
+                      const detail::record_update& fn, std::uint64_t size,
                       const detail::block_rules& rules, detail::update_failure& failure);
 
     detail::update_failure sync(const record_options& options, std::size_t applied) {

@@ -9,6 +9,7 @@
 
 #include "../../detail/file_map.hpp"
 #include "../../detail/posix.hpp"
+#include "record_layout.hpp"
 #include "record_plan.hpp"
 
 #include <algorithm>
@@ -79,21 +80,20 @@ inline std::vector<std::uint64_t> residency_sample(const std::vector<record_ref>
     return offsets;
 }
 
-/// Applies `fn` to the records of `request` held in `buffer` (the request's bytes), in
-/// visiting order; returns the changed byte range [lo, hi) of the buffer (lo == hi: none).
-template <class T, class F>
-std::pair<std::size_t, std::size_t> apply_in_buffer(char* buffer, const block_request& request,
-                                                    const std::vector<record_ref>& refs, F& fn) {
+/// Applies `fn` to the records (of `layout`) of `request` held in `buffer` (the request's
+/// bytes), in visiting order; returns the changed byte range [lo, hi) of the buffer (lo ==
+/// hi: none).
+template <class Layout>
+std::pair<std::size_t, std::size_t>
+apply_in_buffer(Layout layout, char* buffer, const block_request& request,
+                const std::vector<record_ref>& refs, const record_update& fn) {
     std::size_t lo = SIZE_MAX, hi = 0;
+    typename Layout::scratch before(layout);
     for (std::size_t k = request.first; k < request.last; ++k) {
-        const auto at = static_cast<std::size_t>(refs[k].index * sizeof(T) - request.offset);
-        T value;
-        std::memcpy(&value, buffer + at, sizeof(T));
-        const T updated = fn(value);
-        if (std::memcmp(&updated, buffer + at, sizeof(T)) != 0) {
-            std::memcpy(buffer + at, &updated, sizeof(T));
+        const auto at = static_cast<std::size_t>(refs[k].index * layout.size() - request.offset);
+        if (update_record(layout, fn, buffer + at, before.data())) {
             lo = std::min(lo, at);
-            hi = std::max(hi, at + sizeof(T));
+            hi = std::max(hi, at + layout.size());
         }
     }
     return lo == SIZE_MAX ? std::pair<std::size_t, std::size_t>{0, 0}

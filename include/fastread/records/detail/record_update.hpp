@@ -15,6 +15,7 @@
 #include "../../detail/posix.hpp"
 #include "../../detail/rw.hpp"
 #include "../../error.hpp"
+#include "record_layout.hpp"
 #include "record_plan.hpp"
 
 #include <algorithm>
@@ -34,49 +35,18 @@
 
 namespace fastread::detail {
 
-/// update_at's fn for records of type T, by reference (it must outlive this object):
-/// called with a record (a T lvalue), returns the new record. The update strategies take
-/// this one type, so that they are compiled once per record type and not once per fn (a
-/// test file of twenty lambdas compiled twenty copies of each; one indirect call per
-/// record is the price).
-template <class T>
-class record_update_fn {
-  public:
-    template <class F>
-    explicit record_update_fn(F& fn) noexcept {
-        if constexpr (std::is_function_v<F>) { // a function, passed by reference
-            fn_.function = reinterpret_cast<void (*)()>(&fn);
-            call_ = [](target f, T& record) -> T {
-                return reinterpret_cast<F*>(f.function)(record);
-            };
-        } else {
-            fn_.object = const_cast<void*>(static_cast<const void*>(std::addressof(fn)));
-            call_ = [](target f, T& record) -> T { return (*static_cast<F*>(f.object))(record); };
-        }
-    }
-
-    T operator()(T& record) const { return call_(fn_, record); }
-
-  private:
-    union target {
-        void* object;
-        void (*function)();
-    };
-    target fn_;
-    T (*call_)(target, T&);
-};
-
 /// One window of update_in_windows: the requests [qa, qb) of `requests`, read into
 /// `buffer`, request q at buffer offset slot[q - qa]; what fn changed and the runs that
 /// write it back. Each step is a member function, run in order by update_in_windows.
-template <class T>
+template <class Layout>
 struct update_window {
-    /// A change: the visit, where its record is in the buffer, its request, the bytes before.
+    /// A change: the visit, where its record is in the buffer, its request, and where its
+    /// bytes before the change are in `saved`.
     struct change {
         std::size_t visit;
         std::size_t at;
         std::size_t request;
-        unsigned char before[sizeof(T)];
+        std::size_t before;
     };
     /// A run: buffer bytes [lo, hi) at file `offset`, holding changes [first, last).
     struct run {
@@ -91,6 +61,7 @@ struct update_window {
     };
     static constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
 
+    Layout layout;
     int fd;
     const std::filesystem::path& path;
     const std::vector<record_ref>& refs;
@@ -100,6 +71,7 @@ struct update_window {
     std::size_t qa = 0, qb = 0;
     std::vector<std::size_t> slot{}; // buffer offset of each request of the window
     std::vector<change> changes{};
+    std::vector<unsigned char> saved{}; // the changed records' bytes before fn
     std::vector<run> runs{};
     std::vector<outcome> outcomes{};
     std::size_t stop = 0; // the request fn threw in: none of its changes go back
@@ -115,7 +87,7 @@ struct update_window {
     /// Where record refs[k] of request q is in the buffer.
     std::size_t record_at(std::size_t q, std::size_t k) const {
         return slot[q - qa] +
-               static_cast<std::size_t>(refs[k].index * sizeof(T) - requests[q].offset);
+               static_cast<std::size_t>(refs[k].index * layout.size() - requests[q].offset);
     }
 
     /// The window from request `first`: as many requests as fit in `cap` bytes (one at least).
@@ -158,19 +130,18 @@ struct update_window {
 
     /// 2. fn in file order, on this thread; a request's changes are kept or dropped whole
     /// (those of the request fn threw in are dropped, and `thrown` keeps its exception).
-    template <class F>
-    void apply(F& fn) {
+    void apply(const record_update& fn) {
         changes.clear();
+        saved.clear();
         stop = qb;
         thrown = nullptr;
+        typename Layout::scratch before(layout);
         for (std::size_t q = qa; q < qb && !thrown; ++q) {
             for (std::size_t k = requests[q].first; k < requests[q].last; ++k) {
                 char* const record = buffer + record_at(q, k);
-                T value;
-                std::memcpy(&value, record, sizeof(T));
-                T updated = value;
+                bool changed = false;
                 FASTREAD_TRY {
-                    updated = fn(value);
+                    changed = update_record(layout, fn, record, before.data());
                 }
                 FASTREAD_CATCH_ALL {
                     thrown = std::current_exception();
@@ -178,11 +149,9 @@ struct update_window {
                     stop = q;
                     break;
                 }
-                if (std::memcmp(&updated, record, sizeof(T)) != 0) {
-                    change c{k, record_at(q, k), q, {}};
-                    std::memcpy(c.before, record, sizeof(T));
-                    std::memcpy(record, &updated, sizeof(T));
-                    changes.push_back(c);
+                if (changed) {
+                    changes.push_back(change{k, record_at(q, k), q, saved.size()});
+                    saved.insert(saved.end(), before.data(), before.data() + layout.size());
                 }
             }
         }
@@ -197,16 +166,16 @@ struct update_window {
         const std::size_t page = page_size();
         runs.clear();
         for (std::size_t i = 0; i < changes.size();) {
-            std::size_t lo = changes[i].at, hi = lo + sizeof(T), j = i + 1;
+            std::size_t lo = changes[i].at, hi = lo + layout.size(), j = i + 1;
             for (; j < changes.size() && changes[j].request == changes[i].request; ++j) {
                 const std::size_t a = changes[j].at;
-                if (a >= lo && a + sizeof(T) <= hi) {
+                if (a >= lo && a + layout.size() <= hi) {
                     continue; // a record of the run, changed again
                 }
                 if (a < hi || a - hi >= page) {
                     break;
                 }
-                hi = a + sizeof(T);
+                hi = a + layout.size();
             }
             const std::size_t q = changes[i].request;
             runs.push_back(run{lo, hi, requests[q].offset + (lo - slot[q - qa]), i, j});
@@ -245,7 +214,7 @@ struct update_window {
     update_failure failed_write(std::size_t f) {
         const run& r = runs[f];
         std::size_t lost = r.first;
-        while (lost + 1 < r.last && changes[lost].at + sizeof(T) <= r.lo + outcomes[f].done) {
+        while (lost + 1 < r.last && changes[lost].at + layout.size() <= r.lo + outcomes[f].done) {
             ++lost;
         }
         int undo_err = 0;
@@ -254,7 +223,8 @@ struct update_window {
                 continue;
             }
             for (std::size_t c = runs[w].last; c-- > runs[w].first;) {
-                std::memcpy(buffer + changes[c].at, changes[c].before, sizeof(T));
+                std::memcpy(buffer + changes[c].at, saved.data() + changes[c].before,
+                            layout.size());
             }
             std::size_t done = 0;
             undo_err =
@@ -286,14 +256,14 @@ struct update_window {
 };
 
 /// Applies fn to the records of `refs` (visits in file order, as visit_order(…, true)),
-/// an array of T in the file `fd` of `size` bytes, as if one by one in that order, and
-/// writes back the records that changed.
+/// an array of records of `layout` in the file `fd` of `size` bytes, as if one by one in that
+/// order, and writes back the records that changed.
 ///
 /// Windows of requests (plan_blocks with `rules`, up to update_window_bytes each) run one
 /// after another: the window's requests are read on up to `threads` threads; fn runs on
 /// the calling thread in visiting order; the changed records are written with one pwrite
 /// per run on up to `threads` threads. Memory: one window buffer (≤ update_window_bytes,
-/// or the longest request) and sizeof(T) + 3 words per changed record of a window.
+/// or the longest request) and a record plus 4 words per changed record of a window.
 ///
 /// A failure stops the batch and is set in `failure`, with `applied` exact, the first
 /// `applied` visits in the file and none after: a read error or a file that ends early (EIO)
@@ -304,11 +274,12 @@ struct update_window {
 /// @throws update_error if fn throws: the window's requests before the one it threw in are
 ///         written first, then update_error (`operation_canceled`) with fn's exception
 ///         nested and `applied()` = the visits before that request.
-template <class T, class F>
-void update_in_windows(int fd, const std::filesystem::path& path,
-                       const std::vector<record_ref>& refs, F& fn, std::uint64_t size,
-                       const block_rules& rules, unsigned threads, update_failure& failure) {
-    const std::vector<block_request> requests = plan_blocks(refs, sizeof(T), size, rules);
+template <class Layout>
+void update_in_windows(Layout layout, int fd, const std::filesystem::path& path,
+                       const std::vector<record_ref>& refs, const record_update& fn,
+                       std::uint64_t size, const block_rules& rules, unsigned threads,
+                       update_failure& failure) {
+    const std::vector<block_request> requests = plan_blocks(refs, layout.size(), size, rules);
     if (requests.empty()) {
         return;
     }
@@ -318,7 +289,7 @@ void update_in_windows(int fd, const std::filesystem::path& path,
     }
     const std::size_t cap = std::max(update_window_bytes, largest_request(requests));
     std::unique_ptr<char[]> buffer(new char[std::min(cap, total)]);
-    update_window<T> w{fd, path, refs, requests, buffer.get(), threads};
+    update_window<Layout> w{layout, fd, path, refs, requests, buffer.get(), threads};
     for (std::size_t first = 0; first < requests.size(); first = w.qb) {
         w.take(first, cap);
         if (!w.read(failure)) {
