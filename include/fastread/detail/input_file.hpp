@@ -143,6 +143,12 @@ class input_file {
         return {head_.get(), head_size_};
     }
 
+    /// The head's bytes if head() read them (empty otherwise): what a stream of the file
+    /// hands out first instead of reading them again (stream_file).
+    std::span<const char> head_read() const noexcept {
+        return head_ ? std::span<const char>(head_.get(), head_size_) : std::span<const char>();
+    }
+
     /// Hands the descriptor over (to a stream, stream_file, or a file_source); fd() stays
     /// its number as long as what took it keeps it open.
     unique_fd release() noexcept { return std::move(fd_); }

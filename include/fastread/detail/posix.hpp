@@ -216,6 +216,15 @@ inline std::int64_t file_offset(int fd) noexcept {
 #endif
 }
 
+/// Moves `fd`'s file offset to `offset` (from the start); false if it cannot (errno set).
+inline bool seek_to(int fd, std::uint64_t offset) noexcept {
+#if defined(_WIN32)
+    return ::_lseeki64(fd, static_cast<long long>(offset), SEEK_SET) >= 0;
+#else
+    return ::lseek(fd, static_cast<off_t>(offset), SEEK_SET) >= 0;
+#endif
+}
+
 /// The last byte equal to `c` in [p, p + n), or null: memrchr where the C library has it
 /// (glibc, the BSDs), else a loop from the end.
 inline const void* find_last(const void* p, char c, std::size_t n) noexcept {

@@ -371,7 +371,7 @@ result<R> numbers_from_file(const std::filesystem::path& path, const number_synt
     }
     input_file& file = *opened;
     if (!file.info().regular) {
-        result<read_source> source = stream_file(file);
+        result<file_stream> source = stream_file(file);
         if (!source) {
             return source.error();
         }

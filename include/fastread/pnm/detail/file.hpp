@@ -370,7 +370,7 @@ result<R> read_pnm_file(const std::filesystem::path& path, io_mode io, bool any_
             }
         }
     }
-    result<read_source> source = stream_file(file);
+    result<file_stream> source = stream_file(file);
     if (!source) {
         return source.error();
     }

@@ -59,7 +59,7 @@ FASTREAD_COMPILED_INLINE result<image> try_load(const std::filesystem::path& pat
                                map.lost() >= 0 ? UINT64_MAX : map.size());
         }
     }
-    result<read_source> source = stream_file(file);
+    result<d::file_stream> source = stream_file(file);
     if (!source) {
         return source.error();
     }
