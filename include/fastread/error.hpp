@@ -180,20 +180,6 @@ inline update_failure update_failure_of(int errno_value, const char* operation,
     raise_as<update_error>(f.err, f.err.code(), what, f.applied);
 }
 
-/// Throws an update batch's failure as update_at does, or returns if there was none: the
-/// caller's mistakes (fastread's category: a bad setting, an index out of range) as
-/// themselves, the system's failures (opening the file included) as update_error with
-/// applied().
-inline void report_update(const update_failure& f) {
-    if (!f) {
-        return;
-    }
-    if (f.err.code().category() == error_category()) {
-        throw_error(f.err);
-    }
-    throw_update_failure(f);
-}
-
 /// Throws `e` with the exception being handled nested in it (std::throw_with_nested), as
 /// update_at reports an exception of fn; without exceptions (where none can be handled),
 /// reports `e` through the error handler, then aborts.

@@ -2,17 +2,20 @@
 #define FASTREAD_RECORDS_DETAIL_RECORD_LAYOUT_HPP
 
 // What read_at and update_at's strategies know of a record: its size in bytes, and for
-// updates a function that changes one record in place. The strategies are templates over
-// the size's kind, not over the record type: header-only code instantiates them once per
-// record size known at compile time (static_record, every copy of a record a fixed-size
-// memcpy), and fastread::compiled once for a size given at run time (dynamic_record), so
-// that the path forms can be declared for any T and defined once in src/.
+// updates a function that changes one record in place (and how update_at reports a failed
+// batch, report_update). The strategies are templates over the size's kind, not over the
+// record type: header-only code instantiates them once per record size known at compile
+// time (static_record, every copy of a record a fixed-size memcpy), and fastread::compiled
+// once for a size given at run time (dynamic_record), so that the path forms can be
+// declared for any T and defined once in src/.
 
 #include <array>
 #include <cstddef>
 #include <cstring>
 #include <memory>
 #include <type_traits>
+
+#include "../../error.hpp"
 
 namespace fastread::detail {
 
@@ -95,6 +98,20 @@ bool update_record(const Layout& layout, const record_update& fn, char* record,
     std::memcpy(before, record, layout.size());
     fn(record);
     return std::memcmp(before, record, layout.size()) != 0;
+}
+
+/// Throws an update batch's failure as update_at does, or returns if there was none: the
+/// caller's mistakes (fastread's category: a bad setting, an index out of range) as
+/// themselves, the system's failures (opening the file included) as update_error with
+/// applied().
+inline void report_update(const update_failure& f) {
+    if (!f) {
+        return;
+    }
+    if (f.err.code().category() == error_category()) {
+        throw_error(f.err);
+    }
+    throw_update_failure(f);
 }
 
 } // namespace fastread::detail
