@@ -127,6 +127,25 @@ struct row_adder {
     }
 };
 
+// The words in the ASCII text at `path`: runs of printable bytes between whitespace.
+std::uint64_t count_words(const std::filesystem::path& path) {
+    std::uint64_t n = 0;
+    bool in_word = false;
+    fastread::read_source src(path);
+    for (std::span<const char> c = src.next(); !c.empty(); c = src.next()) {
+        for (const char b : c) {
+            const auto u = static_cast<unsigned char>(b);
+            if (u == ' ' || (u >= '\t' && u <= '\r')) {
+                in_word = false;
+            } else if (u > ' ' && u < 127) {
+                n += !in_word;
+                in_word = true;
+            }
+        }
+    }
+    return n;
+}
+
 // The lines in the file at `path`: its newlines, plus a last line without one.
 std::uint64_t count_lines(const std::filesystem::path& path) {
     std::uint64_t n = 0;
@@ -269,6 +288,29 @@ void add_rows(context& ctx, const input& in) {
     add_fastread_rows(rows);
     // The peer: wc -l as a process.
     rows.child("wc -l (process)", "wc -l < " + quote(in.path.string()));
+    // Words: fastread-wc -w and wc -w, in Debian's default locale and in C (the check: the
+    // word count of the text, ASCII, the same in both).
+    if (std::string(FASTREAD_WC).empty()) {
+        return;
+    }
+    const std::uint64_t words = count_words(in.path);
+    for (const char* locale : {"C.UTF-8", "C"}) {
+        for (const char* tool : {"fastread-wc", "wc"}) {
+            const std::string command =
+                std::string("LC_ALL=") + locale + " " +
+                (std::string(tool) == "wc" ? std::string("wc") : quote(FASTREAD_WC)) + " -w < " +
+                quote(in.path.string());
+            ctx.add(
+                "lines", std::string(tool) + " -w " + locale + " (process)", in,
+                [command] { benchmark::DoNotOptimize(run_shell(command)); },
+                [command, words]() -> std::string {
+                    const std::uint64_t got = lines_reported(run_shell(command));
+                    return got == words ? std::string()
+                                        : "wrong result: " + std::to_string(got) +
+                                              " words, expected " + std::to_string(words);
+                });
+        }
+    }
 }
 
 /// Text like a mixed log: short records, timestamped log lines and long prose lines
@@ -419,7 +461,11 @@ void register_lines_family(context& ctx) {
                     "fastread::lines stdio_source",
                     "fastread::lines istream_source",
                     "fastread::lines(stdin) (pipe)",
-                    "wc -l (process)"},
+                    "wc -l (process)",
+                    "fastread-wc -w C.UTF-8 (process)",
+                    "wc -w C.UTF-8 (process)",
+                    "fastread-wc -w C (process)",
+                    "wc -w C (process)"},
                    unit::cycles_per_byte_and_rate);
     ctx.mark_default("lines", "fastread::lines(path)",
                      {"fastread::lines read_source", "fastread::lines mmap_source"});
@@ -429,7 +475,8 @@ void register_lines_family(context& ctx) {
                    "std::getline std::cin (pipe), sync_with_stdio(false)", "fgets", "getline(3)",
                    "istream_line_reader", "file_line_reader", "mmap_line_reader",
                    "memchr per line over mmap_source"});
-    ctx.mark_rows("lines", row_kind::peer, {"wc -l (process)"});
+    ctx.mark_rows("lines", row_kind::peer,
+                  {"wc -l (process)", "wc -w C.UTF-8 (process)", "wc -w C (process)"});
     const options& o = ctx.opts();
     const std::uint64_t size = o.quick ? std::uint64_t{16} << 20 : std::uint64_t{256} << 20;
     const std::string label = o.quick ? "16 MB" : "256 MB";

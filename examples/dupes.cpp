@@ -40,7 +40,7 @@
 //      --json        print the groups and the errors as JSON (with -D, the directories)
 // Which copy is kept (the first of each group as printed):
 //   -o --order=time|ctime|name  oldest modification, oldest status change, or path first
-//                    (default: name)
+//                    (default: time, as fdupes; ties by path)
 //   -i --reverse     reverse that order
 //      --keep-in=DIR files under DIR (also looked at, as a root) are never acted on and are
 //                    kept first (repeatable)
@@ -281,7 +281,7 @@ int tool_main(const std::vector<std::string>& args) {
     bool nul = false, omit_first = false, unique = false, reverse = false, noprompt = false;
     bool dry_run = false;
     std::optional<fastread::duplicate_action> action;
-    fastread::duplicate_order order = fastread::duplicate_order::name;
+    fastread::duplicate_order order = fastread::duplicate_order::time; // fdupes'
     std::vector<std::filesystem::path> roots, keep_in;
     std::vector<std::string> files_from;
     bool options_done = false;

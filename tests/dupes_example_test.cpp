@@ -190,8 +190,9 @@ TEST_CASE("fastread-dupes --link, -dN and --dry-run: the lines the real run take
         const std::string planned = run_command(ours + " -r " + flag + " --dry-run '" + t + "'");
         CHECK(tree_state(t) == before);
         const std::string verb = flag == "--link" ? "link " : "delete ";
-        CHECK(planned == verb + t + "/a/two => " + t + "/a/one\n" + verb + t + "/b/one => " + t +
-                             "/a/one\n" + verb + t + "/b/s => " + t + "/a/s\n");
+        // b/one, the oldest, is kept (fdupes' order); a/s and b/s by their times or paths.
+        CHECK(planned == verb + t + "/a/one => " + t + "/b/one\n" + verb + t + "/a/two => " + t +
+                             "/b/one\n" + verb + t + "/b/s => " + t + "/a/s\n");
         CHECK(run_command(ours + " -r " + flag + " '" + t + "'; echo $?") == planned + "0\n");
         if (flag == "--link") {
             CHECK(run_command("stat -c %i '" + t + "/a/one' '" + t + "/a/two' '" + t +
@@ -199,11 +200,82 @@ TEST_CASE("fastread-dupes --link, -dN and --dry-run: the lines the real run take
             CHECK(run_command("cat '" + t + "/b/one'") == "same bytes\n");
         } else {
             CHECK(run_command("cd '" + t + "' && find . -type f | sort") ==
-                  "./a/one\n./a/s\n./b/lone\n");
+                  "./a/s\n./b/lone\n./b/one\n");
         }
         // Nothing left to do.
         CHECK(run_command(ours + " -r " + flag + " '" + t + "'; echo $?") == "0\n");
     }
+}
+
+namespace {
+
+// The files under `root`, relative to it, sorted, one per line.
+std::string files_under(const std::filesystem::path& root) {
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+        if (e.is_regular_file()) {
+            names.push_back(std::filesystem::relative(e.path(), root).string());
+        }
+    }
+    std::sort(names.begin(), names.end());
+    std::string out;
+    for (const std::string& n : names) {
+        out += n + "\n";
+    }
+    return out;
+}
+
+// Groups whose oldest file is not the first by path: z/old, then m/mid, then a/new; b/x
+// older than a/y; c/b and c/a with one modification time (a tie, kept by path: c/a).
+void plant_dated_tree(const std::filesystem::path& root, bool ties) {
+    using namespace std::chrono_literals;
+    const auto base = std::filesystem::file_time_type::clock::now() - 1000h;
+    auto put = [&](const char* name, const std::string& bytes, std::chrono::seconds age) {
+        std::filesystem::create_directories((root / name).parent_path());
+        write_file(root / name, bytes);
+        std::filesystem::last_write_time(root / name, base - age);
+    };
+    put("a/new", "first group\n", 10s);
+    put("m/mid", "first group\n", 20s);
+    put("z/old", "first group\n", 30s);
+    put("a/y", "second group\n", 40s);
+    put("b/x", "second group\n", 50s);
+    put("lone", "no twin\n", 60s);
+    if (ties) {
+        put("c/b", "tied\n", 70s);
+        put("c/a", "tied\n", 70s);
+    }
+}
+
+} // namespace
+
+TEST_CASE("fastread-dupes keeps the oldest file as fdupes does: -rdN deletes the same files",
+          "[duplicates][example][actions]") {
+    const std::string ours = std::string("'") + FASTREAD_DUPES + "'";
+    fastread_test::temp_dir dir;
+    plant_dated_tree(dir / "ours", true);
+    const std::string t = (dir / "ours").string();
+    // Each group oldest first; a tie on the modification time by path.
+    CHECK(run_command(ours + " -r '" + t + "'") == t + "/z/old\n" + t + "/m/mid\n" + t +
+                                                       "/a/new\n\n" + t + "/b/x\n" + t +
+                                                       "/a/y\n\n" + t + "/c/a\n" + t + "/c/b\n\n");
+    CHECK(run_command(ours + " -r -o name '" + t + "' | head -1") == t + "/a/new\n");
+    CHECK(run_command(ours + " -r -dN '" + t + "'") ==
+          "delete " + t + "/m/mid => " + t + "/z/old\n" + "delete " + t + "/a/new => " + t +
+              "/z/old\n" + "delete " + t + "/a/y => " + t + "/b/x\n" + "delete " + t + "/c/b => " +
+              t + "/c/a\n");
+    CHECK(files_under(dir / "ours") == "b/x\nc/a\nlone\nz/old\n");
+    if (run_command("command -v fdupes").empty()) {
+        WARN("skipped: fdupes is not installed");
+        return;
+    }
+    // Without ties (fdupes breaks them by its directory order), the same files as fdupes.
+    plant_dated_tree(dir / "x", false);
+    plant_dated_tree(dir / "y", false);
+    run_command(ours + " -r -dN '" + (dir / "x").string() + "'");
+    run_command("fdupes -q -r -d -N '" + (dir / "y").string() + "'");
+    CHECK(files_under(dir / "x") == "b/x\nlone\nz/old\n");
+    CHECK(files_under(dir / "x") == files_under(dir / "y"));
 }
 
 TEST_CASE("fastread-dupes: which copy is kept (-o, -i, --keep-in), -f, -I",
@@ -217,12 +289,15 @@ TEST_CASE("fastread-dupes: which copy is kept (-o, -i, --keep-in), -f, -I",
           t + "/b/one\n");
     CHECK(run_command(ours + " -r -o name -i '" + t + "' | head -1") == t + "/b/one\n");
     CHECK(run_command(ours + " -r -f '" + t + "'") ==
+          t + "/a/one\n" + t + "/a/two\n\n" + t + "/b/s\n\n");
+    CHECK(run_command(ours + " -r -o name -f '" + t + "'") ==
           t + "/a/two\n" + t + "/b/one\n\n" + t + "/b/s\n\n");
     CHECK(run_command(ours + " -r -dN --dry-run --keep-in='" + t + "/b' '" + t + "'") ==
           "delete " + t + "/a/one => " + t + "/b/one\n" + "delete " + t + "/a/two => " + t +
               "/b/one\n" + "delete " + t + "/a/s => " + t + "/b/s\n");
-    // -I: a/one and a/two are from one root: only the file from b is acted on.
-    CHECK(run_command(ours + " -r -I -dN --dry-run '" + t + "/a' '" + t + "/b'") ==
+    // -I: a/one and a/two are from one root: with a/one kept, only the file from b is
+    // acted on.
+    CHECK(run_command(ours + " -r -I -o name -dN --dry-run '" + t + "/a' '" + t + "/b'") ==
           "delete " + t + "/b/one => " + t + "/a/one\n" + "delete " + t + "/b/s => " + t +
               "/a/s\n");
     CHECK(run_command(ours + " -r -u '" + t + "'") == t + "/b/lone\n");
@@ -248,7 +323,7 @@ TEST_CASE("fastread-dupes: -d asks on a terminal and refuses without one, usage 
         run_command("printf '2\\nall\\n' | script -qec \"" + ours + " -r -d '" + t +
                     "'\" /dev/null");
         CHECK(run_command("cd '" + t + "' && find . -type f | sort") ==
-              "./a/s\n./a/two\n./b/lone\n./b/s\n");
+              "./a/one\n./a/s\n./b/lone\n./b/s\n"); // b/one, a/one, a/two: the 2nd kept
         CHECK(before != tree_state(t));
     } else {
         WARN("no script(1): the -d prompt is not checked");
@@ -262,7 +337,7 @@ TEST_CASE("fastread-dupes: --files-from, -0, --exclude, --name, -R, -D",
     plant_tree(dir);
     const std::string t = (dir / "t").string();
     CHECK(run_command("printf '%s\\0%s\\0' '" + t + "/a/one' '" + t + "/b/one' | " + ours +
-                      " -0 --files-from=- | tr '\\0' '|'") == t + "/a/one|" + t + "/b/one||");
+                      " -0 --files-from=- | tr '\\0' '|'") == t + "/b/one|" + t + "/a/one||");
     write_file(dir / "list", t + "/a/s\n" + t + "/b/s\n");
     CHECK(run_command(ours + " --files-from '" + (dir / "list").string() + "'") ==
           t + "/a/s\n" + t + "/b/s\n\n");
@@ -270,13 +345,13 @@ TEST_CASE("fastread-dupes: --files-from, -0, --exclude, --name, -R, -D",
     CHECK(run_command(ours + " -r --name='s' '" + t + "'") == t + "/a/s\n" + t + "/b/s\n\n");
     // -R: only the roots after it are recursed into (t's subdirectories are not read).
     CHECK(run_command(ours + " '" + t + "' -R '" + t + "/b'").empty());
-    CHECK(run_command(ours + " -R '" + t + "' '" + t + "/b' | head -1") == t + "/a/one\n");
+    CHECK(run_command(ours + " -R '" + t + "' '" + t + "/b' | head -1") == t + "/b/one\n");
     std::filesystem::create_directories(dir / "t/c/a");
     for (const char* f : {"one", "two", "s"}) {
         write_file(dir / "t/c/a" / f, f == std::string("s") ? "small\n" : "same bytes\n");
     }
     CHECK(run_command(ours + " -r -D '" + t + "'") ==
-          t + "/a/\n" + t + "/c/a/\n\n" + t + "/a/one\n" + t + "/a/two\n" + t + "/b/one\n" + t +
+          t + "/a/\n" + t + "/c/a/\n\n" + t + "/b/one\n" + t + "/a/one\n" + t + "/a/two\n" + t +
               "/c/a/one\n" + t + "/c/a/two\n\n" + t + "/a/s\n" + t + "/b/s\n" + t + "/c/a/s\n\n");
     CHECK(run_command(ours + " -r -D --json '" + t + "' | grep -A1 directories") ==
           " \"directories\": [\n  [\"" + t + "/a\", \"" + t + "/c/a\"]\n");

@@ -482,3 +482,188 @@ TEST_CASE("numbers: an empty file gives no numbers, blank and comment lines none
     CHECK(a.empty());
     CHECK(b.empty());
 }
+
+// The shapes of real files (issue 55): values checked against the numbers written, which
+// numpy.loadtxt reads the same (strtod's, correctly rounded).
+TEST_CASE("numbers: an ASCII PLY body, its vertex block by max_rows, then its faces") {
+    temp_dir dir;
+    const std::string header = "ply\nformat ascii 1.0\ncomment made by a scanner\n"
+                               "element vertex 3\nproperty float x\nproperty float y\n"
+                               "property float z\nproperty float confidence\n"
+                               "element face 2\nproperty list uchar int vertex_indices\n"
+                               "end_header\n";
+    write_file(dir / "bunny.ply", header + "-0.0378297 0.12794 0.00447467 0.850855\n"
+                                           "-0.0447794 0.128887 0.00190497 0.900159\n"
+                                           "-0.0680095 0.151244 0.0371953 0.398443\n"
+                                           "3 0 1 2\n4 2 1 0 1\n");
+    const std::size_t header_lines = 11;
+    for (unsigned threads : {1u, 2u}) {
+        INFO("threads " << threads);
+        auto [x, y, z, c] = columns<float, float, float, float>(
+            dir / "bunny.ply",
+            number_options{.skip_lines = header_lines, .max_rows = 3, .threads = threads});
+        CHECK(x == std::vector<float>{-0.0378297f, -0.0447794f, -0.0680095f});
+        CHECK(z == std::vector<float>{0.00447467f, 0.00190497f, 0.0371953f});
+        CHECK(c == std::vector<float>{0.850855f, 0.900159f, 0.398443f});
+    }
+    // The faces: a count, then that many indices; read flat after the vertices.
+    CHECK(numbers<int>(dir / "bunny.ply", number_options{.skip_lines = header_lines + 3}) ==
+          std::vector<int>{3, 0, 1, 2, 4, 2, 1, 0, 1});
+    // max_rows counts lines with numbers, not comments or blank lines; the rest of the
+    // input is not read (a bad token after the rows is no error), from a source too.
+    const std::string text = "# two rows\n1 2\n\n3 4\nnot numbers\n";
+    CHECK(from_text<int>(text, {.comment = '#', .max_rows = 2}) == std::vector<int>{1, 2, 3, 4});
+    for (std::size_t chunk : {1, 3}) {
+        chunked_source s(text, chunk);
+        std::vector<int> seen;
+        for (int v : number_range<int>(s, {.comment = '#', .max_rows = 1})) {
+            seen.push_back(v);
+        }
+        CHECK(seen == std::vector<int>{1, 2});
+    }
+    CHECK(from_text<int>("1 2\n3", {.max_rows = 5}) == std::vector<int>{1, 2, 3});
+}
+
+TEST_CASE("columns: a pattern Matrix Market file, its values filled by ragged_fill") {
+    temp_dir dir;
+    write_file(dir / "jgl009.mtx", "%%MatrixMarket matrix coordinate pattern general\n"
+                                   "% a pattern matrix: no values\n9 9 4\n1 1\n4 1\n2 9\n9 9\n");
+    auto [i, j, v] = columns<std::uint32_t, std::uint32_t, double>(
+        dir / "jgl009.mtx", number_options{.comment = '%', .ragged_fill = 1.0});
+    CHECK(i == std::vector<std::uint32_t>{9, 1, 4, 2, 9});
+    CHECK(j == std::vector<std::uint32_t>{9, 1, 1, 9, 9});
+    CHECK(v == std::vector<double>{4, 1, 1, 1, 1}); // the size line's entry count, then 1.0s
+    // Filled in every column type, numbers<T> with columns too; a long line stays an error.
+    CHECK(from_text<int>("1\n2 3\n", {.columns = 2, .ragged_fill = -7}) ==
+          std::vector<int>{1, -7, 2, 3});
+    CHECK(from_text<int>("1", {.columns = 3, .ragged_fill = 0}) == std::vector<int>{1, 0, 0});
+    const fastread::error e = error_of<int>("1 2 3\n", {.columns = 2, .ragged_fill = 0});
+    CHECK(e.message() == "byte 4: line 1, column 3: more than 2 numbers on the line");
+    // A fill that is no value of an integer column, or with no column count: before a read.
+    auto mixed = [&] { return columns<int, double>(dir / "jgl009.mtx", {.ragged_fill = 1.5}); };
+    CHECK_THROWS_AS(mixed(), std::invalid_argument);
+    CHECK_THROWS_AS(columns<std::uint8_t>(dir / "jgl009.mtx", {.ragged_fill = 256}),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(columns<unsigned>(dir / "jgl009.mtx", {.ragged_fill = -1}),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(numbers<double>(dir / "jgl009.mtx", {.ragged_fill = 1}), std::invalid_argument);
+    // The ends of a 64-bit range: -2^63 fits an int64_t, 2^63 does not.
+    CHECK(from_text<std::int64_t>("5", {.columns = 2, .ragged_fill = -0x1p63}) ==
+          std::vector<std::int64_t>{5, std::numeric_limits<std::int64_t>::min()});
+    CHECK_THROWS_AS(from_text<std::int64_t>("5", {.columns = 2, .ragged_fill = 0x1p63}),
+                    std::invalid_argument);
+}
+
+TEST_CASE("numbers: a UTF-8 byte order mark at the start of any input is skipped") {
+    temp_dir dir;
+    const std::string bom = "\xef\xbb\xbf";
+    write_file(dir / "bom.txt", bom + "0.950300 1\n2 3\n");
+    CHECK(numbers<double>(dir / "bom.txt") == std::vector<double>{0.9503, 1, 2, 3});
+    CHECK(from_text<double>(bom + "-1.5") == std::vector<double>{-1.5});
+    CHECK(from_text<int>(bom + "7 8") == std::vector<int>{7, 8}); // the integer kernel's path
+    CHECK(from_text<int>(bom).empty());
+    CHECK(error_of<int>(bom + "7 8").code() == fastread::error().code()); // chunks of 1, 3, 64
+    // Not a mark anywhere else; offsets count its bytes.
+    CHECK(error_of<int>("1 " + bom + "2").message() ==
+          "byte 2: line 1, column 2: \"\\xef\\xbb\\xbf2\" is not an integer");
+    CHECK(error_of<int>(bom + "1 x").message() ==
+          "byte 5: line 1, column 2: \"x\" is not an integer");
+    // A big cached file in slices: the mark is skipped by the first slice.
+    std::string big = bom;
+    while (big.size() < (std::size_t{5} << 20)) {
+        big += "1.25 2.5\n";
+    }
+    write_file(dir / "big.txt", big);
+    page_cache::preload(dir / "big.txt");
+    const std::vector<double> one = numbers<double>(dir / "big.txt", {.threads = 1});
+    CHECK(numbers<double>(dir / "big.txt", {.threads = 2}) == one);
+    CHECK(one.size() == (big.size() - 3) / 9 * 2);
+    CHECK(one.front() == 1.25);
+}
+
+TEST_CASE("numbers: a decimal comma with semicolon separators, and Fortran D exponents") {
+    temp_dir dir;
+    write_file(dir / "export.csv", "Temperatur;Druck\n21,5;1013,25\n-3,125;998\n");
+    auto [t, p] = columns<double, double>(
+        dir / "export.csv", number_options{.separators = ";", .skip_lines = 1, .decimal = ','});
+    CHECK(t == std::vector<double>{21.5, -3.125});
+    CHECK(p == std::vector<double>{1013.25, 998});
+    // Bit for bit what strtod gives for the text with a '.'.
+    CHECK(same_bits(from_text<double>("0,1", {.decimal = ','})[0], std::strtod("0.1", nullptr)));
+    CHECK(from_text<float>("1,5e3;-0,25", {.separators = ";", .decimal = ','}) ==
+          std::vector<float>{1500.0f, -0.25f});
+    CHECK(from_text<int>("12;34", {.separators = ";", .decimal = ','}) == std::vector<int>{12, 34});
+    // With ',' a '.' is no decimal separator, and ',' is no separator.
+    CHECK(error_of<double>("1.5", {.decimal = ','}).message() ==
+          "byte 0: line 1, column 1: \"1.5\" is not a number");
+    const number_options comma_separates{.separators = ",", .decimal = ','};
+    CHECK_THROWS_AS(from_text<double>("1", comma_separates), std::invalid_argument);
+    CHECK_THROWS_AS(from_text<double>("1", {.decimal = ';'}), std::invalid_argument);
+
+    write_file(dir / "nist.dat", "  1.0D+03   2.5d-1\n -4.40D0  1.23456789012345D-300\n");
+    const std::vector<double> d = numbers<double>(dir / "nist.dat", {.fortran_exponents = true});
+    REQUIRE(d.size() == 4);
+    CHECK(d[0] == 1000.0);
+    CHECK(d[1] == 0.25);
+    CHECK(d[2] == -4.4);
+    CHECK(same_bits(d[3], std::strtod("1.23456789012345E-300", nullptr)));
+    CHECK(error_of<double>("1.0D+03").message() ==
+          "byte 0: line 1, column 1: \"1.0D+03\" is not a number");
+    CHECK(error_of<double>("1.0D+03 x", {.fortran_exponents = true}).message() ==
+          "byte 8: line 1, column 2: \"x\" is not a number");
+    CHECK(from_text<double>("1,5D2", {.decimal = ',', .fortran_exponents = true}) ==
+          std::vector<double>{150.0});
+}
+
+TEST_CASE("numbers: messages name binary formats, separators the options miss, quotes") {
+    temp_dir dir;
+    write_file(dir / "data.txt.gz", std::string("\x1f\x8b\x08\x00\x12\x34\x56\x78\x00\x03 x", 12));
+    result<std::vector<double>> r = try_numbers<double>(dir / "data.txt.gz");
+    REQUIRE(!r);
+    CHECK(r.error().message() == (dir / "data.txt.gz").string() +
+                                     ": byte 0: line 1, column 1: a gzip-compressed file, not "
+                                     "text: decompress it first");
+    CHECK(r.error().code() == errc::invalid_number);
+    const std::pair<std::string, std::string> formats[] = {
+        {std::string("\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR", 16), "a PNG file, not text"},
+        {"\xff\xd8\xff\xe0 JFIF", "a JPEG file, not text"},
+        {"GIF89a\x01\x00", "a GIF file, not text"},
+        {std::string("II*\0\x08\0\0\0", 8), "a TIFF file, not text"},
+        {std::string("RIFF\x24\0\0\0WEBPVP8 ", 16), "a WebP file, not text"},
+        {"\x28\xb5\x2f\xfd\x04", "a zstd-compressed file, not text: decompress it first"},
+        {"BZh91AY&SY", "a bzip2-compressed file, not text: decompress it first"},
+        {std::string("\xfd"
+                     "7zXZ\0\0\x04",
+                     8),
+         "an xz-compressed file, not text: decompress it first"},
+        {"PK\x03\x04\x14\x00", "a zip file, not text: decompress it first"},
+        {"%PDF-1.7\n", "a PDF file, not text"},
+    };
+    for (const auto& [bytes, what] : formats) {
+        INFO(what);
+        write_file(dir / "f", bytes);
+        r = try_numbers<double>(dir / "f");
+        REQUIRE(!r);
+        CHECK(r.error().message() == (dir / "f").string() + ": byte 0: line 1, column 1: " + what);
+    }
+    // Not at the start: the token as it is.
+    CHECK(error_of<int>("1 GIF89a").message() ==
+          "byte 2: line 1, column 2: \"GIF89a\" is not an integer");
+
+    // iris.csv read without separators = ",": the hint names the byte.
+    CHECK(error_of<double>("150,4,setosa,versicolor,virginica\n").message() ==
+          "byte 0: line 1, column 1: \"150,4,setosa,versicolor,virginica\" is not a number; the "
+          "line holds ',': set separators");
+    CHECK(error_of<double>("1 2\n3;4\n").message() ==
+          "byte 4: line 2, column 1: \"3;4\" is not a number; the line holds ';': set separators");
+    CHECK(
+        error_of<int>("1|2").message() ==
+        "byte 0: line 1, column 1: \"1|2\" is not an integer; the line holds '|': set separators");
+    CHECK(error_of<double>("1,5.5", {.decimal = ','}).message() ==
+          "byte 0: line 1, column 1: \"1,5.5\" is not a number");
+    // Printable bytes as themselves, '"' and '\' too; others as \xNN.
+    CHECK(error_of<double>("1 \"2\"").message() ==
+          "byte 2: line 1, column 2: \"\"2\"\" is not a number");
+    CHECK(error_of<double>("a\\b\x01").message() ==
+          "byte 0: line 1, column 1: \"a\\b\\x01\" is not a number");
+}

@@ -330,3 +330,41 @@ TEST_CASE("P1 from a stream: a buffer filled by a block of bits ends the scan th
         }
     }
 }
+
+TEST_CASE("pnm, ppm, pfm: a file of another common format is named, from any source",
+          "[pnm][error]") {
+    const bad_case cases[] = {
+        {"PNG", std::string("\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR", 16), 0, "a PNG file, not a"},
+        {"JPEG", "\xff\xd8\xff\xe0\x00\x10JFIF", 0, "a JPEG file, not a"},
+        {"GIF", "GIF87a\x02\x00\x02\x00", 0, "a GIF file, not a"},
+        {"TIFF", std::string("MM\0*\0\0\0\x08", 8), 0, "a TIFF file, not a"},
+        {"WebP", std::string("RIFF\x1a\0\0\0WEBPVP8L", 16), 0, "a WebP file, not a"},
+        {"gzip", std::string("\x1f\x8b\x08\0\0\0\0\0", 8), 0, "a gzip-compressed file, not a"},
+        {"zip", std::string("PK\x03\x04\x14\0\0\0", 8), 0, "a zip file, not a"},
+        {"PDF", "%PDF-1.4\n%\xe2\xe3", 0, "a PDF file, not a"},
+        // Too short for its signature, or only like one: the byte, as before.
+        {"PNG cut", "\x89PN", 0, "found byte 0x89"},
+        {"PK", "PKzip", 1, "found byte 0x4b 'K'"},
+    };
+    for (const bad_case& c : cases) {
+        check_rejected(
+            c, [](auto&& input) { pnm::load<std::uint8_t>(input); },
+            [](auto&& input) { return pnm::try_load<std::uint8_t>(input); });
+        check_rejected(
+            c, [](auto&& input) { ppm::load(input); },
+            [](auto&& input) { return ppm::try_load(input); });
+        check_rejected(
+            c, [](auto&& input) { pfm::load(input); },
+            [](auto&& input) { return pfm::try_load(input); });
+    }
+    // The whole message of each.
+    temp_dir dir;
+    write_file(dir / "a.ppm", cases[0].bytes);
+    const std::string a = (dir / "a.ppm").string();
+    CHECK(pnm::try_load<std::uint8_t>(dir / "a.ppm").error().message() ==
+          a + ": byte 0: a PNG file, not a Netpbm image (magic number P1 to P7)");
+    CHECK(ppm::try_load(dir / "a.ppm").error().message() ==
+          a + ": byte 0: a PNG file, not a PPM image (magic number P3 or P6)");
+    CHECK(pfm::try_load(dir / "a.ppm").error().message() ==
+          a + ": byte 0: a PNG file, not a PFM image (magic number PF or Pf)");
+}

@@ -38,7 +38,9 @@
 /// - `comment`: that byte and the rest of its line are skipped.
 /// - Blank lines, lines of whitespace and comment-only lines are skipped; an empty input
 ///   gives no numbers.
-/// - `columns` (and columns<T...>): every line that has a number has exactly that many.
+/// - `columns` (and columns<T...>): every line that has a number has exactly that many
+///   (or fewer, filled, with `ragged_fill`).
+/// - A UTF-8 byte order mark (EF BB BF) at the start of the input is skipped.
 ///
 /// Errors are `parse_error`s (the `try_` forms' `error`) with the byte offset, the line
 /// (1-based, counting every line) and the column (the token's 1-based index on its line):
@@ -46,6 +48,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -70,6 +73,24 @@ struct number_options {
     /// Numbers per line, checked on every line that has one (a short or long line is a
     /// `parse_error` naming it); 0: any count. columns<T...> sets it to its column count.
     std::size_t columns = 0;
+    /// The most lines with numbers read (0: all): the call stops after that many and reads
+    /// no further, e.g. a PLY body's vertex block before its faces (then read the faces with
+    /// `skip_lines` = the header's lines + max_rows). A call with max_rows reads on one
+    /// thread.
+    std::size_t max_rows = 0;
+    /// With `columns` (or columns<T...>): a line with fewer numbers than the columns, but at
+    /// least one, gets this value in each missing column (converted to the column's type)
+    /// instead of an error, e.g. 1.0 for the values of a pattern Matrix Market file. Empty
+    /// (the default): such a line is an error. The value must be exact in every integer
+    /// column it may fill (std::invalid_argument).
+    std::optional<double> ragged_fill{};
+    /// The decimal separator of floating-point numbers: '.' (the default) or ',' (European
+    /// spreadsheet exports, with `separators = ";"`). With ',' a '.' in a number is an error,
+    /// and ',' cannot be a separator (std::invalid_argument).
+    char decimal = '.';
+    /// Fortran's exponent letters: `D` and `d` read as `E` (`1.0D+03` is 1000), as old
+    /// scientific data and NIST's reference files write them. Off by default.
+    bool fortran_exponents = false;
     /// Paths only: read (the default, `process_setting`, reads unless `FASTREAD_IO=map`) or map the
     /// file (fastread/io.hpp). A mapped file is scanned on one thread.
     io_mode io = io_mode::process_setting;

@@ -48,6 +48,14 @@ int main(int argc, char** argv) {
     write(dir / "m.mtx", "%%MatrixMarket matrix coordinate real general\n% 3 by 3, 2 entries\n"
                          "3 3 2\n1 1 0.5\n3 2 -1.25\n");
     write(dir / "prices.csv", "open,close\n1.5,2.25\n3,4.75\n");
+    write(dir / "pattern.mtx", "%%MatrixMarket matrix coordinate pattern general\n3 3 3\n"
+                               "1 1\n2 3\n3 1\n");
+    write(dir / "bunny.ply", "ply\nformat ascii 1.0\nelement vertex 4\nproperty float x\n"
+                             "property float y\nproperty float z\nelement face 2\n"
+                             "property list uchar int vertex_indices\nend_header\n"
+                             "0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 1 2\n3 0 2 3\n");
+    write(dir / "export.csv", "Temperatur;Druck\n21,5;1013,25\n-3,125;998\n");
+    write(dir / "nist.dat", "  1.0D+03   2.5d-1\n");
     write(dir / "bad.xyz", "1 2 3\n4 1.2.3 6\n");
     // Netpbm images: a 4x3 raw PGM, a 3x2 raw PPM, a 2x2 16-bit raw PPM, a plain PPM,
     // a 2x2 PAM with alpha, a PBM.

@@ -129,8 +129,7 @@ class number_range {
         : source_(source),
           state_(std::make_unique<state>(
               (detail::settle_call_or_throw(options),
-               detail::value_or_throw(detail::make_number_syntax(
-                   options.separators, options.comment, options.skip_lines, options.columns))))) {}
+               detail::value_or_throw(detail::syntax_for<std::vector<T>>(options))))) {}
 
     /// Only in a range made by try_number_range: the error that ended the iteration (a
     /// parse_error's or the source's), or none.
@@ -210,6 +209,8 @@ class number_range {
             if (!s.stream.feed(chunk.data(), chunk.data() + chunk.size(), offset_)) {
                 done_ = true;
                 s.pending = detail::number_error(s.stream.failure(), {});
+            } else if (s.stream.done()) {
+                done_ = true; // max_rows read
             }
             offset_ += chunk.size();
         }
@@ -244,8 +245,7 @@ result<number_range<T>> try_number_range(Source& source, number_options options 
     if (const result<number_options> settled = detail::settle_call(options); !settled) {
         return settled.error();
     }
-    result<detail::number_syntax> syntax = detail::make_number_syntax(
-        options.separators, options.comment, options.skip_lines, options.columns);
+    result<detail::number_syntax> syntax = detail::syntax_for<std::vector<T>>(options);
     if (!syntax) {
         return syntax.error();
     }

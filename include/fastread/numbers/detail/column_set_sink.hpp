@@ -32,6 +32,29 @@ struct column_set_sink {
             },
             out->columns[column]);
     }
+    void fill(std::size_t column, double v) {
+        std::visit(
+            [&](auto& c) {
+                using T = typename std::remove_reference_t<decltype(c)>::value_type;
+                c.push_back(static_cast<T>(v));
+            },
+            out->columns[column]);
+    }
+    /// Whether `v` can fill every column of `set`.
+    static bool fills(const column_set& set, double v) {
+        for (const number_column& c : set.columns) {
+            const bool fits = std::visit(
+                [&](const auto& col) {
+                    using T = typename std::remove_reference_t<decltype(col)>::value_type;
+                    return fill_fits<T>(v);
+                },
+                c);
+            if (!fits) {
+                return false;
+            }
+        }
+        return true;
+    }
     std::string reason(std::size_t column, number_status st, const char* p, const char* e) const {
         return std::visit(
             [&](const auto& v) {

@@ -20,8 +20,10 @@ namespace fastread {
 
 namespace detail {
 
+/// The syntax of `options` for a parse into an R shaped as `shape` (its column count and
+/// types), or why they cannot be used.
 template <class R>
-result<number_syntax> syntax_for(const number_options& options) {
+result<number_syntax> syntax_for(const number_options& options, const R& shape = R()) {
     std::size_t columns = options.columns;
     if constexpr (sink_of<R>::columns != 0) {
         if (columns != 0 && columns != sink_of<R>::columns) {
@@ -31,7 +33,21 @@ result<number_syntax> syntax_for(const number_options& options) {
         }
         columns = sink_of<R>::columns;
     }
-    return make_number_syntax(options.separators, options.comment, options.skip_lines, columns);
+    if (options.ragged_fill) {
+        using sink = typename sink_of<R>::type;
+        bool fits = false;
+        if constexpr (requires { sink::fills(0.0); }) {
+            fits = sink::fills(*options.ragged_fill);
+        } else {
+            fits = sink::fills(shape, *options.ragged_fill);
+        }
+        if (!fits) {
+            return invalid_argument_value("number_options: ragged_fill " +
+                                          std::to_string(*options.ragged_fill) +
+                                          " is not a value of every column's type");
+        }
+    }
+    return make_number_syntax(options, columns);
 }
 
 template <class R>
@@ -42,7 +58,7 @@ result<R> try_numbers_file(const std::filesystem::path& path, const number_optio
         return settled.error();
     }
     const number_options& options = *settled;
-    result<number_syntax> syntax = syntax_for<R>(options);
+    result<number_syntax> syntax = syntax_for<R>(options, shape);
     if (!syntax) {
         return syntax.error();
     }

@@ -1,3 +1,6 @@
+// The public header first: number_options is defined there (it includes this one at its
+// end, through path.hpp).
+#include "../../numbers.hpp"
 #ifndef FASTREAD_NUMBERS_DETAIL_PARSE_HPP
 #define FASTREAD_NUMBERS_DETAIL_PARSE_HPP
 
@@ -89,6 +92,9 @@ struct vector_sink {
         }
         return q;
     }
+    void fill(std::size_t, double v) { out->push_back(static_cast<T>(v)); }
+    /// Whether `v` can fill a column of this sink (fill_fits of its type).
+    static bool fills(double v) noexcept { return fill_fits<T>(v); }
     std::string reason(std::size_t, number_status st, const char* p, const char* e) const {
         return token_reason<T>(st, p, e);
     }
@@ -108,6 +114,8 @@ struct columns_sink {
     std::string reason(std::size_t column, number_status st, const char* p, const char* e) const {
         return reason_at(column, st, p, e, std::index_sequence_for<T...>{});
     }
+    void fill(std::size_t column, double v) { fill_at(column, v, std::index_sequence_for<T...>{}); }
+    static bool fills(double v) noexcept { return (fill_fits<T>(v) && ...); }
 
   private:
     template <std::size_t... I>
@@ -118,6 +126,11 @@ struct columns_sink {
                             : false) ||
                ...);
         return q;
+    }
+    template <std::size_t... I>
+    void fill_at(std::size_t column, double v, std::index_sequence<I...>) {
+        (void)((column == I ? (std::get<I>(*out).push_back(static_cast<T>(v)), true) : false) ||
+               ...);
     }
     template <std::size_t... I>
     std::string reason_at(std::size_t column, number_status st, const char* p, const char* e,
@@ -213,6 +226,9 @@ result<R> numbers_from_stream(Source& source, const number_syntax& syntax, const
         }
         if (!stream.feed(chunk.data(), chunk.data() + chunk.size(), offset)) {
             return number_error(stream.failure(), file);
+        }
+        if (stream.done()) {
+            return out; // max_rows read: the rest of the input is not
         }
         if (offset == 0 && size_hint > chunk.size()) {
             const double density =
@@ -320,7 +336,8 @@ std::optional<result<R>> numbers_in_file_slices(input_file& file, unsigned threa
         for (std::size_t t = first; t < last; ++t) {
             slice& s = slices[t];
             sink_type sink{&s.out};
-            number_stream<sink_type> stream(syntax, sink, /*skip=*/false);
+            number_stream<sink_type> stream(syntax, sink, /*skip=*/false,
+                                            /*input_start=*/cuts[t] == 0);
             const auto u = static_cast<unsigned>(t);
             bool ok = true;
             reads.read_through(
@@ -377,7 +394,7 @@ result<R> numbers_from_file(const std::filesystem::path& path, const number_synt
         }
         return numbers_from_stream<R>(*source, syntax, path.string(), 0, shape);
     }
-    if (io == io_mode::read) {
+    if (io == io_mode::read && syntax.max_rows == 0) {
         if (const unsigned threads = file.slice_threads(file.size(), number_bytes_per_thread,
                                                         2 * number_bytes_per_thread);
             threads > 1) {

@@ -1,3 +1,5 @@
+// The public header first: number_options is defined there.
+#include "../../numbers.hpp"
 #ifndef FASTREAD_NUMBERS_DETAIL_SCANNER_HPP
 #define FASTREAD_NUMBERS_DETAIL_SCANNER_HPP
 
@@ -7,6 +9,7 @@
 // carries a token that straddles two blocks.
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -15,6 +18,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "../../detail/file_signature.hpp"
 #include "../../result.hpp"
 #include "../../scan/byte_mask.hpp"
 #include "convert.hpp"
@@ -40,12 +44,21 @@ struct number_syntax {
     byte_class classes[256];
     std::size_t columns = 0;    ///< numbers per line that has any; 0: any count
     std::size_t skip_lines = 0; ///< lines skipped whole at the start
+    std::size_t max_rows = 0;   ///< lines with numbers read before the scan stops; 0: all
     /// Whitespace alone separates, any count per line: integers may go through the
     /// decimal-list kernel (scan/decimal_list.hpp) many at a time.
     bool bulk = false;
     /// Some whitespace is not a separator (it may stand between two numbers that then
     /// lack one).
     bool pads = false;
+    /// A short line's missing columns get `fill` (number_options::ragged_fill).
+    bool ragged = false;
+    double fill = 0;
+    /// Tokens are converted after `spelling` maps their bytes (a decimal comma to '.', a
+    /// '.' to a byte no number holds, Fortran's D to E); otherwise as they are.
+    bool respell = false;
+    char decimal = '.';
+    char spelling[256];
 
     constexpr bool is_token(char c) const noexcept {
         return classes[static_cast<unsigned char>(c)] == byte_class::token;
@@ -56,23 +69,31 @@ constexpr bool is_c_space(unsigned char c) noexcept {
     return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
 }
 
-/// The syntax of `separators`, `comment` (0: none), `skip_lines` and `columns`, or the
-/// reason they cannot be used together (a byte that belongs to numbers as a separator or
-/// comment, the comment byte among the separators).
-inline result<number_syntax> make_number_syntax(std::string_view separators, char comment,
-                                                std::size_t skip_lines, std::size_t columns) {
+/// The syntax of `options` (separators, comment, skip_lines, max_rows, ragged_fill,
+/// decimal, fortran_exponents) for `columns` numbers per line (0: any), or the reason the
+/// options cannot be used together (a byte that belongs to numbers as a separator or
+/// comment, the comment byte among the separators, a decimal separator that separates,
+/// ragged_fill without columns).
+inline result<number_syntax> make_number_syntax(const number_options& options,
+                                                std::size_t columns) {
+    const std::string_view separators = options.separators;
+    const char comment = options.comment;
     number_syntax s{};
     for (unsigned c = 0; c < 256; ++c) {
         s.classes[c] =
             is_c_space(static_cast<unsigned char>(c)) ? byte_class::pad : byte_class::token;
+        s.spelling[c] = static_cast<char>(c);
     }
     auto number_byte = [](unsigned char c) {
         return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
                c == '+' || c == '-' || c == '.' || c == '(' || c == ')' || c == '_';
     };
+    if (options.decimal != '.' && options.decimal != ',') {
+        return invalid_argument_value("number_options: decimal must be '.' or ','");
+    }
     for (const char ch : separators) {
         const auto c = static_cast<unsigned char>(ch);
-        if (number_byte(c)) {
+        if (number_byte(c) || ch == options.decimal) {
             return invalid_argument_value("number_options: separator '" + std::string(1, ch) +
                                           "' can be part of a number");
         }
@@ -81,20 +102,41 @@ inline result<number_syntax> make_number_syntax(std::string_view separators, cha
     s.classes[static_cast<unsigned char>('\n')] = byte_class::newline;
     if (comment != 0) {
         const auto c = static_cast<unsigned char>(comment);
-        if (number_byte(c) || c == '\n' || separators.find(comment) != std::string_view::npos) {
+        if (number_byte(c) || c == '\n' || comment == options.decimal ||
+            separators.find(comment) != std::string_view::npos) {
             return invalid_argument_value("number_options: comment byte '" +
                                           std::string(1, comment) +
                                           "' is a separator, a line feed or part of a number");
         }
         s.classes[c] = byte_class::comment;
     }
-    s.skip_lines = skip_lines;
+    if (options.ragged_fill && columns == 0) {
+        return invalid_argument_value("number_options: ragged_fill needs columns (or "
+                                      "columns<T...>): the count a short line is filled to");
+    }
+    s.skip_lines = options.skip_lines;
     s.columns = columns;
-    s.bulk = columns == 0;
+    s.max_rows = options.max_rows;
+    s.ragged = options.ragged_fill.has_value();
+    s.fill = options.ragged_fill.value_or(0.0);
+    s.decimal = options.decimal;
+    if (options.decimal == ',') {
+        s.spelling[static_cast<unsigned char>(',')] = '.';
+        s.spelling[static_cast<unsigned char>('.')] = '!'; // a byte no number holds
+        s.respell = true;
+    }
+    if (options.fortran_exponents) {
+        s.spelling[static_cast<unsigned char>('D')] = 'E';
+        s.spelling[static_cast<unsigned char>('d')] = 'e';
+        s.respell = true;
+    }
+    // The kernel separates at every whitespace byte, at nothing else, and reads lines of
+    // any count of numbers without stopping at one.
+    s.bulk = columns == 0 && s.max_rows == 0 && !s.respell;
     for (unsigned c = 0; c < 256; ++c) {
         const byte_class k = s.classes[c];
         if (k == byte_class::field || k == byte_class::pad) {
-            s.bulk = false; // the kernel separates at every whitespace byte, at nothing else
+            s.bulk = false;
         }
         s.pads |= k == byte_class::pad;
     }
@@ -113,14 +155,14 @@ struct number_failure {
     explicit operator bool() const noexcept { return code != errc{}; }
 };
 
-/// `"text"` for a message: at most 40 bytes of [p, end), bytes outside printable ASCII, '"'
-/// and '\\' as \xNN.
+/// `"text"` for a message: at most 40 bytes of [p, end), printable ASCII as itself (`"` and
+/// `\\` included), other bytes as \xNN.
 inline std::string quoted_token(const char* p, const char* end) {
     std::string out = "\"";
     const std::size_t n = static_cast<std::size_t>(end - p);
     for (std::size_t i = 0; i < n && i < 40; ++i) {
         const auto c = static_cast<unsigned char>(p[i]);
-        if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') {
+        if (c < 0x20 || c >= 0x7f) {
             static constexpr char hex[] = "0123456789abcdef";
             out += "\\x";
             out += hex[c >> 4];
@@ -170,21 +212,46 @@ inline std::uint64_t count_line_feeds(const char* p, const char* end) noexcept {
     return total;
 }
 
+/// Whether a value of T holds `v` exactly (a ragged_fill for a column of T).
+template <class T>
+bool fill_fits(double v) noexcept {
+    if constexpr (std::is_floating_point_v<T>) {
+        return true;
+    } else {
+        const double top = std::ldexp(1.0, std::numeric_limits<T>::digits); // one past max
+        const double bottom = std::is_signed_v<T> ? -top : 0.0;
+        return v >= bottom && v < top && v == std::trunc(v); // NaN fails the first
+    }
+}
+
 /// Scans text for numbers, handing each to `Sink`:
 /// `const char* sink.put(std::size_t column, const char* p, const char* end, number_status&)`
 /// converts the number at p (column: its 0-based index on its line) and returns its end;
+/// `void sink.fill(column, double)` stores a short line's ragged_fill in a missing column;
 /// `std::string sink.reason(column, status, p, token_end)` says why one failed.
 template <class Sink>
 class number_scanner {
   public:
-    number_scanner(const number_syntax& syntax, Sink& sink, bool skip = true) noexcept
-        : syntax_(&syntax), sink_(&sink), skip_(skip ? syntax.skip_lines : 0) {}
+    /// `skip`: the scan starts at the input's start and skips its header lines;
+    /// `input_start`: the scan starts at offset 0 (a byte order mark there is skipped).
+    number_scanner(const number_syntax& syntax, Sink& sink, bool skip = true,
+                   bool input_start = true) noexcept
+        : syntax_(&syntax), sink_(&sink), skip_(skip ? syntax.skip_lines : 0), bom_(input_start) {}
 
     /// Scans [p, end), the input from offset `base`. `end` is the end of the input or
     /// follows a byte that is not part of a token (a token never continues past it).
     /// Returns false at the first error (failure()); the numbers before it were handed out.
     bool scan(const char* p, const char* end, std::uint64_t base) {
         const char* const begin = p;
+        if (done_) {
+            return true;
+        }
+        if (bom_ && p != end) {
+            bom_ = false;
+            if (end - p >= 3 && std::memcmp(p, "\xef\xbb\xbf", 3) == 0) {
+                p += 3; // a UTF-8 byte order mark, in a skipped line or not
+            }
+        }
         while (skip_ != 0) {
             const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
             if (nl == nullptr) {
@@ -231,7 +298,8 @@ class number_scanner {
                                     " numbers on the line");
                 }
                 number_status st = number_status::ok;
-                const char* q = sink_->put(column_, p, end, st);
+                const char* q =
+                    syntax_->respell ? put_respelled(p, end, st) : sink_->put(column_, p, end, st);
                 if (st != number_status::ok || (q != end && syntax_->is_token(*q)) ||
                     q - p > static_cast<std::ptrdiff_t>(max_number_token_bytes)) {
                     return fail_token(st, p, end, base + (p - begin));
@@ -243,14 +311,22 @@ class number_scanner {
                 separation_ |= 1;
                 ++p;
             } else if (c == byte_class::newline) {
+                const bool row = column_ != 0;
                 if ((separation_ & 2) != 0 ||
                     (syntax_->columns != 0 && column_ != 0 && column_ != syntax_->columns)) {
-                    return end_line(base + (p - begin)); // an error
+                    if (!end_line(base + (p - begin))) { // an error, or a ragged line filled
+                        return false;
+                    }
+                } else {
+                    ++line_;
+                    column_ = 0;
+                    separation_ = 0;
                 }
-                ++line_;
-                column_ = 0;
-                separation_ = 0;
                 ++p;
+                if (row && syntax_->max_rows != 0 && ++rows_ == syntax_->max_rows) {
+                    done_ = true; // the rows asked for are read: nothing after them is
+                    return true;
+                }
             } else if (c == byte_class::pad) {
                 ++p;
             } else if (c == byte_class::field) {
@@ -274,7 +350,7 @@ class number_scanner {
 
     /// The checks at the end of the input (`end_offset`): the last line's, if it has no LF.
     bool finish(std::uint64_t end_offset) {
-        if (column_ == 0 && separation_ == 0) {
+        if (done_ || (column_ == 0 && separation_ == 0)) {
             return true;
         }
         return end_line(end_offset, /*at_end=*/true);
@@ -282,6 +358,8 @@ class number_scanner {
 
     /// The column (1-based) of the next number on the current line.
     std::uint64_t next_column() const noexcept { return column_ + 1; }
+    /// Whether the scan read the `max_rows` lines asked for and stopped.
+    bool done() const noexcept { return done_; }
     /// Line feeds scanned so far (skipped lines included).
     std::uint64_t lines() const noexcept { return line_; }
     /// The error that stopped the scan.
@@ -316,11 +394,30 @@ class number_scanner {
         return p;
     }
 
+    // The token at p converted after number_syntax::spelling maps its bytes; returns its
+    // end in [p, end).
+    const char* put_respelled(const char* p, const char* end, number_status& st) {
+        const char* e = token_end(p, end);
+        const std::size_t n = std::min(static_cast<std::size_t>(e - p), max_number_token_bytes + 1);
+        respelled_.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            respelled_[i] = syntax_->spelling[static_cast<unsigned char>(p[i])];
+        }
+        const char* q = sink_->put(column_, respelled_.data(), respelled_.data() + n, st);
+        return p + (q - respelled_.data());
+    }
+
     bool end_line(std::uint64_t offset, bool at_end = false) {
         if ((separation_ & 2) != 0) {
             return fail(errc::empty_field, offset, column_ + 1,
                         at_end ? "the input ends after a separator"
                                : "the line ends after a separator");
+        }
+        if (syntax_->ragged && column_ != 0 && column_ < syntax_->columns) {
+            for (std::size_t c = column_; c < syntax_->columns; ++c) {
+                sink_->fill(c, syntax_->fill);
+            }
+            column_ = syntax_->columns;
         }
         if (syntax_->columns != 0 && column_ != 0 && column_ != syntax_->columns) {
             return fail(errc::wrong_column_count, offset, column_ + 1,
@@ -337,13 +434,34 @@ class number_scanner {
 
     bool fail_token(number_status st, const char* p, const char* end, std::uint64_t offset) {
         const char* e = token_end(p, end);
+        if (offset == 0) {
+            if (const char* format = file_signature(p, end)) {
+                const bool packed = std::strstr(format, "compressed") != nullptr ||
+                                    std::strstr(format, "zip") != nullptr;
+                return fail(errc::invalid_number, offset, column_ + 1,
+                            std::string(format) + ", not text" +
+                                (packed ? ": decompress it first" : ""));
+            }
+        }
         if (static_cast<std::size_t>(e - p) > max_number_token_bytes) {
             return fail(errc::token_too_long, offset, column_ + 1,
                         "a token longer than " + std::to_string(max_number_token_bytes) + " bytes");
         }
+        std::string reason = sink_->reason(column_, st, p, e);
+        if (st != number_status::out_of_range) {
+            // A byte that usually separates fields, in a token: the options do not
+            // separate on it.
+            for (const char sep : {',', ';', '|'}) {
+                if (sep != syntax_->decimal &&
+                    std::memchr(p, sep, static_cast<std::size_t>(e - p)) != nullptr) {
+                    reason += std::string("; the line holds '") + sep + "': set separators";
+                    break;
+                }
+            }
+        }
         return fail(st == number_status::out_of_range ? errc::number_out_of_range
                                                       : errc::invalid_number,
-                    offset, column_ + 1, sink_->reason(column_, st, p, e));
+                    offset, column_ + 1, std::move(reason));
     }
 
     bool fail(errc code, std::uint64_t offset, std::uint64_t column, std::string reason) {
@@ -359,6 +477,10 @@ class number_scanner {
     unsigned bulk_wait_ = 0;  // tokens to convert one by one before the kernel again
     unsigned separation_ = 0; // bit 0: a blank since the last number; bit 1: a field separator
     bool in_comment_ = false;
+    bool bom_ = true;   // no byte scanned yet at the input's start
+    bool done_ = false; // max_rows lines with numbers read
+    std::size_t rows_ = 0;
+    std::string respelled_; // put_respelled's copy of a token
     number_failure failure_;
 };
 
@@ -367,11 +489,18 @@ class number_scanner {
 template <class Sink>
 class number_stream {
   public:
-    number_stream(const number_syntax& syntax, Sink& sink, bool skip = true)
-        : syntax_(&syntax), scanner_(syntax, sink, skip) {}
+    number_stream(const number_syntax& syntax, Sink& sink, bool skip = true,
+                  bool input_start = true)
+        : syntax_(&syntax), scanner_(syntax, sink, skip, input_start) {}
+
+    /// Whether the scan read the `max_rows` lines asked for: the rest is not read.
+    bool done() const noexcept { return scanner_.done(); }
 
     /// Scans the block [b, e) at input offset `base` (blocks in input order, no gap).
     bool feed(const char* b, const char* e, std::uint64_t base) {
+        if (scanner_.done()) {
+            return true;
+        }
         if (!carry_.empty()) {
             const char* q = b;
             while (q != e && syntax_->is_token(*q)) {
@@ -387,6 +516,9 @@ class number_stream {
                 return false;
             }
             carry_.clear();
+            if (scanner_.done()) {
+                return true;
+            }
             base += static_cast<std::uint64_t>(q - b);
             b = q;
         }

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "../../detail/file_signature.hpp"
 #include "../../result.hpp"
 
 namespace fastread::detail {
@@ -112,6 +113,9 @@ struct pnm_error {
     std::uint32_t depth = 3; // samples per pixel, for messages naming a sample
     unsigned char magic = 0; // the magic number's digit ('1'..'7'), 0 before it is read
     bool any_format = false; // decoding for pnm (P1..P7) rather than ppm (P3, P6)
+    /// bad_magic at the input's start: the other format its first bytes are ("a PNG
+    /// file", file_signature), or null.
+    const char* format = nullptr;
 
     explicit operator bool() const noexcept { return code != pnm_errc::none; }
 };
@@ -265,6 +269,11 @@ inline std::string pnm_error_message(const pnm_error& e) {
     case pnm_errc::empty_input:
         return std::string("empty input; expected ") + magic_word;
     case pnm_errc::bad_magic:
+        if (e.format != nullptr) {
+            return std::string(e.format) + (e.any_format
+                                                ? ", not a Netpbm image (magic number P1 to P7)"
+                                                : ", not a PPM image (magic number P3 or P6)");
+        }
         return std::string(e.any_format ? "expected a Netpbm magic number P1 to P7, found "
                                         : "expected the PPM magic number P3 or P6, found ") +
                describe_byte(e.value);

@@ -102,6 +102,21 @@ inline bool read_header_number(decoder_cursor& cur, pnm_field field, std::uint64
     return true;
 }
 
+/// The common binary format (file_signature) whose signature starts with `taken` (the
+/// bytes already read at the input's start) and goes on at the cursor, or null. Reads up to
+/// 12 bytes in all from the cursor, whatever its chunks: called only on an input already
+/// refused.
+inline const char* signature_at(decoder_cursor& cur, std::string_view taken) {
+    char first[12];
+    std::size_t n = std::min(taken.size(), sizeof first);
+    std::memcpy(first, taken.data(), n);
+    for (int c = cur.peek(); n < sizeof first && c >= 0; c = cur.peek()) {
+        first[n++] = static_cast<char>(c);
+        ++cur.pos;
+    }
+    return file_signature(first, first + n);
+}
+
 /// Reads the magic number at the cursor: P3 or P6, or with `any_format` any of P1 to P7;
 /// sets h.magic and h.plain.
 inline pnm_error parse_pnm_magic(decoder_cursor& cur, pnm_header& h, bool any_format) {
@@ -111,7 +126,11 @@ inline pnm_error parse_pnm_magic(decoder_cursor& cur, pnm_header& h, bool any_fo
         return {pnm_errc::empty_input, start};
     }
     if (c != 'P') {
-        return {pnm_errc::bad_magic, start, static_cast<std::uint64_t>(c)};
+        pnm_error err{pnm_errc::bad_magic, start, static_cast<std::uint64_t>(c)};
+        if (start == 0) {
+            err.format = signature_at(cur, {});
+        }
+        return err;
     }
     ++cur.pos;
     c = cur.peek();
@@ -124,7 +143,15 @@ inline pnm_error parse_pnm_magic(decoder_cursor& cur, pnm_header& h, bool any_fo
         return {pnm_errc::pfm_magic, cur.offset() - 1, static_cast<std::uint64_t>(c)};
     }
     if (c < '1' || c > '7') {
-        return {pnm_errc::bad_magic, cur.offset(), static_cast<std::uint64_t>(c)};
+        pnm_error err{pnm_errc::bad_magic, cur.offset(), static_cast<std::uint64_t>(c)};
+        if (start == 0) {
+            // "PK" starts a zip file: the 'P' was taken, the cursor is on the second byte.
+            err.format = signature_at(cur, "P");
+            if (err.format != nullptr) {
+                err.offset = 0;
+            }
+        }
+        return err;
     }
     if (!any_format && c != '3' && c != '6') {
         return {pnm_errc::unsupported_format, cur.offset(), static_cast<std::uint64_t>(c)};

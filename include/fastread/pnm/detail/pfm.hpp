@@ -146,9 +146,13 @@ inline fastread::error read_pfm_header(decoder_cursor& cur, const std::string& n
         return pfm_fail(errc::empty_input, 0, "empty input; expected a PFM image (PF or Pf)", name);
     }
     if (c != 'P') {
-        return pfm_fail(errc::bad_magic, cur.offset(),
-                        "expected the PFM magic number PF or Pf, found " +
-                            describe_byte(static_cast<std::uint64_t>(c)),
+        const std::uint64_t at = cur.offset();
+        const char* format = at == 0 ? signature_at(cur, {}) : nullptr;
+        return pfm_fail(errc::bad_magic, at,
+                        format != nullptr
+                            ? std::string(format) + ", not a PFM image (magic number PF or Pf)"
+                            : "expected the PFM magic number PF or Pf, found " +
+                                  describe_byte(static_cast<std::uint64_t>(c)),
                         name);
     }
     ++cur.pos;
@@ -161,7 +165,15 @@ inline fastread::error read_pfm_header(decoder_cursor& cur, const std::string& n
             name);
     }
     if (c != 'F' && c != 'f') {
-        return pfm_fail(c < 0 ? errc::truncated_header : errc::bad_magic, cur.offset(),
+        const std::uint64_t at = cur.offset();
+        if (c == 'K' && at == 1) {
+            if (const char* format = signature_at(cur, "P")) { // "PK": a zip file
+                return pfm_fail(errc::bad_magic, 0,
+                                std::string(format) + ", not a PFM image (magic number PF or Pf)",
+                                name);
+            }
+        }
+        return pfm_fail(c < 0 ? errc::truncated_header : errc::bad_magic, at,
                         c < 0 ? std::string("input ends inside the PFM magic number PF or Pf")
                               : "expected the PFM magic number PF or Pf, found " +
                                     describe_byte(static_cast<std::uint64_t>(c)),
