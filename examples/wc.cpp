@@ -130,9 +130,9 @@ class word_counter {
     explicit word_counter(word_rules& rules) : rules_(&rules) {}
 
     void feed(const unsigned char* p, const unsigned char* e) {
-        if (!rules_->utf8()) {
+        if (!rules_->utf8() || (pending_ == 0 && ascii(p, e))) {
             for (; p != e; ++p) {
-                take(rules_->of_byte(*p));
+                take(rules_->of_byte(*p)); // bytes, or ASCII in UTF-8
             }
             return;
         }
@@ -176,6 +176,15 @@ class word_counter {
     std::uint64_t words() const noexcept { return words_; }
 
   private:
+    // Whether [p, e) is all ASCII (an OR of every byte, which the compiler vectorizes).
+    static bool ascii(const unsigned char* p, const unsigned char* e) noexcept {
+        unsigned char any = 0;
+        for (; p != e; ++p) {
+            any |= *p;
+        }
+        return any < 0x80;
+    }
+
     void take(char_class c) noexcept {
         words_ += c == word && !in_word_;
         in_word_ = c == word || (in_word_ && c == neutral);

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <string_view>
 
 namespace fastread::detail {
 
@@ -59,6 +60,21 @@ inline const char* file_signature(const char* p, const char* end) noexcept {
         return "a PDF file";
     }
     return nullptr;
+}
+
+/// The format (file_signature) whose signature starts with `taken`, the bytes already read
+/// at the input's start, and goes on at `cur` (a chunk_cursor), or null. Reads up to 12
+/// bytes in all from the cursor, whatever its chunks: for an input already refused.
+template <class Cursor>
+const char* signature_at(Cursor& cur, std::string_view taken) {
+    char first[12];
+    std::size_t n = taken.size() < sizeof first ? taken.size() : sizeof first;
+    std::memcpy(first, taken.data(), n);
+    for (int c = cur.peek(); n < sizeof first && c >= 0; c = cur.peek()) {
+        first[n++] = static_cast<char>(c);
+        ++cur.pos;
+    }
+    return file_signature(first, first + n);
 }
 
 } // namespace fastread::detail

@@ -102,21 +102,6 @@ inline bool read_header_number(decoder_cursor& cur, pnm_field field, std::uint64
     return true;
 }
 
-/// The common binary format (file_signature) whose signature starts with `taken` (the
-/// bytes already read at the input's start) and goes on at the cursor, or null. Reads up to
-/// 12 bytes in all from the cursor, whatever its chunks: called only on an input already
-/// refused.
-inline const char* signature_at(decoder_cursor& cur, std::string_view taken) {
-    char first[12];
-    std::size_t n = std::min(taken.size(), sizeof first);
-    std::memcpy(first, taken.data(), n);
-    for (int c = cur.peek(); n < sizeof first && c >= 0; c = cur.peek()) {
-        first[n++] = static_cast<char>(c);
-        ++cur.pos;
-    }
-    return file_signature(first, first + n);
-}
-
 /// Reads the magic number at the cursor: P3 or P6, or with `any_format` any of P1 to P7;
 /// sets h.magic and h.plain.
 inline pnm_error parse_pnm_magic(decoder_cursor& cur, pnm_header& h, bool any_format) {
@@ -127,9 +112,7 @@ inline pnm_error parse_pnm_magic(decoder_cursor& cur, pnm_header& h, bool any_fo
     }
     if (c != 'P') {
         pnm_error err{pnm_errc::bad_magic, start, static_cast<std::uint64_t>(c)};
-        if (start == 0) {
-            err.format = signature_at(cur, {});
-        }
+        err.format = start == 0 ? signature_at(cur, {}) : nullptr; // a PNG, a JPEG...
         return err;
     }
     ++cur.pos;
@@ -144,13 +127,8 @@ inline pnm_error parse_pnm_magic(decoder_cursor& cur, pnm_header& h, bool any_fo
     }
     if (c < '1' || c > '7') {
         pnm_error err{pnm_errc::bad_magic, cur.offset(), static_cast<std::uint64_t>(c)};
-        if (start == 0) {
-            // "PK" starts a zip file: the 'P' was taken, the cursor is on the second byte.
-            err.format = signature_at(cur, "P");
-            if (err.format != nullptr) {
-                err.offset = 0;
-            }
-        }
+        err.format = start == 0 ? signature_at(cur, "P") : nullptr; // "PK": a zip file
+        err.offset = err.format != nullptr ? 0 : err.offset;
         return err;
     }
     if (!any_format && c != '3' && c != '6') {
