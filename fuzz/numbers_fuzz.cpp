@@ -1,9 +1,9 @@
 // fastread::numbers on untrusted bytes, differential against the C library: the input's
 // first byte picks the type (double, float, int64, uint64, int32, uint8) and the chunk size
-// of a second, streamed pass. Every whitespace-separated token that strtod / strtof /
-// strtoll / strtoull (base 10) read whole, in range and not hexadecimal must come back
-// bit for bit; the first token they reject must be the error, at its byte offset; the
-// streamed pass must give the same numbers or the same error.
+// of a second, streamed pass (a byte order mark at the start is skipped). Every
+// whitespace-separated token that strtod / strtof / strtoll / strtoull (base 10) read whole, in
+// range and not hexadecimal must come back bit for bit; the first token they reject must be the
+// error, at its byte offset; the streamed pass must give the same numbers or the same error.
 
 #include <fastread/numbers.hpp>
 #include <fastread/source.hpp>
@@ -79,7 +79,9 @@ void run(std::span<const char> data, std::size_t chunk) {
     // The reference: the tokens, converted, up to the first refused one.
     std::vector<T> want;
     std::optional<std::uint64_t> bad_offset;
-    for (std::size_t i = 0; i < data.size();) {
+    // A UTF-8 byte order mark at the start is skipped.
+    const bool bom = data.size() >= 3 && std::memcmp(data.data(), "\xef\xbb\xbf", 3) == 0;
+    for (std::size_t i = bom ? 3 : 0; i < data.size();) {
         if (is_space(data[i])) {
             ++i;
             continue;

@@ -54,6 +54,19 @@ fastread::error error_of(const std::string& text, number_options o = {}) {
     return whole ? fastread::error() : whole.error();
 }
 
+// number_range<double> over `source` ends with the error whose message is `message`.
+template <class Source>
+void try_number_range_check(Source& source, const std::string& message) {
+    try {
+        for (double v : number_range<double>(source)) {
+            (void)v;
+        }
+        FAIL("no error");
+    } catch (const parse_error& e) {
+        CHECK(std::string(e.what()) == message);
+    }
+}
+
 template <class T>
 bool same_bits(T a, T b) {
     return std::memcmp(&a, &b, sizeof a) == 0;
@@ -645,6 +658,14 @@ TEST_CASE("numbers: messages name binary formats, separators the options miss, q
         r = try_numbers<double>(dir / "f");
         REQUIRE(!r);
         CHECK(r.error().message() == (dir / "f").string() + ": byte 0: line 1, column 1: " + what);
+    }
+    // From any source, in chunks of 1, 3 and 64 bytes too (error_of checks they agree), and
+    // through number_range.
+    for (const auto& [bytes, what] : formats) {
+        INFO(what);
+        CHECK(error_of<double>(bytes).message() == "byte 0: line 1, column 1: " + what);
+        chunked_source s(bytes, 1);
+        try_number_range_check(s, "byte 0: line 1, column 1: " + what);
     }
     // Not at the start: the token as it is.
     CHECK(error_of<int>("1 GIF89a").message() ==

@@ -169,8 +169,23 @@ class number_range {
         sink_type sink{&batch};
         detail::number_stream<sink_type> stream{syntax, sink};
         fastread::error pending; // an error found after the numbers still in the batch
+        detail::input_head head; // the input's first bytes, to name a binary format
         explicit state(const detail::number_syntax& s) : syntax(s) {}
     };
+
+    // The stream's error, a binary format named at byte 0 (detail::name_format; the head
+    // completed from the source first).
+    fastread::error failure() {
+        state& s = *state_;
+        detail::number_failure f = s.stream.failure();
+        if (detail::at_format_signature(f)) {
+            for (std::span<const char> more; !s.head.full() && !(more = source_.next()).empty();) {
+                s.head.add(more.data(), more.data() + more.size());
+            }
+            detail::name_format(f, s.head);
+        }
+        return detail::number_error(f, {});
+    }
 
     bool advance() {
         if (++at_ < state_->batch.size()) {
@@ -202,13 +217,14 @@ class number_range {
                 if (const fastread::error* e = source_.error(); e != nullptr && e->code()) {
                     s.pending = *e;
                 } else if (!s.stream.finish(offset_)) {
-                    s.pending = detail::number_error(s.stream.failure(), {});
+                    s.pending = failure();
                 }
                 continue;
             }
+            s.head.add(chunk.data(), chunk.data() + chunk.size());
             if (!s.stream.feed(chunk.data(), chunk.data() + chunk.size(), offset_)) {
                 done_ = true;
-                s.pending = detail::number_error(s.stream.failure(), {});
+                s.pending = failure();
             } else if (s.stream.done()) {
                 done_ = true; // max_rows read
             }

@@ -214,18 +214,34 @@ result<R> numbers_from_stream(Source& source, const number_syntax& syntax, const
     typename sink_of<R>::type sink{&out};
     number_stream<typename sink_of<R>::type> stream(syntax, sink);
     std::uint64_t offset = 0;
-    for (;;) {
-        std::span<const char> chunk;
+    input_head head;
+    auto next = [&] {
         if constexpr (reporting_source<Source>) {
-            chunk = source.try_next();
+            return source.try_next();
         } else {
-            chunk = source.next();
+            return source.next();
         }
+    };
+    // The error, a binary format named if the input starts with its signature (the head
+    // completed from the source first, so that the message is the same for any chunks).
+    auto failed = [&] {
+        number_failure f = stream.failure();
+        if (at_format_signature(f)) {
+            for (std::span<const char> more; !head.full() && !(more = next()).empty();) {
+                head.add(more.data(), more.data() + more.size());
+            }
+            name_format(f, head);
+        }
+        return number_error(f, file);
+    };
+    for (;;) {
+        const std::span<const char> chunk = next();
         if (chunk.empty()) {
             break;
         }
+        head.add(chunk.data(), chunk.data() + chunk.size());
         if (!stream.feed(chunk.data(), chunk.data() + chunk.size(), offset)) {
-            return number_error(stream.failure(), file);
+            return failed();
         }
         if (stream.done()) {
             return out; // max_rows read: the rest of the input is not
@@ -244,7 +260,7 @@ result<R> numbers_from_stream(Source& source, const number_syntax& syntax, const
         }
     }
     if (!stream.finish(offset)) {
-        return number_error(stream.failure(), file);
+        return failed();
     }
     return out;
 }
@@ -365,6 +381,9 @@ std::optional<result<R>> numbers_in_file_slices(input_file& file, unsigned threa
             return result<R>(file_shrank_error(path, UINT64_MAX, reads.reached(t)));
         }
         if (s.failure) {
+            input_head start;
+            start.add(head.data(), head.data() + head.size());
+            name_format(s.failure, start);
             return result<R>(number_error(s.failure, path.string(), first_line));
         }
         first_line += s.lines;

@@ -322,15 +322,6 @@ class number_scanner {
 
     bool fail_token(number_status st, const char* p, const char* end, std::uint64_t offset) {
         const char* e = token_end(p, end);
-        if (offset == 0) {
-            if (const char* format = file_signature(p, end)) {
-                const bool packed = std::strstr(format, "compressed") != nullptr ||
-                                    std::strstr(format, "zip") != nullptr;
-                return fail(errc::invalid_number, offset, column_ + 1,
-                            std::string(format) + ", not text" +
-                                (packed ? ": decompress it first" : ""));
-            }
-        }
         if (static_cast<std::size_t>(e - p) > max_number_token_bytes) {
             return fail(errc::token_too_long, offset, column_ + 1,
                         "a token longer than " + std::to_string(max_number_token_bytes) + " bytes");
@@ -455,6 +446,41 @@ class number_stream {
     std::uint64_t carry_offset_ = 0;
     number_failure failure_;
 };
+
+/// The first bytes of an input (up to 12), kept to name a binary format in an error at
+/// byte 0 whatever the chunks they came in.
+struct input_head {
+    char bytes[12] = {};
+    std::size_t size = 0;
+
+    void add(const char* p, const char* e) noexcept {
+        const std::size_t n = std::min(sizeof bytes - size, static_cast<std::size_t>(e - p));
+        std::memcpy(bytes + size, p, n);
+        size += n;
+    }
+    bool full() const noexcept { return size == sizeof bytes; }
+};
+
+/// Whether the error `f` may be a binary file read as text: a token at byte 0 that is no
+/// number (the caller then completes the input's head and calls name_format).
+inline bool at_format_signature(const number_failure& f) noexcept {
+    return f.offset == 0 && (f.code == errc::invalid_number || f.code == errc::token_too_long);
+}
+
+/// Names the format of an input whose first bytes `head` are the signature of a common
+/// binary format (file_signature) in the reason of such an error: "a gzip-compressed file,
+/// not text: decompress it first".
+inline void name_format(number_failure& f, const input_head& head) {
+    if (!at_format_signature(f)) {
+        return;
+    }
+    if (const char* format = file_signature(head.bytes, head.bytes + head.size)) {
+        const bool packed =
+            std::strstr(format, "compressed") != nullptr || std::strstr(format, "zip") != nullptr;
+        f.code = errc::invalid_number;
+        f.reason = std::string(format) + ", not text" + (packed ? ": decompress it first" : "");
+    }
+}
 
 /// The error of `f` in the input named `file` (may be empty), whose line `first_line`
 /// (1-based) the scanned text started at: `<file>: byte <offset>: line <l>, column <c>:
