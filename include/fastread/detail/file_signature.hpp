@@ -68,8 +68,10 @@ inline const char* file_signature(const char* p, const char* end) noexcept {
 template <class Cursor>
 const char* signature_at(Cursor& cur, std::string_view taken) {
     char first[12];
-    std::size_t n = taken.size() < sizeof first ? taken.size() : sizeof first;
-    std::memcpy(first, taken.data(), n);
+    std::size_t n = 0;
+    for (; n < taken.size() && n < sizeof first; ++n) {
+        first[n] = taken[n]; // (memcpy takes no null data, which an empty view may have)
+    }
     for (int c = cur.peek(); n < sizeof first && c >= 0; c = cur.peek()) {
         first[n++] = static_cast<char>(c);
         ++cur.pos;

@@ -455,8 +455,10 @@ struct input_head {
 
     void add(const char* p, const char* e) noexcept {
         const std::size_t n = std::min(sizeof bytes - size, static_cast<std::size_t>(e - p));
-        std::memcpy(bytes + size, p, n);
-        size += n;
+        if (n != 0) {
+            std::memcpy(bytes + size, p, n);
+            size += n;
+        }
     }
     bool full() const noexcept { return size == sizeof bytes; }
 };
