@@ -3,10 +3,9 @@
 #ifndef FASTREAD_NUMBERS_DETAIL_SCANNER_HPP
 #define FASTREAD_NUMBERS_DETAIL_SCANNER_HPP
 
-// The scanner of numbers in text: bytes are classed once per call (a 256-entry table built
-// from number_options), tokens are converted where they start (convert.hpp finds their
-// end), separators, comments, lines and columns are checked between them. A stream driver
-// carries a token that straddles two blocks.
+// The scanner of numbers in text: bytes classed by syntax.hpp's table, tokens converted
+// where they start (convert.hpp), separators, comments, lines and columns checked between
+// them; a stream driver carries a token that straddles two blocks.
 
 #include <algorithm>
 #include <cmath>
@@ -447,8 +446,7 @@ class number_stream {
     number_failure failure_;
 };
 
-/// The first bytes of an input (up to 12), kept to name a binary format in an error at
-/// byte 0 whatever the chunks they came in.
+/// An input's first 12 bytes, to name a binary format at byte 0 whatever the chunks.
 struct input_head {
     char bytes[12] = {};
     std::size_t size = 0;
@@ -463,15 +461,13 @@ struct input_head {
     bool full() const noexcept { return size == sizeof bytes; }
 };
 
-/// Whether the error `f` may be a binary file read as text: a token at byte 0 that is no
-/// number (the caller then completes the input's head and calls name_format).
+/// Whether `f`, a token at byte 0 that is no number, may be a binary file read as text.
 inline bool at_format_signature(const number_failure& f) noexcept {
     return f.offset == 0 && (f.code == errc::invalid_number || f.code == errc::token_too_long);
 }
 
-/// Names the format of an input whose first bytes `head` are the signature of a common
-/// binary format (file_signature) in the reason of such an error: "a gzip-compressed file,
-/// not text: decompress it first".
+/// Names in such an error the format whose signature (file_signature) `head` holds: "a
+/// gzip-compressed file, not text: decompress it first".
 inline void name_format(number_failure& f, const input_head& head) {
     if (!at_format_signature(f)) {
         return;
