@@ -108,7 +108,8 @@ struct columns_sink {
     static constexpr bool has_bulk = false;
     std::size_t bulk(const char**, const char*) { return 0; }
 
-    const char* put(std::size_t column, const char* p, const char* end, number_status& st) {
+    [[gnu::always_inline]] const char* put(std::size_t column, const char* p, const char* end,
+                                           number_status& st) {
         return put_at(column, p, end, st, std::index_sequence_for<T...>{});
     }
     std::string reason(std::size_t column, number_status st, const char* p, const char* e) const {
@@ -119,8 +120,8 @@ struct columns_sink {
 
   private:
     template <std::size_t... I>
-    const char* put_at(std::size_t column, const char* p, const char* end, number_status& st,
-                       std::index_sequence<I...>) {
+    [[gnu::always_inline]] const char* put_at(std::size_t column, const char* p, const char* end,
+                                              number_status& st, std::index_sequence<I...>) {
         const char* q = p;
         (void)((column == I ? (q = vector_sink<T>{&std::get<I>(*out)}.put(0, p, end, st), true)
                             : false) ||
