@@ -64,6 +64,7 @@ enum class errc {
     wrong_column_count,    ///< numbers: a line with more or fewer numbers than `columns`
     empty_field,           ///< numbers: a separator with no number before or after it
     token_too_long,        ///< numbers: a token longer than the longest number accepted
+    missing_value,         ///< csv: a missing value in a column that is not std::optional
 };
 
 /// The category of `errc`: name "fastread", a message per code.
@@ -126,6 +127,8 @@ inline const std::error_category& error_category() noexcept {
                 return "empty field";
             case errc::token_too_long:
                 return "token too long";
+            case errc::missing_value:
+                return "missing value";
             }
             return "unknown fastread error";
         }

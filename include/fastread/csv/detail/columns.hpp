@@ -1,0 +1,336 @@
+// The public header first: it includes this one at its end, after what this one uses.
+#include "../../csv.hpp"
+#ifndef FASTREAD_CSV_DETAIL_COLUMNS_HPP
+#define FASTREAD_CSV_DETAIL_COLUMNS_HPP
+
+/// @file
+/// csv::columns<T...> (declared in fastread::csv, included by csv.hpp): typed columns chosen
+/// by header name or index, from a source on the calling thread, or from a file, in slices
+/// on threads when it is big and in the page cache (csv/detail/slices.hpp).
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "../../detail/call_setup.hpp"
+#include "../../error.hpp"
+#include "convert.hpp"
+#include "setup.hpp"
+
+namespace fastread::detail {
+
+/// What a run of csv_columns_run stopped at, besides the end.
+struct csv_stop {
+    errc code{}; ///< 0: none
+    std::string reason;
+    csv_place at;             ///< row and line relative to the run's start (row 1 = its first)
+    bool misaligned = false;  ///< a slice's last record runs past its end (no error itself)
+    std::uint64_t resume = 0; ///< with misaligned: the offset to read on from
+    std::optional<fastread::error> read_error;
+};
+
+/// The typed columns of one call: which field each comes from, and the conversions.
+template <class... T>
+class csv_columns_job {
+  public:
+    static constexpr std::size_t n = sizeof...(T);
+    using tuple_type = std::tuple<std::vector<T>...>;
+
+    csv_columns_job(const csv::options& o, const std::array<csv::column_key, n>& keys)
+        : missing_(o.missing), keys_(keys), ragged_(o.ragged) {}
+
+    /// Resolves the keys against `head` (names, field count); the invalid_argument error of
+    /// a name not in the header or an index beyond it.
+    fastread::error resolve(const csv_head& head, const std::string& file) {
+        head_ = head;
+        for (std::size_t k = 0; k < n; ++k) {
+            if (keys_[k].by_name()) {
+                std::size_t i = 0;
+                while (i < head.names.size() && head.names[i] != keys_[k].name()) {
+                    ++i;
+                }
+                if (i == head.names.size()) {
+                    return invalid_argument_value("csv::columns: no column named \"" +
+                                                  keys_[k].name() + "\" in the header" +
+                                                  (file.empty() ? "" : " of " + file));
+                }
+                index_[k] = i;
+            } else {
+                index_[k] = keys_[k].index();
+                if (head.fields != 0 && index_[k] >= head.fields) {
+                    return invalid_argument_value(
+                        "csv::columns: column index " +
+                        (index_[k] == SIZE_MAX ? std::string("< 0") : std::to_string(index_[k])) +
+                        " beyond the " + std::to_string(head.fields) + " columns" +
+                        (file.empty() ? "" : " of " + file));
+                }
+            }
+        }
+        return {};
+    }
+
+    const csv_head& head() const noexcept { return head_; }
+
+    /// Reads the records of `r` into `out` until the end, an error, or (with `slice_end`
+    /// set: a slice that is not the file's last) a record that runs past the end. `fields`
+    /// is the field count every record must have (0: set from the first).
+    csv_stop run(csv_reader& r, tuple_type& out, std::uint64_t& rows, std::size_t& fields,
+                 bool slice_end) const {
+        csv_stop stop;
+        for (;;) {
+            const std::uint64_t before = r.position();
+            const csv_step step = r.next();
+            if (const fastread::error* e = r.read_error()) {
+                stop.read_error = *e;
+                return stop;
+            }
+            if (step == csv_step::end) {
+                return stop;
+            }
+            if (step == csv_step::failed) {
+                if (slice_end && r.failure().code == errc::malformed_input &&
+                    r.failure().reason.find("no closing quote") != std::string::npos) {
+                    stop.misaligned = true;
+                    stop.resume = before;
+                    return stop;
+                }
+                stop.code = r.failure().code;
+                stop.reason = r.failure().reason;
+                stop.at = {r.failure_offset(), r.failure_line(), rows + 1, r.failure().field};
+                return stop;
+            }
+            if (slice_end && r.unterminated()) {
+                stop.misaligned = true;
+                stop.resume = before;
+                return stop;
+            }
+            const std::vector<std::string_view>& f = r.fields();
+            if (fields == 0) {
+                fields = f.size();
+                for (std::size_t k = 0; k < n; ++k) {
+                    if (index_[k] >= fields) {
+                        stop.code = errc::invalid_argument;
+                        stop.reason = "column index " + std::to_string(index_[k]) +
+                                      " beyond the first row's " + std::to_string(fields) +
+                                      " fields";
+                        stop.at = {r.offset(), r.line(), rows + 1, SIZE_MAX};
+                        return stop;
+                    }
+                }
+            }
+            if (f.size() != fields && ragged_ != csv::ragged_rows::keep) {
+                if (ragged_ == csv::ragged_rows::skip) {
+                    continue;
+                }
+                if (ragged_ == csv::ragged_rows::error || f.size() > fields) {
+                    stop.code = errc::wrong_column_count;
+                    stop.reason = "a row of " + std::to_string(f.size()) + " fields, the " +
+                                  (head_.names.empty() ? "first row has " : "header has ") +
+                                  std::to_string(fields);
+                    stop.at = {r.offset(), r.line(), rows + 1, SIZE_MAX};
+                    return stop;
+                }
+            }
+            ++rows;
+            std::size_t bad = SIZE_MAX;
+            errc code{};
+            put(out, f, bad, code, std::index_sequence_for<T...>{});
+            if (bad != SIZE_MAX) {
+                const std::size_t i = index_[bad];
+                const std::string_view field = i < f.size() ? f[i] : std::string_view();
+                stop.code = code;
+                stop.reason = code == errc::missing_value
+                                  ? "a missing value (" + csv_shown(field) +
+                                        ") in a column that is not std::optional"
+                                  : csv_shown(field) + " is not " + type_name(bad);
+                stop.at = {r.field_offset(i), r.line(), rows, i};
+                return stop;
+            }
+        }
+    }
+
+  private:
+    template <std::size_t... I>
+    [[gnu::always_inline]] void put(tuple_type& out, const std::vector<std::string_view>& f,
+                                    std::size_t& bad, errc& code, std::index_sequence<I...>) const {
+        (void)(put_one<I>(std::get<I>(out), f, bad, code) && ...);
+    }
+    template <std::size_t K, class C>
+    [[gnu::always_inline]] bool put_one(std::vector<C>& v, const std::vector<std::string_view>& f,
+                                        std::size_t& bad, errc& code) const {
+        using traits = csv_optional<C>;
+        using V = typename traits::type;
+        const std::size_t i = index_[K];
+        const bool there = i < f.size();
+        const std::string_view field = there ? f[i] : std::string_view();
+        if (!there || missing_.has(field)) {
+            if constexpr (traits::value) {
+                v.emplace_back();
+                return true;
+            } else {
+                bad = K;
+                code = errc::missing_value;
+                return false;
+            }
+        }
+        V value{};
+        const errc e = csv_convert(field, value);
+        if (e != errc{}) [[unlikely]] {
+            bad = K;
+            code = e;
+            return false;
+        }
+        v.emplace_back(std::move(value));
+        return true;
+    }
+    std::string type_name(std::size_t k) const {
+        std::string names[] = {"a " + csv_type_name<typename csv_optional<T>::type>()...};
+        return names[k];
+    }
+
+    csv_missing missing_;
+    std::array<csv::column_key, n> keys_;
+    std::array<std::size_t, n> index_{};
+    csv::ragged_rows ragged_;
+    csv_head head_;
+};
+
+/// The error of a run's stop, its row and line counted from `first_row` and `first_line`
+/// (the rows and lines before the run).
+inline fastread::error csv_stop_error(const csv_stop& s, std::uint64_t rows_before,
+                                      std::uint64_t lines_before, const std::string& file,
+                                      const std::vector<std::string>& names) {
+    if (s.read_error) {
+        return *s.read_error;
+    }
+    csv_place at = s.at;
+    at.row += rows_before;
+    at.line += lines_before;
+    if (s.code == errc::invalid_argument) {
+        return invalid_argument_value("csv::columns: " + s.reason);
+    }
+    return csv_error(s.code, at, s.reason, file, names);
+}
+
+template <class... T>
+void csv_append(std::tuple<std::vector<T>...>& to, std::tuple<std::vector<T>...>&& from) {
+    auto one = [](auto& a, auto&& b) {
+        if (a.empty()) {
+            a = std::move(b);
+        } else {
+            a.insert(a.end(), std::make_move_iterator(b.begin()), std::make_move_iterator(b.end()));
+        }
+    };
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+        (one(std::get<I>(to), std::move(std::get<I>(from))), ...);
+    }
+    (std::index_sequence_for<T...>{});
+}
+
+/// csv::columns of a csv_input, on the calling thread.
+template <class... T>
+result<std::tuple<std::vector<T>...>>
+csv_columns_input(csv_input& in, const csv::options& o,
+                  const std::array<csv::column_key, sizeof...(T)>& keys, const std::string& file) {
+    result<csv_dialect> d = csv_dialect_of(o);
+    if (!d) {
+        return d.error();
+    }
+    csv_reader r(*d, in);
+    result<csv_head> head = csv_read_head(r, o, file);
+    if (!head) {
+        return head.error();
+    }
+    csv_columns_job<T...> job(o, keys);
+    if (fastread::error e = job.resolve(*head, file); e.code()) {
+        return e;
+    }
+    std::tuple<std::vector<T>...> out;
+    std::uint64_t rows = 0;
+    std::size_t fields = head->fields;
+    const csv_stop stop = job.run(r, out, rows, fields, false);
+    if (stop.code != errc{} || stop.read_error) {
+        return csv_stop_error(stop, 0, 0, file, head->names);
+    }
+    return out;
+}
+
+} // namespace fastread::detail
+
+#include "slices.hpp"
+
+namespace fastread::csv {
+
+/// The columns `keys` (header names or 0-based indices, one per type) of the delimited text
+/// of `source` (any byte_source), read on the calling thread: one vector per column, in row
+/// order, the field converted to its type. `T`: a standard integer type, float, double
+/// (bit-identical to strtod), bool (true/false, True/False, TRUE/FALSE), std::string, or
+/// std::optional of one of those, empty where the field is one of `options::missing`.
+/// @returns the columns, or the error: a missing value in a column that is not optional
+///          (errc::missing_value), a field that does not convert (invalid_number,
+///          number_out_of_range), a row of another field count (wrong_column_count), an
+///          unclosed quote (malformed_input), each with offset, line, row and column; a name
+///          not in the header or an index beyond it (errc::invalid_argument); a source's
+///          read error.
+template <class... T, byte_source Source>
+result<std::tuple<std::vector<T>...>> try_columns(Source& source,
+                                                  const std::array<column_key, sizeof...(T)>& keys,
+                                                  const options& o = {}) {
+    static_assert(sizeof...(T) > 0, "csv::columns needs at least one column type");
+    static_assert((detail::is_csv_column<T> && ...),
+                  "csv::columns reads integers, float, double, bool, std::string and "
+                  "std::optional of those");
+    (detail::check_number_conversion<typename detail::csv_optional<T>::type>(), ...);
+    detail::csv_source_input<Source> in(source);
+    return detail::csv_columns_input<T...>(in, o, keys, detail::source_name(source));
+}
+
+/// The columns of `source` (see try_columns(source)).
+/// @throws parse_error (offset, line, column); std::invalid_argument for a bad key or
+///         options; what the source throws.
+template <class... T, byte_source Source>
+std::tuple<std::vector<T>...>
+columns(Source& source, const std::array<column_key, sizeof...(T)>& keys, const options& o = {}) {
+    return detail::value_or_throw(try_columns<T...>(source, keys, o));
+}
+
+/// The columns `keys` of the delimited text in the file at `path` (see try_columns(source)
+/// for the types and the errors; std::system_error's errno naming the path too). A big
+/// regular file in the page cache, read (not mapped), is cut into one slice per thread (at
+/// most `options::threads`) at record starts known from the quote parity of the bytes
+/// before them, so a line end inside a quoted field never starts a record; each slice is
+/// checked to end where the next starts, and read on from there on one thread if it does
+/// not (a quote inside an unquoted field, a comment line with a quote), so the result and
+/// any error are the same for every thread count. Time O(file size); memory: the columns,
+/// plus a 256 KiB buffer per thread.
+template <class... T>
+result<std::tuple<std::vector<T>...>> try_columns(const std::filesystem::path& path,
+                                                  const std::array<column_key, sizeof...(T)>& keys,
+                                                  const options& o = {}) {
+    static_assert(sizeof...(T) > 0, "csv::columns needs at least one column type");
+    static_assert((detail::is_csv_column<T> && ...),
+                  "csv::columns reads integers, float, double, bool, std::string and "
+                  "std::optional of those");
+    (detail::check_number_conversion<typename detail::csv_optional<T>::type>(), ...);
+    return detail::csv_columns_file<T...>(path, o, keys);
+}
+
+/// The columns of the file at `path` (see try_columns(path)).
+/// @throws parse_error (offset, line, column); std::system_error naming the path;
+///         std::invalid_argument for a bad key or options.
+template <class... T>
+std::tuple<std::vector<T>...> columns(const std::filesystem::path& path,
+                                      const std::array<column_key, sizeof...(T)>& keys,
+                                      const options& o = {}) {
+    return detail::value_or_throw(try_columns<T...>(path, keys, o));
+}
+
+} // namespace fastread::csv
+
+#endif // FASTREAD_CSV_DETAIL_COLUMNS_HPP

@@ -1,0 +1,85 @@
+#ifndef FASTREAD_CSV_DETAIL_CONVERT_HPP
+#define FASTREAD_CSV_DETAIL_CONVERT_HPP
+
+/// @file
+/// The field conversions of csv::columns<T...>: integers and floating point through the
+/// number kernels of fastread::numbers (the whole field one number; floating point
+/// bit-identical to strtod), bool, std::string, and std::optional of those (empty for a
+/// missing value).
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "../../numbers/detail/convert.hpp"
+#include "../../numbers/detail/number_type.hpp"
+#include "../../result.hpp"
+
+namespace fastread::detail {
+
+template <class T>
+struct csv_optional : std::false_type {
+    using type = T;
+};
+template <class T>
+struct csv_optional<std::optional<T>> : std::true_type {
+    using type = T;
+};
+
+/// The value types csv::columns reads (inside std::optional or not).
+template <class T>
+inline constexpr bool is_csv_value =
+    is_number_type<T> || std::is_same_v<T, bool> || std::is_same_v<T, std::string>;
+
+template <class T>
+inline constexpr bool is_csv_column = is_csv_value<typename csv_optional<T>::type>;
+
+/// The name of a column type in messages.
+template <class T>
+std::string csv_type_name() {
+    if constexpr (std::is_same_v<T, double>) {
+        return "double";
+    } else if constexpr (std::is_same_v<T, float>) {
+        return "float";
+    } else if constexpr (std::is_same_v<T, bool>) {
+        return "bool";
+    } else if constexpr (std::is_signed_v<T>) {
+        return std::to_string(sizeof(T) * 8) + "-bit integer";
+    } else {
+        return std::to_string(sizeof(T) * 8) + "-bit unsigned integer";
+    }
+}
+
+/// Converts a whole field (not missing) to V; the error code, or 0 (errc{}) when it did.
+template <class V>
+[[gnu::always_inline]] inline errc csv_convert(std::string_view f, V& out) {
+    if constexpr (std::is_same_v<V, std::string>) {
+        out.assign(f.data(), f.size());
+        return errc{};
+    } else if constexpr (std::is_same_v<V, bool>) {
+        if (f == "true" || f == "True" || f == "TRUE") {
+            out = true;
+        } else if (f == "false" || f == "False" || f == "FALSE") {
+            out = false;
+        } else {
+            return errc::invalid_number;
+        }
+        return errc{};
+    } else {
+        number_status st = number_status::invalid;
+        const char* end = f.data() + f.size();
+        if (f.empty() || convert_number(f.data(), end, out, st) != end) {
+            return errc::invalid_number;
+        }
+        return st == number_status::ok             ? errc{}
+               : st == number_status::out_of_range ? errc::number_out_of_range
+                                                   : errc::invalid_number;
+    }
+}
+
+} // namespace fastread::detail
+
+#endif // FASTREAD_CSV_DETAIL_CONVERT_HPP

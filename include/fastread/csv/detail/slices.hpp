@@ -1,0 +1,289 @@
+// The public header first: it includes this one at its end, after what this one uses.
+#include "../../csv.hpp"
+#ifndef FASTREAD_CSV_DETAIL_SLICES_HPP
+#define FASTREAD_CSV_DETAIL_SLICES_HPP
+
+/// @file
+/// csv::columns(path): the file read once through the file layer, in slices on threads when
+/// it is big, regular and in the page cache (and read, not mapped).
+///
+/// Exact by quote parity: the body (after the header) is cut into equal parts; a first pass
+/// over each part (on its thread) counts its quotes and finds its first LF after an even
+/// and after an odd number of them (the quote mask's prefix XOR per 64-byte block, carried
+/// from block to block). The parities of the parts before it say whether a part starts
+/// inside quotes, so each cut is the first LF outside quotes: a record start, not a guess,
+/// for any text where quotes only open and close fields (RFC 4180). The second pass reads
+/// each slice with the tokenizer; a slice whose last record runs past its end (the parity
+/// was wrong: a quote inside an unquoted field, a quote in a comment line) is read on from
+/// that record to the end of the file on one thread, so the result is the sequential one.
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "../../detail/input_plan.hpp"
+#include "../../detail/parallel.hpp"
+#include "../../detail/policy.hpp"
+#include "../../detail/thread_limit.hpp"
+#include "../../source/detail/file_source.hpp"
+#include "../../source/detail/file_stream.hpp"
+#include "columns.hpp"
+
+namespace fastread::detail {
+
+/// csv_input over [from, to) of a file, read with pread(2) through slice_reads (slice `t`).
+class csv_slice_input final : public csv_input {
+  public:
+    csv_slice_input(slice_reads& reads, unsigned t, std::uint64_t from, std::uint64_t to)
+        : reads_(&reads), t_(t), pos_(from), to_(to) {
+        reads.start(t, from);
+    }
+    std::size_t read(char* dst, std::size_t n) override {
+        const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(n, to_ - pos_));
+        if (want == 0 || !ok_) {
+            return 0;
+        }
+        ok_ = reads_->read(t_, dst, want, pos_);
+        const auto got = static_cast<std::size_t>(reads_->reached(t_) - pos_);
+        pos_ += got;
+        return got;
+    }
+
+  private:
+    slice_reads* reads_;
+    unsigned t_;
+    std::uint64_t pos_, to_;
+    bool ok_ = true;
+};
+
+/// The quote parity of a part of the file and its first LF after an even and after an odd
+/// number of quotes (UINT64_MAX: none).
+struct csv_part_parity {
+    bool odd = false;
+    std::uint64_t first_even = UINT64_MAX;
+    std::uint64_t first_odd = UINT64_MAX;
+};
+
+/// Bit i: the parity of the set bits of `m` at positions <= i (prefix XOR).
+inline std::uint64_t csv_prefix_xor(std::uint64_t m) noexcept {
+    m ^= m << 1;
+    m ^= m << 2;
+    m ^= m << 4;
+    m ^= m << 8;
+    m ^= m << 16;
+    m ^= m << 32;
+    return m;
+}
+
+/// Adds [p, end) (at input offset `at`) to `pp`.
+inline void csv_parity_add(csv_part_parity& pp, const char* p, const char* end, std::uint64_t at,
+                           char quote, byte_set_masks_fn masks) {
+    const byte_set qs = byte_set::of(quote != 0 ? quote : '\n', 0, 0, 0, 0);
+    const byte_set ns = byte_set::of('\n', 0, 0, 0, 0);
+    std::uint64_t qm[64], nm[64];
+    while (p != end) {
+        const auto bytes = static_cast<std::size_t>(end - p);
+        const std::size_t blocks = std::min<std::size_t>(bytes / 64, 64);
+        std::size_t count = blocks;
+        if (blocks != 0) {
+            masks(p, blocks, qs, qm);
+            masks(p, blocks, ns, nm);
+        } else {
+            qm[0] = byte_set_mask_tail(p, bytes, qs);
+            nm[0] = byte_set_mask_tail(p, bytes, ns);
+            count = 1;
+        }
+        for (std::size_t b = 0; b < count; ++b) {
+            const std::uint64_t q = quote != 0 ? qm[b] : 0;
+            if (pp.first_even == UINT64_MAX || pp.first_odd == UINT64_MAX) {
+                const std::uint64_t inside = csv_prefix_xor(q) ^ (pp.odd ? ~std::uint64_t{0} : 0);
+                const std::uint64_t even = nm[b] & ~inside, odd = nm[b] & inside;
+                const std::uint64_t base = at + 64 * b;
+                if (pp.first_even == UINT64_MAX && even != 0) {
+                    pp.first_even = base + static_cast<std::uint64_t>(std::countr_zero(even));
+                }
+                if (pp.first_odd == UINT64_MAX && odd != 0) {
+                    pp.first_odd = base + static_cast<std::uint64_t>(std::countr_zero(odd));
+                }
+            }
+            pp.odd ^= (std::popcount(q) & 1) != 0;
+        }
+        const std::size_t took = blocks != 0 ? 64 * blocks : bytes;
+        p += took;
+        at += took;
+    }
+}
+
+/// csv::columns of `file` in `threads` slices after `body` (the offset after the header,
+/// whose reading left `lines_before` lines behind); nothing when no cut is found.
+template <class... T>
+std::optional<result<std::tuple<std::vector<T>...>>>
+csv_columns_slices(input_file& file, unsigned threads, std::uint64_t body,
+                   std::uint64_t lines_before, const csv_dialect& d,
+                   const csv_columns_job<T...>& job) {
+    using tuple_type = std::tuple<std::vector<T>...>;
+    const std::uint64_t size = file.size();
+    const std::string name = file.path().string();
+    const byte_set_masks_fn masks = byte_set_masks_for(scan::active_level());
+
+    // Pass 1: each part's parity and first LFs.
+    std::vector<csv_part_parity> parts(threads);
+    std::vector<std::uint64_t> part_start(threads + 1);
+    for (unsigned t = 0; t <= threads; ++t) {
+        part_start[t] = body + (size - body) / threads * t;
+    }
+    part_start[threads] = size;
+    slice_reads scan(file, threads);
+    in_slices(threads, threads, [&](unsigned, std::size_t first, std::size_t last) {
+        for (std::size_t t = first; t < last; ++t) {
+            scan.read_through(static_cast<unsigned>(t), part_start[t], part_start[t + 1],
+                              [&](const char* p, const char* end, std::uint64_t at) {
+                                  csv_parity_add(parts[t], p, end,
+                                                 at - static_cast<std::uint64_t>(end - p), d.quote,
+                                                 masks);
+                                  return true;
+                              });
+        }
+    });
+    if (scan.first_read_error() || scan.furthest(true) == UINT64_MAX) {
+        return std::nullopt; // the stream reports it
+    }
+    std::vector<std::uint64_t> cuts{body};
+    bool odd = false;
+    for (unsigned t = 0; t < threads; ++t) {
+        if (t > 0) {
+            const std::uint64_t nl = odd ? parts[t].first_odd : parts[t].first_even;
+            if (nl != UINT64_MAX && nl + 1 < size && nl + 1 > cuts.back()) {
+                cuts.push_back(nl + 1);
+            }
+        }
+        odd ^= parts[t].odd;
+    }
+    cuts.push_back(size);
+    const auto slices = static_cast<unsigned>(cuts.size() - 1);
+    if (slices < 2) {
+        return std::nullopt;
+    }
+
+    // Pass 2: the slices.
+    struct slice {
+        tuple_type out;
+        std::uint64_t rows = 0;
+        std::uint64_t lines = 0;
+        csv_stop stop;
+    };
+    std::vector<slice> parts2(slices);
+    slice_reads reads(file, slices);
+    const std::size_t fields = job.head().fields;
+    in_slices(slices, slices, [&](unsigned, std::size_t first, std::size_t last) {
+        for (std::size_t t = first; t < last; ++t) {
+            slice& s = parts2[t];
+            csv_slice_input in(reads, static_cast<unsigned>(t), cuts[t], cuts[t + 1]);
+            csv_reader r(d, in, cuts[t], false);
+            std::size_t f = fields;
+            s.stop = job.run(r, s.out, s.rows, f, t + 1 < slices);
+            s.lines = r.lines();
+        }
+    });
+
+    // In file order: the first slice that stops, or that ends past its cut.
+    tuple_type out;
+    std::uint64_t rows_before = 0;
+    for (unsigned t = 0; t < slices; ++t) {
+        slice& s = parts2[t];
+        if (reads.read_error(t).code()) {
+            return result<tuple_type>(reads.read_error(t));
+        }
+        if (reads.ended_early(t)) {
+            return result<tuple_type>(file_shrank_error(file.path(), UINT64_MAX, reads.reached(t)));
+        }
+        if (s.stop.code != errc{} || s.stop.read_error) {
+            return result<tuple_type>(
+                csv_stop_error(s.stop, rows_before, lines_before, name, job.head().names));
+        }
+        csv_append(out, std::move(s.out));
+        if (s.stop.misaligned) {
+            // Read on from the record that ran past the cut, to the end, on this thread.
+            slice_reads rest(file, 1);
+            csv_slice_input in(rest, 0, s.stop.resume, size);
+            csv_reader r(d, in, s.stop.resume, false);
+            tuple_type tail;
+            std::uint64_t rows = s.rows;
+            std::size_t f = fields;
+            const csv_stop stop = job.run(r, tail, rows, f, false);
+            if (rest.read_error(0).code()) {
+                return result<tuple_type>(rest.read_error(0));
+            }
+            if (stop.code != errc{} || stop.read_error) {
+                return result<tuple_type>(csv_stop_error(stop, rows_before, lines_before + s.lines,
+                                                         name, job.head().names));
+            }
+            csv_append(out, std::move(tail));
+            return result<tuple_type>(std::move(out));
+        }
+        rows_before += s.rows;
+        lines_before += s.lines;
+    }
+    return result<tuple_type>(std::move(out));
+}
+
+/// csv::columns(path): see its comment in columns.hpp.
+template <class... T>
+result<std::tuple<std::vector<T>...>>
+csv_columns_file(const std::filesystem::path& path, const csv::options& asked,
+                 const std::array<csv::column_key, sizeof...(T)>& keys) {
+    const result<csv::options> settled = settle_call(asked);
+    if (!settled) {
+        return settled.error();
+    }
+    const csv::options& o = *settled;
+    result<csv_dialect> d = csv_dialect_of(o);
+    if (!d) {
+        return d.error();
+    }
+    const thread_scope threads_scope(o.threads);
+    result<input_file> opened = input_file::open(path);
+    if (!opened) {
+        return opened.error();
+    }
+    input_file& file = *opened;
+    const std::string name = path.string();
+    if (file.info().regular && o.io == io_mode::read && d->escape == 0 && o.header) {
+        if (const unsigned threads = file.slice_threads(file.size(), number_bytes_per_thread,
+                                                        2 * number_bytes_per_thread);
+            threads > 1) {
+            // The header from the head: where the body starts.
+            const std::span<const char> head = file.head(plan_head_bytes);
+            memory_source hsrc(head);
+            csv_source_input<memory_source> in(hsrc);
+            csv_reader r(*d, in);
+            result<csv_head> h = csv_read_head(r, o, name);
+            if (h && !h->names.empty() && !r.unterminated() && r.position() < file.size()) {
+                csv_columns_job<T...> job(o, keys);
+                if (fastread::error e = job.resolve(*h, name); e.code()) {
+                    return e;
+                }
+                if (auto done =
+                        csv_columns_slices<T...>(file, threads, r.position(), r.lines(), *d, job)) {
+                    return std::move(*done);
+                }
+            }
+        }
+    }
+    result<file_source> source = file_source::try_adopt(std::move(file), o.io);
+    if (!source) {
+        return source.error();
+    }
+    csv_source_input<file_source> in(*source);
+    return csv_columns_input<T...>(in, o, keys, name);
+}
+
+} // namespace fastread::detail
+
+#endif // FASTREAD_CSV_DETAIL_SLICES_HPP
