@@ -36,7 +36,7 @@ endif()
 list(JOIN option_types "|" type_pattern)
 
 # The public calls with one of them among their parameters, qualified by the image formats'
-# namespaces (the headers under pnm/, ppm/ and pfm/). Members that users do not call (a
+# and csv's namespaces (the headers under pnm/, ppm/, pfm/ and csv/). Members that users do not call (a
 # range's constructor, a positioned_file's private steps) and fastread::detail's helpers
 # written in a public header are not calls.
 set(not_calls line_range make_plan sync read_records update_records update_in_phases try_columns_file
@@ -46,10 +46,12 @@ foreach(h IN LISTS headers)
   file(READ "${SOURCE_DIR}/include/fastread/${h}" text)
   string(REGEX REPLACE "//[^\n]*" "" text "${text}")
   string(REPLACE "\n" " " text "${text}")
-  string(REGEX MATCHALL "[A-Za-z_][A-Za-z_0-9]* *(<[^<>();]*>)? *\\([^();]*(${type_pattern})[^();]*\\)"
+  # The type as a parameter's whole word: csv's `options` is not the tail of `number_options`
+  # nor a variable `options` passed on.
+  string(REGEX MATCHALL "[A-Za-z_][A-Za-z_0-9]* *(<[^<>();]*>)? *\\(([^();]*[ :,])?(${type_pattern})[ &][^();]*\\)"
          found "${text}")
   set(prefix "")
-  if(h MATCHES "^(pnm|ppm|pfm)[/.]")
+  if(h MATCHES "^(pnm|ppm|pfm|csv)[/.]")
     set(prefix "${CMAKE_MATCH_1}::")
   endif()
   foreach(f IN LISTS found)

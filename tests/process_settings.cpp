@@ -129,6 +129,38 @@ std::vector<entry_point> entry_points(const fs::path& dir) {
             fastread::memory_source s(std::span<const char>("1 2", 3));
             (void)fastread::columns<int, int>(s);
         });
+    const fastread::csv::options spaced{.delimiter = ' ', .header = false};
+    add(
+        "csv::try_rows(path)", [=] { return fastread::csv::try_rows(text, spaced); },
+        [=] { (void)fastread::csv::rows(text, spaced); });
+    add(
+        "csv::try_rows(source)",
+        [=] {
+            fastread::memory_source s(std::span<const char>("1 2", 3));
+            return fastread::csv::try_rows(s, spaced);
+        },
+        [=] {
+            fastread::memory_source s(std::span<const char>("1 2", 3));
+            (void)fastread::csv::rows(s, spaced);
+        });
+    add(
+        "csv::try_columns(path)",
+        [=] {
+            return fastread::csv::try_columns<int, int>(text, {0, 1}, spaced);
+        },
+        [=] {
+            (void)fastread::csv::columns<int, int>(text, {0, 1}, spaced);
+        });
+    add(
+        "csv::try_columns(source)",
+        [=] {
+            fastread::memory_source s(std::span<const char>("1 2", 3));
+            return fastread::csv::try_columns<int, int>(s, {0, 1}, spaced);
+        },
+        [=] {
+            fastread::memory_source s(std::span<const char>("1 2", 3));
+            (void)fastread::csv::columns<int, int>(s, {0, 1}, spaced);
+        });
     add(
         "try_number_range",
         [=]() -> fastread::result<void> {

@@ -8,6 +8,7 @@
 // system calls are counted by definitions in this executable that take the place of the C
 // library's (pthread_create, memfd_create, mmap) and pass the calls on.
 
+#include <fastread/csv.hpp>
 #include <fastread/duplicates.hpp>
 #include <fastread/files_equal.hpp>
 #include <fastread/lines.hpp>
@@ -80,6 +81,7 @@ struct big_files {
     fs::path copy_b = dir / "same-b.bin";
     fs::path records = dir / "records.bin"; // 16 Mi int32 records: record i holds i
     fs::path table = dir / "table.txt";     // 8 MiB of "i 3i" lines: numbers in slices
+    fs::path csv = dir / "table.csv";       // the same as "i,3i" under a header: csv slices
     std::uint64_t text_lines = 0;
     std::uint64_t table_rows = 0;
     static constexpr std::uint32_t raw_side = 2350, plain_side = 1000;
@@ -136,6 +138,9 @@ struct big_files {
             ++table_rows;
         }
         fastread_test::write_file(table, table_text);
+        std::string csv_text = "i,three_i\n" + table_text;
+        std::replace(csv_text.begin(), csv_text.end(), ' ', ',');
+        fastread_test::write_file(csv, csv_text);
     }
     const fs::path& text_path() const { return text; }
 };
@@ -201,6 +206,18 @@ void run_every_entry_point(const big_files& f, unsigned threads) {
         table_ok = left[i] == i && right[i] == 3 * i && values[2 * i] == i;
     }
     CHECK(table_ok);
+
+    fastread::csv::options csv_options;
+    csv_options.threads = threads;
+    const auto [i, three_i] =
+        fastread::csv::columns<std::uint64_t, std::uint64_t>(f.csv, {"i", "three_i"}, csv_options);
+    CHECK(i == left);
+    CHECK(three_i == right);
+    std::uint64_t csv_rows = 0;
+    for (const fastread::csv::row& r : fastread::csv::rows(f.csv, csv_options)) {
+        csv_rows += r[0] == std::to_string(csv_rows);
+    }
+    CHECK(csv_rows == f.table_rows);
 
     fastread::compare_options co;
     co.threads = threads;

@@ -8,6 +8,7 @@
 /// users' files: a program that may change files says so by including
 /// fastread/duplicate_actions.hpp.
 
+#include "csv.hpp"
 #include "duplicates.hpp"
 #include "error.hpp"
 #include "files_equal.hpp"

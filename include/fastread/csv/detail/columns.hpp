@@ -238,6 +238,9 @@ template <class... T>
 result<std::tuple<std::vector<T>...>>
 csv_columns_input(csv_input& in, const csv::options& o,
                   const std::array<csv::column_key, sizeof...(T)>& keys, const std::string& file) {
+    if (const result<csv::options> settled = settle_call(o); !settled) {
+        return settled.error();
+    }
     result<csv_dialect> d = csv_dialect_of(o);
     if (!d) {
         return d.error();
@@ -264,73 +267,5 @@ csv_columns_input(csv_input& in, const csv::options& o,
 } // namespace fastread::detail
 
 #include "slices.hpp"
-
-namespace fastread::csv {
-
-/// The columns `keys` (header names or 0-based indices, one per type) of the delimited text
-/// of `source` (any byte_source), read on the calling thread: one vector per column, in row
-/// order, the field converted to its type. `T`: a standard integer type, float, double
-/// (bit-identical to strtod), bool (true/false, True/False, TRUE/FALSE), std::string, or
-/// std::optional of one of those, empty where the field is one of `options::missing`.
-/// @returns the columns, or the error: a missing value in a column that is not optional
-///          (errc::missing_value), a field that does not convert (invalid_number,
-///          number_out_of_range), a row of another field count (wrong_column_count), an
-///          unclosed quote (malformed_input), each with offset, line, row and column; a name
-///          not in the header or an index beyond it (errc::invalid_argument); a source's
-///          read error.
-template <class... T, byte_source Source>
-result<std::tuple<std::vector<T>...>> try_columns(Source& source,
-                                                  const std::array<column_key, sizeof...(T)>& keys,
-                                                  const options& o = {}) {
-    static_assert(sizeof...(T) > 0, "csv::columns needs at least one column type");
-    static_assert((detail::is_csv_column<T> && ...),
-                  "csv::columns reads integers, float, double, bool, std::string and "
-                  "std::optional of those");
-    (detail::check_number_conversion<typename detail::csv_optional<T>::type>(), ...);
-    detail::csv_source_input<Source> in(source);
-    return detail::csv_columns_input<T...>(in, o, keys, detail::source_name(source));
-}
-
-/// The columns of `source` (see try_columns(source)).
-/// @throws parse_error (offset, line, column); std::invalid_argument for a bad key or
-///         options; what the source throws.
-template <class... T, byte_source Source>
-std::tuple<std::vector<T>...>
-columns(Source& source, const std::array<column_key, sizeof...(T)>& keys, const options& o = {}) {
-    return detail::value_or_throw(try_columns<T...>(source, keys, o));
-}
-
-/// The columns `keys` of the delimited text in the file at `path` (see try_columns(source)
-/// for the types and the errors; std::system_error's errno naming the path too). A big
-/// regular file in the page cache, read (not mapped), is cut into one slice per thread (at
-/// most `options::threads`) at record starts known from the quote parity of the bytes
-/// before them, so a line end inside a quoted field never starts a record; each slice is
-/// checked to end where the next starts, and read on from there on one thread if it does
-/// not (a quote inside an unquoted field, a comment line with a quote), so the result and
-/// any error are the same for every thread count. Time O(file size); memory: the columns,
-/// plus a 256 KiB buffer per thread.
-template <class... T>
-result<std::tuple<std::vector<T>...>> try_columns(const std::filesystem::path& path,
-                                                  const std::array<column_key, sizeof...(T)>& keys,
-                                                  const options& o = {}) {
-    static_assert(sizeof...(T) > 0, "csv::columns needs at least one column type");
-    static_assert((detail::is_csv_column<T> && ...),
-                  "csv::columns reads integers, float, double, bool, std::string and "
-                  "std::optional of those");
-    (detail::check_number_conversion<typename detail::csv_optional<T>::type>(), ...);
-    return detail::csv_columns_file<T...>(path, o, keys);
-}
-
-/// The columns of the file at `path` (see try_columns(path)).
-/// @throws parse_error (offset, line, column); std::system_error naming the path;
-///         std::invalid_argument for a bad key or options.
-template <class... T>
-std::tuple<std::vector<T>...> columns(const std::filesystem::path& path,
-                                      const std::array<column_key, sizeof...(T)>& keys,
-                                      const options& o = {}) {
-    return detail::value_or_throw(try_columns<T...>(path, keys, o));
-}
-
-} // namespace fastread::csv
 
 #endif // FASTREAD_CSV_DETAIL_COLUMNS_HPP

@@ -25,154 +25,6 @@
 #include "setup.hpp"
 
 namespace fastread::detail {
-struct csv_rows_state;
-}
-
-namespace fastread::csv {
-
-class rows;
-
-/// csv::rows(source) that reports errors as values: the header's error here, later errors
-/// in rows::error() (the iteration ends there).
-template <byte_source Source>
-result<rows> try_rows(Source& source, const options& o = {});
-/// csv::rows(path) that reports errors as values (see try_rows(source)).
-result<rows> try_rows(const std::filesystem::path& path, const options& o = {});
-
-/// One record: views of its fields (unquoted, doubled quotes made one), valid until the
-/// range moves to the next record.
-class row {
-  public:
-    /// The number of fields (with ragged_rows::fill, at least the header's).
-    std::size_t size() const noexcept { return fields_->size(); }
-    /// Field `i` (0-based); a precondition: i < size().
-    std::string_view operator[](std::size_t i) const noexcept { return (*fields_)[i]; }
-    /// Field `i`. @throws std::out_of_range when i >= size().
-    std::string_view at(std::size_t i) const {
-        if (i >= size()) {
-            throw std::out_of_range("csv::row::at: field " + std::to_string(i) + " of a row of " +
-                                    std::to_string(size()));
-        }
-        return (*fields_)[i];
-    }
-    /// The field of the column named `name` in the header (O(columns): for a hot loop, find
-    /// its index once with rows::column()).
-    /// @throws std::out_of_range when the header has no such name (or there is no header).
-    std::string_view operator[](std::string_view name) const {
-        for (std::size_t i = 0; i < names_->size(); ++i) {
-            if ((*names_)[i] == name) {
-                return i < size() ? (*fields_)[i] : std::string_view();
-            }
-        }
-        throw std::out_of_range("csv::row: no column named \"" + std::string(name) + "\"");
-    }
-    /// The fields, in order.
-    auto begin() const noexcept { return fields_->begin(); }
-    auto end() const noexcept { return fields_->end(); }
-    /// The physical line (1-based) the record starts on.
-    std::uint64_t line() const noexcept { return line_; }
-    /// The byte offset of its first byte in the input.
-    std::uint64_t offset() const noexcept { return offset_; }
-    /// Its number: 1 for the first record after the header.
-    std::uint64_t number() const noexcept { return number_; }
-
-  private:
-    friend struct detail::csv_rows_state;
-    const std::vector<std::string_view>* fields_ = nullptr;
-    const std::vector<std::string>* names_ = nullptr;
-    std::uint64_t line_ = 0;
-    std::uint64_t offset_ = 0;
-    std::uint64_t number_ = 0;
-};
-
-/// The records of delimited text, as a single-pass range of csv::row, read on the calling
-/// thread through a bounded buffer (256 KiB, grown only for a longer record, up to the
-/// field limits): a pipe of any length in constant memory.
-///
-/// ```
-/// for (const auto& row : fastread::csv::rows("reviews.csv")) { std::string_view t = row["text"]; }
-/// fastread::stdio_source in(stdin);
-/// for (const auto& row : fastread::csv::rows(in, {.delimiter = '\t'})) { ... }
-/// ```
-///
-/// The header (with options::header) is read by the constructor: header() is there before
-/// the first row. Errors are thrown by the constructor, begin() or an increment (parse_error
-/// with offset, line and column; std::system_error for the file; what a source throws),
-/// after every row before them was handed out. A range made by try_rows throws none: an
-/// error ends the iteration and is kept in error().
-class rows {
-  public:
-    /// An input iterator over the rows.
-    class iterator {
-      public:
-        ///@{
-        /// The std::input_iterator members.
-        using iterator_concept = std::input_iterator_tag;
-        using value_type = row;
-        using difference_type = std::ptrdiff_t;
-        iterator() = default;
-        const row& operator*() const noexcept;
-        const row* operator->() const noexcept { return &**this; }
-        iterator& operator++() {
-            if (!range_->advance()) {
-                range_ = nullptr;
-            }
-            return *this;
-        }
-        void operator++(int) { ++*this; }
-        friend bool operator==(const iterator& it, std::default_sentinel_t) noexcept {
-            return it.range_ == nullptr;
-        }
-        ///@}
-      private:
-        friend class rows;
-        explicit iterator(rows* r) noexcept : range_(r) {}
-        rows* range_ = nullptr;
-    };
-
-    /// The rows of the file at `path`, read with read(2) from one descriptor.
-    /// @throws std::system_error naming the path; std::invalid_argument for contradictory
-    ///         options; parse_error for a malformed header.
-    explicit rows(const std::filesystem::path& path, const options& o = {});
-    /// The rows of `source` (borrowed: it must outlive the range).
-    /// @throws std::invalid_argument for contradictory options; parse_error for a malformed
-    ///         header; what the source throws.
-    template <byte_source Source>
-    requires(!std::is_same_v<std::remove_cvref_t<Source>, rows>) explicit rows(
-        Source& source, const options& o = {});
-    ///@{
-    /// Moves the range; not copyable.
-    rows(rows&&) noexcept = default;
-    rows& operator=(rows&&) noexcept = default;
-    ~rows();
-    ///@}
-
-    /// Reads the first row; call once (single pass).
-    iterator begin();
-    /// The end of the rows.
-    std::default_sentinel_t end() const noexcept { return {}; }
-    /// The header's names (empty without one).
-    const std::vector<std::string>& header() const noexcept;
-    /// The index of the column named `name`, or nothing.
-    std::optional<std::size_t> column(std::string_view name) const noexcept;
-    /// With ragged_rows::skip: the records skipped so far for their field count.
-    std::uint64_t skipped() const noexcept;
-    /// Only in a range made by try_rows: the error that ended the iteration, or none.
-    const fastread::error& error() const noexcept;
-
-  private:
-    template <byte_source Source>
-    friend result<rows> try_rows(Source& source, const options& o);
-    friend result<rows> try_rows(const std::filesystem::path& path, const options& o);
-    explicit rows(std::unique_ptr<detail::csv_rows_state> s) noexcept;
-    bool advance();
-
-    std::unique_ptr<detail::csv_rows_state> state_;
-};
-
-} // namespace fastread::csv
-
-namespace fastread::detail {
 
 /// A rows range's state, on the heap so that the range moves.
 struct csv_rows_state {
@@ -305,6 +157,9 @@ inline const fastread::error& rows::error() const noexcept {
 
 template <byte_source Source>
 result<rows> try_rows(Source& source, const options& o) {
+    if (const result<options> settled = detail::settle_call(o); !settled) {
+        return settled.error();
+    }
     result<detail::csv_dialect> d = detail::csv_dialect_of(o);
     if (!d) {
         return d.error();
