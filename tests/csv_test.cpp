@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -349,5 +350,75 @@ TEST_CASE("csv: a file cut for 2 threads where a guess would go wrong reads as o
         CHECK(e1.error().message() == e2.error().message());
         CHECK(e1.error().line() == e2.error().line());
         (void)id_sum;
+    }
+}
+
+TEST_CASE("csv: numeric columns read the same through the fast path and the tokenizer", "[csv]") {
+    // Fields of every shape a number column meets; a std::string column keeps the second
+    // read off the fast path, so both readings are compared field for field.
+    const char* doubles[] = {"1",   "-2.5", "+3",   "1e5", "NaN", "inf",  "",    "\"4\"",
+                             "nan", "NA",   "-0.0", ".5",  "8.",  "1E-3", "null"};
+    const char* integers[] = {"1", "+3", "", "NA", "\"4\"", "-17", "007"};
+    auto text_of = [&](const char* bad) {
+        std::string text = "a,b,c\n";
+        std::uint64_t state = 12345;
+        for (int i = 0; i < 3000; ++i) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            const std::size_t pick = (state >> 33) % 40;
+            text +=
+                pick < std::size(doubles) ? doubles[pick] : std::to_string(state % 100000) + ".25";
+            text += ',';
+            text +=
+                pick % 9 < std::size(integers) ? integers[pick % 9] : std::to_string(state % 977);
+            text += ',';
+            text += i == 2000 && bad != nullptr ? bad : std::to_string(i);
+            text += i % 7 == 0 ? "\r\n" : "\n";
+            if (i % 500 == 0) {
+                text += "\n";
+            }
+        }
+        return text;
+    };
+    auto read = [&](const std::string& text, auto tag, std::size_t chunk) {
+        chunked_source src{text, chunk};
+        return csv::try_columns<std::optional<double>, std::optional<std::int64_t>,
+                                typename decltype(tag)::type>(src, {"a", "b", "c"});
+    };
+    struct fast {
+        using type = std::optional<double>;
+    };
+    struct slow {
+        using type = std::optional<std::string>;
+    };
+    for (std::size_t chunk : {std::size_t{1} << 20, std::size_t{7}}) {
+        const std::string text = text_of(nullptr);
+        const auto a = read(text, fast{}, chunk);
+        const auto b = read(text, slow{}, chunk);
+        REQUIRE(a);
+        REQUIRE(b);
+        const auto& x = std::get<0>(*a);
+        const auto& y = std::get<0>(*b);
+        REQUIRE(x.size() == 3000);
+        REQUIRE(y.size() == 3000);
+        bool same = true;
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            same = same && x[i].has_value() == y[i].has_value() &&
+                   (!x[i] || std::memcmp(&*x[i], &*y[i], sizeof(double)) == 0);
+        }
+        CHECK(same);
+        CHECK(std::get<1>(*a) == std::get<1>(*b));
+        CHECK(std::get<2>(*a)[2999] == 2999.0);
+        // A field that does not convert: the same error either way.
+        for (const char* bad : {"0x10", " 6", "7 ", "5\"", "1.5e", "\"x\"y", "1,2"}) {
+            INFO(bad);
+            const std::string broken = text_of(bad);
+            const auto e = read(broken, fast{}, chunk);
+            REQUIRE_FALSE(e);
+            chunked_source src{broken, chunk};
+            const auto f = csv::try_columns<std::optional<double>, std::optional<std::int64_t>,
+                                            double, std::string>(src, {"a", "b", "c", "c"});
+            REQUIRE_FALSE(f);
+            CHECK(e.error().message() == f.error().message());
+        }
     }
 }

@@ -158,6 +158,24 @@ class csv_reader {
         }
     }
 
+    /// A caller's fast path for the next record: `read(p, end, cursor)` returns the byte
+    /// after the record that starts at p (ended by a line end before `end`), or null to
+    /// leave it to next(). True when it took one (offset() and line() are its own then).
+    template <class Read>
+    [[gnu::always_inline]] bool next_fast(Read&& read) {
+        if (bom_) [[unlikely]] {
+            return false;
+        }
+        const char* after = read(pos_, end_, tok_.cursor());
+        if (after == nullptr) {
+            return false;
+        }
+        record_offset_ = offset_ + static_cast<std::uint64_t>(pos_ - base_);
+        record_line_ = ++line_;
+        pos_ = after;
+        return true;
+    }
+
     const std::vector<std::string_view>& fields() const noexcept { return tok_.fields(); }
     /// The record's byte offset in the input and its first physical line (1-based).
     std::uint64_t offset() const noexcept { return record_offset_; }

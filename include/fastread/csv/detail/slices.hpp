@@ -66,6 +66,8 @@ class csv_slice_input final : public csv_input {
 /// number of quotes (UINT64_MAX: none).
 struct csv_part_parity {
     bool odd = false;
+    std::uint64_t lf_even = 0; ///< LFs outside quotes, if the part starts outside them
+    std::uint64_t lf_odd = 0;  ///< LFs outside quotes, if it starts inside
     std::uint64_t first_even = UINT64_MAX;
     std::uint64_t first_odd = UINT64_MAX;
 };
@@ -101,9 +103,10 @@ inline void csv_parity_add(csv_part_parity& pp, const char* p, const char* end, 
         }
         for (std::size_t b = 0; b < count; ++b) {
             const std::uint64_t q = quote != 0 ? qm[b] : 0;
-            if (pp.first_even == UINT64_MAX || pp.first_odd == UINT64_MAX) {
-                const std::uint64_t inside = csv_prefix_xor(q) ^ (pp.odd ? ~std::uint64_t{0} : 0);
-                const std::uint64_t even = nm[b] & ~inside, odd = nm[b] & inside;
+            // Bit i: inside quotes at byte i, had the part started outside them.
+            const std::uint64_t inside = csv_prefix_xor(q) ^ (pp.odd ? ~std::uint64_t{0} : 0);
+            const std::uint64_t even = nm[b] & ~inside, odd = nm[b] & inside;
+            if (pp.first_even == UINT64_MAX || pp.first_odd == UINT64_MAX) [[unlikely]] {
                 const std::uint64_t base = at + 64 * b;
                 if (pp.first_even == UINT64_MAX && even != 0) {
                     pp.first_even = base + static_cast<std::uint64_t>(std::countr_zero(even));
@@ -112,6 +115,8 @@ inline void csv_parity_add(csv_part_parity& pp, const char* p, const char* end, 
                     pp.first_odd = base + static_cast<std::uint64_t>(std::countr_zero(odd));
                 }
             }
+            pp.lf_even += static_cast<std::uint64_t>(std::popcount(even));
+            pp.lf_odd += static_cast<std::uint64_t>(std::popcount(odd));
             pp.odd ^= (std::popcount(q) & 1) != 0;
         }
         const std::size_t took = blocks != 0 ? 64 * blocks : bytes;
@@ -154,14 +159,24 @@ csv_columns_slices(input_file& file, unsigned threads, std::uint64_t body,
     if (scan.first_read_error() || scan.furthest(true) == UINT64_MAX) {
         return std::nullopt; // the stream reports it
     }
+    // The cuts, and the LFs outside quotes in each slice (a bound on its records, their
+    // room reserved: one more for a last line without LF).
     std::vector<std::uint64_t> cuts{body};
+    std::vector<std::uint64_t> records{1};
     bool odd = false;
     for (unsigned t = 0; t < threads; ++t) {
+        const std::uint64_t lfs = odd ? parts[t].lf_odd : parts[t].lf_even;
         if (t > 0) {
             const std::uint64_t nl = odd ? parts[t].first_odd : parts[t].first_even;
             if (nl != UINT64_MAX && nl + 1 < size && nl + 1 > cuts.back()) {
                 cuts.push_back(nl + 1);
+                records.back() += 1;            // this LF ends the slice before
+                records.push_back(lfs - 1 + 1); // and one for a last line without LF
+            } else {
+                records.back() += lfs;
             }
+        } else {
+            records.back() += lfs;
         }
         odd ^= parts[t].odd;
     }
@@ -179,11 +194,17 @@ csv_columns_slices(input_file& file, unsigned threads, std::uint64_t body,
         csv_stop stop;
     };
     std::vector<slice> parts2(slices);
+    std::uint64_t all_records = 0;
+    for (const std::uint64_t r : records) {
+        all_records += r;
+    }
     slice_reads reads(file, slices);
     const std::size_t fields = job.head().fields;
     in_slices(slices, slices, [&](unsigned, std::size_t first, std::size_t last) {
         for (std::size_t t = first; t < last; ++t) {
             slice& s = parts2[t];
+            // Slice 0's columns get room for all: the others are appended to them.
+            csv_reserve(s.out, static_cast<std::size_t>(t == 0 ? all_records : records[t]));
             csv_slice_input in(reads, static_cast<unsigned>(t), cuts[t], cuts[t + 1]);
             csv_reader r(d, in, cuts[t], false);
             std::size_t f = fields;
@@ -276,12 +297,13 @@ csv_columns_file(const std::filesystem::path& path, const csv::options& asked,
             }
         }
     }
+    const std::uint64_t size = file.info().regular ? file.size() : 0;
     result<file_source> source = file_source::try_adopt(std::move(file), o.io);
     if (!source) {
         return source.error();
     }
     csv_source_input<file_source> in(*source);
-    return csv_columns_input<T...>(in, o, keys, name);
+    return csv_columns_input<T...>(in, o, keys, name, size);
 }
 
 } // namespace fastread::detail

@@ -137,6 +137,8 @@ class csv_tokenizer {
     csv_step parse(const char* p, const char* end, bool eof);
 
     const std::vector<std::string_view>& fields() const noexcept { return fields_; }
+    /// The structural-byte cursor over the buffer (for a caller's fast path over it).
+    csv_cursor& cursor() noexcept { return cursor_; }
     const char* record_start() const noexcept { return start_; }
     const char* next_record() const noexcept { return next_; }
     std::uint64_t lines() const noexcept { return lines_; }
