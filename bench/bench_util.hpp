@@ -102,6 +102,7 @@ enum class unit {
     time_per_item,               ///< time per run and per item (input::items), e.g. records
     cycles_per_byte_and_files,   ///< cycles per byte, and files a second (input::items files)
     cycles_per_byte_and_numbers, ///< cycles per byte, and numbers a second (input::items)
+    cycles_per_byte_and_rows,    ///< cycles per byte, and rows a second (input::items)
 };
 
 /// One statistic of a cell over its repetitions: cycles per byte of input and seconds per

@@ -211,7 +211,9 @@ class report_writer {
             const double k = static_cast<double>(in.items) / c.median.seconds / 1e3;
             s.text += ", " + fixed(k, decimals(k)) + " k files/s";
         }
-        if (f.cells == unit::cycles_per_byte_and_numbers && in.items > 0 && c.median.seconds > 0) {
+        if ((f.cells == unit::cycles_per_byte_and_numbers ||
+             f.cells == unit::cycles_per_byte_and_rows) &&
+            in.items > 0 && c.median.seconds > 0) {
             const double m = static_cast<double>(in.items) / c.median.seconds / 1e6;
             s.text += ", " + fixed(m, decimals(m)) + " M/s";
         }
@@ -235,6 +237,8 @@ class report_writer {
             return "cycles per byte of input (and thousands of files a second)";
         case unit::cycles_per_byte_and_numbers:
             return "cycles per byte of input (and millions of numbers a second)";
+        case unit::cycles_per_byte_and_rows:
+            return "cycles per byte of input (and millions of rows a second)";
         }
         return {};
     }

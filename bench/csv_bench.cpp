@@ -1,0 +1,485 @@
+// The csv family: delimited text as its readers read it. Python's csv module, pandas.read_csv
+// and data.table's fread (1 and 2 threads) as processes, each interpreter's start-up alone on
+// a row of its own, against fastread::csv::rows (every field visited) and csv::columns (the
+// default threads and 1 thread). Every reader that converts is given the same types. Inputs,
+// generated: a mixed table shaped like a taxi-trip export (integers, doubles, short strings,
+// ISO timestamps kept as strings, ~5 % of one column missing), an all-numeric table (doubles
+// of 15 and 6 significant digits, integer ids below 10^9), a quoted-text table (fields with
+// commas, doubled quotes and line ends), a wide numeric table (500 columns, the first ten
+// read), and the mixed table as TSV; `--csv FILE` adds a user's file (rows only). Each row is
+// checked once: its count of records and the sum of one numeric column against
+// fastread::csv::columns'.
+
+#include <fastread/csv.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bench_util.hpp"
+#include "families.hpp"
+
+namespace fastread_bench {
+namespace {
+
+namespace csv = fastread::csv;
+
+// The tables, and what every reader is told of each.
+enum class table_kind { mixed, numeric, quoted, wide, tsv };
+
+struct table_spec {
+    input in;
+    table_kind kind = table_kind::mixed;
+    char delimiter = ',';
+};
+
+// What a reader found: the records, and the sum of the checked column (missing values left
+// out).
+struct tally {
+    std::uint64_t rows = 0;
+    double sum = 0;
+};
+
+std::string check_tally(const tally& want, const std::string& got_text) {
+    std::uint64_t rows = 0;
+    double sum = 0;
+    if (std::sscanf(got_text.c_str(), "%llu %lf", reinterpret_cast<unsigned long long*>(&rows),
+                    &sum) != 2) {
+        return "printed \"" + got_text + "\"";
+    }
+    if (rows != want.rows) {
+        return "read " + std::to_string(rows) + " rows, not " + std::to_string(want.rows);
+    }
+    if (std::fabs(sum - want.sum) > 1e-9 * std::max(std::fabs(want.sum), 1.0)) {
+        return "a column sums to " + std::to_string(sum) + ", not " + std::to_string(want.sum);
+    }
+    return {};
+}
+
+std::string tally_text(const tally& t) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%llu %.17g", static_cast<unsigned long long>(t.rows), t.sum);
+    return buf;
+}
+
+// ---- the inputs -----------------------------------------------------------------------
+
+void generate(const std::filesystem::path& path, table_kind kind, std::uint64_t size) {
+    std::mt19937_64 rng(56);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::string out;
+    out.reserve(static_cast<std::size_t>(size) + 4096);
+    const char d = kind == table_kind::tsv ? '\t' : ',';
+    char buf[512];
+    auto sep = [&] { out += d; };
+    switch (kind) {
+    case table_kind::mixed:
+    case table_kind::tsv:
+        for (const char* h : {"vendor_id", "pickup_datetime", "passenger_count", "trip_distance",
+                              "fare_amount", "tip_amount", "payment_type", "trip_id"}) {
+            out += h;
+            out += std::string_view(h) == "trip_id" ? '\n' : d;
+        }
+        for (std::uint64_t i = 0; out.size() < size; ++i) {
+            static const char* vendors[] = {"CMT", "VTS", "DDS"};
+            static const char* payments[] = {"CRD", "CSH", "NOC", "DIS"};
+            out += vendors[rng() % 3];
+            sep();
+            std::snprintf(buf, sizeof buf, "2026-%02u-%02u %02u:%02u:%02u",
+                          static_cast<unsigned>(rng() % 12 + 1),
+                          static_cast<unsigned>(rng() % 28 + 1), static_cast<unsigned>(rng() % 24),
+                          static_cast<unsigned>(rng() % 60), static_cast<unsigned>(rng() % 60));
+            out += buf;
+            sep();
+            out += std::to_string(rng() % 6 + 1);
+            sep();
+            std::snprintf(buf, sizeof buf, "%.2f", unit(rng) * 30);
+            out += buf;
+            sep();
+            std::snprintf(buf, sizeof buf, "%.2f", 2.5 + unit(rng) * 80);
+            out += buf;
+            sep();
+            if (rng() % 20 != 0) { // ~5 % missing
+                std::snprintf(buf, sizeof buf, "%.2f", unit(rng) * 12);
+                out += buf;
+            }
+            sep();
+            out += payments[rng() % 4];
+            sep();
+            out += std::to_string(100000000 + i);
+            out += '\n';
+        }
+        break;
+    case table_kind::numeric:
+        out += "x,y,z,id\n";
+        while (out.size() < size) {
+            std::snprintf(buf, sizeof buf, "%.15g,%.15g,%.6g,%llu\n", unit(rng) * 2000 - 1000,
+                          unit(rng), unit(rng) * 100 - 50,
+                          static_cast<unsigned long long>(rng() % 1000000000));
+            out += buf;
+        }
+        break;
+    case table_kind::quoted:
+        out += "id,text,value\n";
+        for (std::uint64_t i = 0; out.size() < size; ++i) {
+            out += std::to_string(i);
+            out += ",\"";
+            const int words = static_cast<int>(rng() % 12 + 2);
+            for (int w = 0; w < words; ++w) {
+                static const char* pieces[] = {"fine",  "then, later", "\"quoted\"", "line\nbreak",
+                                               "ok",    "a,b,c",       "x",          "CR\r\nLF",
+                                               "plain", "words"};
+                out += pieces[rng() % 10];
+                out += ' ';
+            }
+            for (std::size_t k = out.find('"', out.rfind(",\"") + 2); k != std::string::npos;
+                 k = out.find('"', k + 2)) {
+                out.insert(k, 1, '"'); // a quote inside the field, doubled
+            }
+            out += "\",";
+            std::snprintf(buf, sizeof buf, "%.3f", unit(rng) * 1000);
+            out += buf;
+            out += '\n';
+        }
+        break;
+    case table_kind::wide:
+        for (int c = 0; c < 500; ++c) {
+            out += "c" + std::to_string(c);
+            out += c == 499 ? '\n' : ',';
+        }
+        while (out.size() < size) {
+            for (int c = 0; c < 500; ++c) {
+                std::snprintf(buf, sizeof buf, "%.6g", unit(rng) * 1000);
+                out += buf;
+                out += c == 499 ? '\n' : ',';
+            }
+        }
+        break;
+    }
+    std::ofstream f(path, std::ios::binary);
+    f.write(out.data(), static_cast<std::streamsize>(out.size()));
+    if (!f) {
+        throw std::runtime_error("cannot write " + path.string());
+    }
+}
+
+// ---- fastread's readers ----------------------------------------------------------------
+
+csv::options options_of(const table_spec& t, unsigned threads) {
+    csv::options o;
+    o.delimiter = t.delimiter;
+    o.threads = threads;
+    return o;
+}
+
+// csv::columns with every column's type given; the tally of the checked column.
+tally by_columns(const table_spec& t, unsigned threads) {
+    const csv::options o = options_of(t, threads);
+    const auto& path = t.in.path;
+    tally out;
+    switch (t.kind) {
+    case table_kind::mixed:
+    case table_kind::tsv: {
+        auto [vendor, pickup, passengers, distance, fare, tip, payment, id] =
+            csv::columns<std::string, std::string, std::int32_t, double, double,
+                         std::optional<double>, std::string, std::int64_t>(
+                path,
+                {"vendor_id", "pickup_datetime", "passenger_count", "trip_distance", "fare_amount",
+                 "tip_amount", "payment_type", "trip_id"},
+                o);
+        out.rows = fare.size();
+        for (double f : fare) {
+            out.sum += f;
+        }
+        break;
+    }
+    case table_kind::numeric: {
+        auto [x, y, z, id] =
+            csv::columns<double, double, double, std::uint64_t>(path, {"x", "y", "z", "id"}, o);
+        out.rows = x.size();
+        for (double v : x) {
+            out.sum += v;
+        }
+        break;
+    }
+    case table_kind::quoted: {
+        auto [id, text, value] =
+            csv::columns<std::int64_t, std::string, double>(path, {"id", "text", "value"}, o);
+        out.rows = value.size();
+        for (double v : value) {
+            out.sum += v;
+        }
+        break;
+    }
+    case table_kind::wide: {
+        auto cols = csv::columns<double, double, double, double, double, double, double, double,
+                                 double, double>(path, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, o);
+        const std::vector<double>& c0 = std::get<0>(cols);
+        out.rows = c0.size();
+        for (double v : c0) {
+            out.sum += v;
+        }
+        break;
+    }
+    }
+    return out;
+}
+
+// csv::rows: every field visited (its size summed); the records counted.
+std::uint64_t by_rows(const table_spec& t) {
+    std::uint64_t bytes = 0, rows = 0;
+    for (const csv::row& r : csv::rows(t.in.path, options_of(t, 1))) {
+        for (std::string_view f : r) {
+            bytes += f.size();
+        }
+        ++rows;
+    }
+    return bytes + rows;
+}
+
+// ---- the peers, as processes -------------------------------------------------------------
+
+// The checked column's index and name, per table.
+int checked_index(table_kind k) {
+    return k == table_kind::mixed || k == table_kind::tsv ? 4 : k == table_kind::quoted ? 2 : 0;
+}
+
+std::string python_csv_script(const table_spec& t) {
+    const std::string d = t.delimiter == '\t' ? "\\t" : ",";
+    return "import csv, sys\n"
+           "n = 0; s = 0.0\n"
+           "with open(sys.argv[1], newline='') as f:\n"
+           "    r = csv.reader(f, delimiter='" +
+           d +
+           "')\n"
+           "    next(r)\n"
+           "    for row in r:\n"
+           "        n += 1; s += float(row[" +
+           std::to_string(checked_index(t.kind)) +
+           "])\n"
+           "print(n, repr(s))\n";
+}
+
+std::string pandas_script(const table_spec& t) {
+    std::string args;
+    switch (t.kind) {
+    case table_kind::mixed:
+    case table_kind::tsv:
+        args = "dtype={'vendor_id': str, 'pickup_datetime': str, 'passenger_count': 'int32', "
+               "'trip_distance': 'float64', 'fare_amount': 'float64', 'tip_amount': 'float64', "
+               "'payment_type': str, 'trip_id': 'int64'}";
+        break;
+    case table_kind::numeric:
+        args = "dtype={'x': 'float64', 'y': 'float64', 'z': 'float64', 'id': 'uint64'}";
+        break;
+    case table_kind::quoted:
+        args = "dtype={'id': 'int64', 'text': str, 'value': 'float64'}";
+        break;
+    case table_kind::wide:
+        args = "usecols=range(10), dtype='float64'";
+        break;
+    }
+    const std::string sep = t.delimiter == '\t' ? "\\t" : ",";
+    return "import pandas, sys\nd = pandas.read_csv(sys.argv[1], sep='" + sep + "', " + args +
+           ")\nprint(len(d), repr(float(d.iloc[:, " + std::to_string(checked_index(t.kind)) +
+           "].sum())))\n";
+}
+
+std::string fread_script(const table_spec& t, int threads) {
+    std::string classes;
+    switch (t.kind) {
+    case table_kind::mixed:
+    case table_kind::tsv:
+        classes = "colClasses = c('character', 'character', 'integer', 'numeric', 'numeric', "
+                  "'numeric', 'character', 'integer64')";
+        break;
+    case table_kind::numeric:
+        classes = "colClasses = c('numeric', 'numeric', 'numeric', 'integer64')";
+        break;
+    case table_kind::quoted:
+        classes = "colClasses = c('integer64', 'character', 'numeric')";
+        break;
+    case table_kind::wide:
+        classes = "select = 1:10, colClasses = list(numeric = 1:10)";
+        break;
+    }
+    return "suppressMessages(library(data.table)); a <- commandArgs(TRUE); d <- fread(a[1], "
+           "nThread = " +
+           std::to_string(threads) + ", sep = '" + (t.delimiter == '\t' ? "\\t" : ",") + "', " +
+           classes + "); cat(nrow(d), format(sum(as.numeric(d[[" +
+           std::to_string(checked_index(t.kind) + 1) + "]]), na.rm = TRUE), digits = 17), '\\n')";
+}
+
+const std::string& python_with_pandas() {
+    static const std::string found = [] {
+        for (const char* p : {"/usr/bin/python3", "python3"}) {
+            if (std::system((std::string(p) + " -c 'import pandas' > /dev/null 2>&1").c_str()) ==
+                0) {
+                return std::string(p);
+            }
+        }
+        return std::string();
+    }();
+    return found;
+}
+
+bool have_fread() {
+    static const bool found = std::system("Rscript -e 'library(data.table)' > /dev/null 2>&1") == 0;
+    return found;
+}
+
+const char* const row_python_csv = "Python csv module (process)";
+const char* const row_python = "python3 start-up: import pandas (process)";
+const char* const row_pandas = "pandas.read_csv (process)";
+const char* const row_r = "R start-up: library(data.table) (process)";
+const char* const row_fread_1 = "data.table fread, nThread=1 (process)";
+const char* const row_fread_2 = "data.table fread, nThread=2 (process)";
+const char* const row_rows = "fastread::csv::rows, fields visited";
+const char* const row_columns = "fastread::csv::columns";
+const char* const row_columns_1 = "fastread::csv::columns, 1 thread";
+const char* const row_others = "vroom, DuckDB, polars, libcsv, fast-cpp-csv-parser";
+
+void add_rows(context& ctx, const table_spec& t) {
+    ctx.add_column("csv", t.in);
+    const tally want = t.in.group == "your files" ? tally{} : by_columns(t, 0);
+    auto process = [&](const char* row, std::vector<std::string> argv) {
+        ctx.add(
+            "csv", row, t.in, [argv] { benchmark::DoNotOptimize(run_process(argv)); },
+            [argv, want] { return check_tally(want, run_process(argv)); });
+    };
+    if (t.in.group == "your files") {
+        for (const char* r : {row_python_csv, row_pandas, row_python, row_fread_1, row_fread_2,
+                              row_r, row_columns, row_columns_1, row_others}) {
+            ctx.note("csv", r, t.in.column, "n/a (the file's types are not known)");
+        }
+    } else {
+        if (!python_with_pandas().empty()) {
+            process(row_python_csv,
+                    {python_with_pandas(), "-c", python_csv_script(t), t.in.path.string()});
+            process(row_pandas, {python_with_pandas(), "-c", pandas_script(t), t.in.path.string()});
+            const std::vector<std::string> start{python_with_pandas(), "-c", "import pandas"};
+            ctx.add("csv", row_python, t.in,
+                    [start] { benchmark::DoNotOptimize(run_process(start)); });
+        } else {
+            for (const char* r : {row_python_csv, row_pandas, row_python}) {
+                ctx.note("csv", r, t.in.column, "n/a (python3-pandas not installed)");
+            }
+        }
+        if (have_fread()) {
+            process(row_fread_1, {"Rscript", "-e", fread_script(t, 1), t.in.path.string()});
+            process(row_fread_2, {"Rscript", "-e", fread_script(t, 2), t.in.path.string()});
+            const std::vector<std::string> start{"Rscript", "-e",
+                                                 "suppressMessages(library(data.table))"};
+            ctx.add("csv", row_r, t.in, [start] { benchmark::DoNotOptimize(run_process(start)); });
+        } else {
+            for (const char* r : {row_fread_1, row_fread_2, row_r}) {
+                ctx.note("csv", r, t.in.column, "n/a (r-cran-data.table not installed)");
+            }
+        }
+        ctx.note("csv", row_others, t.in.column, "not built yet");
+        ctx.add(
+            "csv", row_columns, t.in, [t] { benchmark::DoNotOptimize(by_columns(t, 0).rows); },
+            [t, want] { return check_tally(want, tally_text(by_columns(t, 0))); });
+        ctx.add(
+            "csv", row_columns_1, t.in, [t] { benchmark::DoNotOptimize(by_columns(t, 1).rows); },
+            [t, want] { return check_tally(want, tally_text(by_columns(t, 1))); });
+    }
+    ctx.add(
+        "csv", row_rows, t.in, [t] { benchmark::DoNotOptimize(by_rows(t)); },
+        [t] {
+            std::uint64_t rows = 0;
+            for ([[maybe_unused]] const csv::row& r : csv::rows(t.in.path, options_of(t, 1))) {
+                ++rows;
+            }
+            return rows == t.in.items ? std::string()
+                                      : "read " + std::to_string(rows) + " rows, not " +
+                                            std::to_string(t.in.items);
+        });
+}
+
+void register_csv_family(context& ctx) {
+    ctx.set_estimate_scale("csv", 1.0, 0.3);
+    ctx.add_family("csv", "delimited text (CSV, TSV)",
+                   {row_python_csv, row_python, row_pandas, row_r, row_fread_1, row_fread_2,
+                    row_others, row_rows, row_columns, row_columns_1},
+                   unit::cycles_per_byte_and_rows);
+    ctx.mark_default("csv", row_columns, {row_rows});
+    ctx.mark_rows("csv", row_kind::peer,
+                  {row_python_csv, row_pandas, row_fread_1, row_fread_2, row_others});
+    ctx.mark_rows("csv", row_kind::floor, {row_python, row_r});
+    const options& o = ctx.opts();
+    const std::uint64_t size = o.quick ? std::uint64_t{4} << 20 : std::uint64_t{64} << 20;
+    const std::string label = o.quick ? "4 MB" : "64 MB";
+    const std::string tag = o.quick ? "4MB" : "64MB";
+    std::vector<table_spec> specs;
+    auto generated = [&](table_kind kind, const std::string& name, const std::string& column) {
+        table_spec t;
+        t.kind = kind;
+        t.delimiter = kind == table_kind::tsv ? '\t' : ',';
+        t.in.column = column + " " + label;
+        t.in.group = "generated";
+        t.in.path = o.data_dir /
+                    ("csv-v1-" + name + "-" + tag + (kind == table_kind::tsv ? ".tsv" : ".csv"));
+        if (!std::filesystem::exists(t.in.path)) {
+            std::cerr << "fastread-bench: generating " << t.in.path.string() << std::endl;
+            generate(t.in.path, kind, size);
+        }
+        specs.push_back(t);
+    };
+    generated(table_kind::mixed, "mixed", "mixed");
+    generated(table_kind::numeric, "numeric", "numeric");
+    generated(table_kind::quoted, "quoted", "quoted text");
+    generated(table_kind::wide, "wide", "wide (500 columns, 10 read)");
+    generated(table_kind::tsv, "tsv", "TSV");
+    if (auto it = o.files.find("csv"); it != o.files.end()) {
+        for (const auto& p : it->second) {
+            table_spec t;
+            t.in.column = p.filename().string();
+            t.in.group = "your files";
+            t.in.path = p;
+            specs.push_back(t);
+        }
+    }
+    for (table_spec& t : specs) {
+        std::error_code ec;
+        t.in.bytes = std::filesystem::file_size(t.in.path, ec);
+        if (ec || t.in.bytes == 0) {
+            continue;
+        }
+        std::uint64_t rows = 0;
+        for ([[maybe_unused]] const csv::row& r : csv::rows(t.in.path, options_of(t, 1))) {
+            ++rows;
+        }
+        t.in.items = rows; // for rows a second
+        add_rows(ctx, t);
+    }
+}
+
+} // namespace
+
+const family_registration csv_family{{
+    "csv",
+    9,
+    "  csv     delimited text: Python's csv module, pandas.read_csv and data.table's fread\n"
+    "          (nThread 1 and 2), processes with their start-up on rows of their own, against\n"
+    "          fastread::csv::rows (fields visited) and csv::columns (threads, 1 thread), the\n"
+    "          same types given to every reader. Columns: 64 MB (--quick 4 MB) each of a mixed\n"
+    "          table (a taxi-trip export), an all-numeric one, quoted text, a wide one (500\n"
+    "          columns, 10 read) and a TSV. Cells: cycles per byte and millions of rows a\n"
+    "          second.\n",
+    "--csv",
+    "also benchmark these delimited files (csv::rows only; one column each)",
+    {},
+    &register_csv_family,
+}};
+
+} // namespace fastread_bench
