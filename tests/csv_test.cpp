@@ -10,7 +10,11 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
+
+#include <sys/stat.h>
 
 #include "fastread/scan/simd_level.hpp"
 #include "test_util.hpp"
@@ -421,4 +425,19 @@ TEST_CASE("csv: numeric columns read the same through the fast path and the toke
             CHECK(e.error().message() == f.error().message());
         }
     }
+}
+
+TEST_CASE("csv: a FIFO is streamed; a directory is an error naming it", "[csv]") {
+    fastread_test::temp_dir dir;
+    const auto fifo = dir.path() / "fifo.csv";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    std::thread writer([&] { std::ofstream(fifo, std::ios::binary) << "a,b\n1,2\n3,4\n"; });
+    const auto [a, b] = csv::columns<int, int>(fifo, {"a", "b"}, {.threads = 2});
+    writer.join();
+    CHECK(a == std::vector<int>{1, 3});
+    CHECK(b == std::vector<int>{2, 4});
+    const auto r = csv::try_columns<int>(dir.path(), {0});
+    REQUIRE_FALSE(r);
+    CHECK(r.error().code() == std::errc::is_a_directory);
+    CHECK_THROWS_AS(csv::rows(dir.path()), std::system_error);
 }

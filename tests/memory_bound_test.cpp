@@ -4,6 +4,7 @@
 // sanitizers (AddressSanitizer reserves terabytes of address space and cannot run under
 // such a limit).
 
+#include <fastread/csv.hpp>
 #include <fastread/files_equal.hpp>
 #include <fastread/lines.hpp>
 #include <fastread/pnm.hpp>
@@ -242,6 +243,58 @@ TEST_CASE("pnm::row_reader reads a 1 GiB PGM from a pipe holding under 1 MiB of 
     CHECK(rows_read == side);
     CHECK(wrong == 0);
     CHECK(peak - before < (std::size_t{1} << 20));
+}
+
+TEST_CASE("csv::rows reads 1 GiB of CSV from a pipe holding under 8 MiB of heap", "[memory][csv]") {
+    // A block of whole records, with quoted fields holding delimiters, doubled quotes and
+    // line ends, written 1024 times; every record's fields are checked.
+    std::string block;
+    std::uint64_t block_rows = 0;
+    while (block.size() < (std::size_t{1} << 20) - 100) {
+        block += std::to_string(block_rows) + ",\"text, \"\"quoted\"\"\nover two lines\"," +
+                 std::to_string(block_rows * 3) + "\n";
+        ++block_rows;
+    }
+    int fds[2];
+    REQUIRE(::pipe(fds) == 0);
+    std::thread writer([&, out = fds[1]] {
+        auto write_all = [out](const char* p, std::size_t n) {
+            while (n > 0) {
+                const ssize_t w = ::write(out, p, n);
+                if (w <= 0) {
+                    return false;
+                }
+                p += w;
+                n -= static_cast<std::size_t>(w);
+            }
+            return true;
+        };
+        bool ok = write_all("id,text,value\n", 14);
+        for (int k = 0; ok && k < 1024; ++k) {
+            ok = write_all(block.data(), block.size());
+        }
+        ::close(out);
+    });
+    const std::size_t before = heap_in_use();
+    std::size_t peak = before;
+    std::uint64_t rows_read = 0, wrong = 0;
+    {
+        fastread::read_source source(fds[0]);
+        for (const fastread::csv::row& row : fastread::csv::rows(source)) {
+            const std::uint64_t i = rows_read % block_rows;
+            wrong += row.size() != 3 || row[0] != std::to_string(i) ||
+                     row[1] != "text, \"quoted\"\nover two lines" ||
+                     row[2] != std::to_string(i * 3);
+            if (++rows_read % 4096 == 0) {
+                peak = std::max(peak, heap_in_use());
+            }
+        }
+    }
+    writer.join();
+    ::close(fds[0]);
+    CHECK(rows_read == block_rows * 1024);
+    CHECK(wrong == 0);
+    CHECK(peak - before < (std::size_t{8} << 20));
 }
 
 TEST_CASE("where the address space cannot hold a map, the default paths read instead", "[memory]") {

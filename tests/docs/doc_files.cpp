@@ -57,6 +57,14 @@ int main(int argc, char** argv) {
     write(dir / "export.csv", "Temperatur;Druck\n21,5;1013,25\n-3,125;998\n");
     write(dir / "nist.dat", "  1.0D+03   2.5d-1\n");
     write(dir / "bad.xyz", "1 2 3\n4 1.2.3 6\n");
+    // Delimited text (docs/guide/csv.md): a trip export with a BOM, a missing tip and a
+    // quoted vendor; reviews with quoted text over two lines; a TSV; a bad value.
+    write(dir / "trips.csv", "\xEF\xBB\xBFvendor_id,fare_amount,tip_amount,passengers\n"
+                             "CMT,12.5,2.5,1\n\"VTS, Inc\",7.25,NA,2\nDDS,30,,1\n");
+    write(dir / "reviews.csv", "id,stars,text\n1,5,\"Great, \"\"really\"\" great\"\n"
+                               "2,2,\"Too slow.\nWould not buy again.\"\n");
+    write(dir / "genes.tsv", "gene\tcount\nBRCA1\t12\nTP53\t7\n");
+    write(dir / "bad.csv", "a,b\n1,2\n3,x\n");
     // Netpbm images: a 4x3 raw PGM, a 3x2 raw PPM, a 2x2 16-bit raw PPM, a plain PPM,
     // a 2x2 PAM with alpha, a PBM.
     write(dir / "a.pgm", std::string("P5\n4 3\n255\n") +
