@@ -155,9 +155,9 @@ result<rows> try_rows(const std::filesystem::path& path, const options& o = {});
 class row {
   public:
     /// The number of fields (with ragged_rows::fill, at least the header's).
-    std::size_t size() const noexcept { return fields_->size(); }
+    std::size_t size() const noexcept { return size_; }
     /// Field `i` (0-based); a precondition: i < size().
-    std::string_view operator[](std::size_t i) const noexcept { return (*fields_)[i]; }
+    std::string_view operator[](std::size_t i) const noexcept { return fields_[i]; }
     /// Field `i`. @throws std::out_of_range when i >= size().
     std::string_view at(std::size_t i) const {
         if (i >= size()) {
@@ -165,7 +165,7 @@ class row {
                                                 "csv::row::at: field " + std::to_string(i) +
                                                     " of a row of " + std::to_string(size())));
         }
-        return (*fields_)[i];
+        return fields_[i];
     }
     /// The field of the column named `name` in the header (O(columns): for a hot loop, find
     /// its index once with rows::column()).
@@ -173,7 +173,7 @@ class row {
     std::string_view operator[](std::string_view name) const {
         for (std::size_t i = 0; i < names_->size(); ++i) {
             if ((*names_)[i] == name) {
-                return i < size() ? (*fields_)[i] : std::string_view();
+                return i < size() ? fields_[i] : std::string_view();
             }
         }
         detail::throw_error(
@@ -181,8 +181,8 @@ class row {
                             "csv::row: no column named \"" + std::string(name) + "\""));
     }
     /// The fields, in order.
-    auto begin() const noexcept { return fields_->begin(); }
-    auto end() const noexcept { return fields_->end(); }
+    const std::string_view* begin() const noexcept { return fields_; }
+    const std::string_view* end() const noexcept { return fields_ + size_; }
     /// The physical line (1-based) the record starts on.
     std::uint64_t line() const noexcept { return line_; }
     /// The byte offset of its first byte in the input.
@@ -192,7 +192,8 @@ class row {
 
   private:
     friend struct detail::csv_rows_state;
-    const std::vector<std::string_view>* fields_ = nullptr;
+    const std::string_view* fields_ = nullptr;
+    std::size_t size_ = 0;
     const std::vector<std::string>* names_ = nullptr;
     std::uint64_t line_ = 0;
     std::uint64_t offset_ = 0;

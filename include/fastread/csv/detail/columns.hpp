@@ -162,7 +162,7 @@ class csv_columns_job {
                 stop.resume = before;
                 return stop;
             }
-            const std::vector<std::string_view>& f = r.fields();
+            const csv_fields& f = r.fields();
             if (fields == 0) {
                 fields = f.size();
                 for (std::size_t k = 0; k < n; ++k) {
@@ -283,13 +283,13 @@ class csv_columns_job {
     }
 
     template <std::size_t... I>
-    [[gnu::always_inline]] void put(tuple_type& out, const std::vector<std::string_view>& f,
-                                    std::size_t& bad, errc& code, std::index_sequence<I...>) const {
+    [[gnu::always_inline]] void put(tuple_type& out, const csv_fields& f, std::size_t& bad,
+                                    errc& code, std::index_sequence<I...>) const {
         (void)(put_one<I>(std::get<I>(out), f, bad, code) && ...);
     }
     template <std::size_t K, class C>
-    [[gnu::always_inline]] bool put_one(std::vector<C>& v, const std::vector<std::string_view>& f,
-                                        std::size_t& bad, errc& code) const {
+    [[gnu::always_inline]] bool put_one(std::vector<C>& v, const csv_fields& f, std::size_t& bad,
+                                        errc& code) const {
         using traits = csv_optional<C>;
         using V = typename traits::type;
         const std::size_t i = index_[K];

@@ -176,7 +176,7 @@ class csv_reader {
         return true;
     }
 
-    const std::vector<std::string_view>& fields() const noexcept { return tok_.fields(); }
+    const csv_fields& fields() const noexcept { return tok_.fields(); }
     /// The record's byte offset in the input and its first physical line (1-based).
     std::uint64_t offset() const noexcept { return record_offset_; }
     std::uint64_t line() const noexcept { return record_line_; }

@@ -71,11 +71,12 @@ struct csv_rows_state {
                 failure = csv_reader_error(*reader, number + 1, file_name, head.names);
                 return false;
             }
-            const std::vector<std::string_view>& f = reader->fields();
+            const csv_fields& f = reader->fields();
             if (head.fields == 0) {
                 head.fields = f.size();
             }
-            const std::vector<std::string_view>* fields = &f;
+            const std::string_view* fields = f.begin();
+            std::size_t count = f.size();
             if (f.size() != head.fields && options.ragged != csv::ragged_rows::keep) {
                 if (options.ragged == csv::ragged_rows::skip) {
                     ++skipped;
@@ -88,10 +89,12 @@ struct csv_rows_state {
                 }
                 padded.assign(f.begin(), f.end());
                 padded.resize(head.fields);
-                fields = &padded;
+                fields = padded.data();
+                count = padded.size();
             }
             ++number;
             current.fields_ = fields;
+            current.size_ = count;
             current.line_ = reader->line();
             current.offset_ = reader->offset();
             current.number_ = number;

@@ -10,9 +10,11 @@
 /// csv_cursor finds them from 64-byte block masks (scan/detail/byte_set.hpp), so the bytes of
 /// a field between them are never looked at one by one.
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -52,24 +54,40 @@ class csv_cursor {
         last_ = (static_cast<std::size_t>(end - base) + 63) / 64;
         first_ = 0;
         count_ = 0;
+        block_ = SIZE_MAX;
     }
 
     /// The first byte of the set at or after `p` (base <= p <= end), or end.
     [[gnu::always_inline]] const char* next(const char* p) noexcept {
         const auto off = static_cast<std::size_t>(p - base_);
         std::size_t b = off >> 6;
-        if (b >= last_) {
-            return end_;
-        }
-        std::uint64_t m = mask(b) & (~std::uint64_t{0} << (off & 63));
-        while (m == 0) {
-            if (++b >= last_) {
+        std::uint64_t m;
+        if (b == block_) [[likely]] {
+            m = block_mask_;
+        } else {
+            if (b >= last_) {
                 return end_;
             }
             m = mask(b);
         }
+        m &= ~std::uint64_t{0} << (off & 63);
+        while (m == 0) {
+            if (++b >= last_) {
+                block_ = SIZE_MAX;
+                return end_;
+            }
+            m = mask(b);
+        }
+        block_ = b;
+        block_mask_ = m;
         return base_ + (b << 6) + std::countr_zero(m);
     }
+
+    /// For a caller's own walk over the bits: the first byte of the buffer, how many blocks
+    /// it has (the partial one included), and the mask of block `b` (< blocks()).
+    const char* base() const noexcept { return base_; }
+    std::size_t blocks() const noexcept { return last_; }
+    [[gnu::always_inline]] std::uint64_t block_bits(std::size_t b) noexcept { return mask(b); }
 
   private:
     static constexpr std::size_t window = 256;
@@ -100,7 +118,59 @@ class csv_cursor {
     std::size_t last_ = 0;   // blocks, the partial one included
     std::size_t first_ = 0;  // masks_[0] is block first_
     std::size_t count_ = 0;
+    std::size_t block_ = SIZE_MAX; // the block of the last answer (SIZE_MAX: none)
+    std::uint64_t block_mask_ = 0; // its mask, the bits before that answer cleared
     std::uint64_t masks_[window];
+};
+
+/// The fields of a record: views, in a buffer that grows as records need (a vector whose
+/// push is inlined: the tokenizer's hottest store).
+class csv_fields {
+  public:
+    csv_fields() = default;
+    csv_fields(const csv_fields& o) { *this = o; }
+    csv_fields& operator=(const csv_fields& o) {
+        if (this != &o) {
+            size_ = 0;
+            for (const std::string_view& f : o) {
+                push(f.data(), f.size());
+            }
+        }
+        return *this;
+    }
+    csv_fields(csv_fields&&) noexcept = default;
+    csv_fields& operator=(csv_fields&&) noexcept = default;
+
+    std::size_t size() const noexcept { return size_; }
+    const std::string_view& operator[](std::size_t i) const noexcept { return data_[i]; }
+    std::string_view& operator[](std::size_t i) noexcept { return data_[i]; }
+    const std::string_view* begin() const noexcept { return data_.get(); }
+    const std::string_view* end() const noexcept { return data_.get() + size_; }
+    const std::string_view& back() const noexcept { return data_[size_ - 1]; }
+    void clear() noexcept { size_ = 0; }
+    /// For a loop that keeps the count in a register: the storage, its capacity, the count
+    /// set back, and more room.
+    std::string_view* data() noexcept { return data_.get(); }
+    std::size_t capacity() const noexcept { return capacity_; }
+    void set_size(std::size_t n) noexcept { size_ = n; }
+    void grow() {
+        const std::size_t bigger = capacity_ == 0 ? 64 : capacity_ * 2;
+        std::unique_ptr<std::string_view[]> d(new std::string_view[bigger]);
+        std::copy(data_.get(), data_.get() + size_, d.get());
+        data_ = std::move(d);
+        capacity_ = bigger;
+    }
+    [[gnu::always_inline]] void push(const char* p, std::size_t n) {
+        if (size_ == capacity_) [[unlikely]] {
+            grow();
+        }
+        data_[size_++] = std::string_view(p, n);
+    }
+
+  private:
+    std::unique_ptr<std::string_view[]> data_;
+    std::size_t size_ = 0;
+    std::size_t capacity_ = 0;
 };
 
 /// What one call of csv_tokenizer::parse found.
@@ -136,7 +206,7 @@ class csv_tokenizer {
     /// `p` (blank and comment lines, newlines inside quoted fields, the record's own).
     csv_step parse(const char* p, const char* end, bool eof);
 
-    const std::vector<std::string_view>& fields() const noexcept { return fields_; }
+    const csv_fields& fields() const noexcept { return fields_; }
     /// The structural-byte cursor over the buffer (for a caller's fast path over it).
     csv_cursor& cursor() noexcept { return cursor_; }
     const char* record_start() const noexcept { return start_; }
@@ -160,7 +230,16 @@ class csv_tokenizer {
     }
     // Appends [a, b) to the scratch copy of the field being read.
     void copy(const char* a, const char* b) { scratch_.append(a, static_cast<std::size_t>(b - a)); }
-    bool save(const char* a, const char* b, bool copied, std::size_t mark);
+    // The field [a, b): the common case inline, the others in save_slow.
+    [[gnu::always_inline]] bool save(const char* a, const char* b, bool copied, std::size_t mark) {
+        if (!copied && !d_.trim) [[likely]] {
+            const auto size = static_cast<std::size_t>(b - a);
+            fields_.push(a, size);
+            return size <= d_.max_field_bytes && fields_.size() <= d_.max_fields;
+        }
+        return save_slow(a, b, copied, mark);
+    }
+    bool save_slow(const char* a, const char* b, bool copied, std::size_t mark);
     void patch_fields() {
         for (const fixup& f : fixups_) {
             fields_[f.field] = std::string_view(scratch_.data() + f.at, f.size);
@@ -169,7 +248,7 @@ class csv_tokenizer {
 
     csv_dialect d_;
     csv_cursor cursor_;
-    std::vector<std::string_view> fields_;
+    csv_fields fields_;
     struct fixup {
         std::size_t field, at, size; // a field copied to scratch_ (at, size)
     };
@@ -189,7 +268,7 @@ class csv_tokenizer {
 // Implementation
 
 // The field [a, b) (or, when `copied`, scratch_ from `mark` with [a, b) appended), trimmed.
-inline bool csv_tokenizer::save(const char* a, const char* b, bool copied, std::size_t mark) {
+inline bool csv_tokenizer::save_slow(const char* a, const char* b, bool copied, std::size_t mark) {
     if (copied) {
         copy(a, b);
         std::size_t size = scratch_.size() - mark;
@@ -199,7 +278,7 @@ inline bool csv_tokenizer::save(const char* a, const char* b, bool copied, std::
             }
         }
         fixups_.push_back({fields_.size(), mark, size});
-        fields_.emplace_back(); // patched when the record is complete (scratch_ may move)
+        fields_.push(nullptr, 0); // patched when the record is complete (scratch_ may move)
         if (size > d_.max_field_bytes) {
             return false;
         }
@@ -209,7 +288,7 @@ inline bool csv_tokenizer::save(const char* a, const char* b, bool copied, std::
                 --b;
             }
         }
-        fields_.emplace_back(a, static_cast<std::size_t>(b - a));
+        fields_.push(a, static_cast<std::size_t>(b - a));
     }
     return fields_.back().size() <= d_.max_field_bytes && fields_.size() <= d_.max_fields;
 }
@@ -269,6 +348,60 @@ inline csv_step csv_tokenizer::parse(const char* p, const char* end, bool eof) {
                           at, lines_);
     };
     starts_.clear();
+    if (!d_.trim && !record_starts_ && p != end) [[likely]] {
+        // The common run: unquoted fields, each ended by the delimiter, the record by LF or
+        // CR LF, straight from the bits of the block masks. Anything else (a quote, an
+        // escape, a limit, the end of the bytes given) is left to the field loop below,
+        // from the start of the field it is in: a field that starts with a quote has that
+        // quote as its first structural byte, so it stops the run there.
+        const char* const base = cursor_.base();
+        const std::size_t blocks = cursor_.blocks();
+        const auto off = static_cast<std::size_t>(p - base);
+        std::size_t b = off >> 6;
+        std::uint64_t m = cursor_.block_bits(b) & (~std::uint64_t{0} << (off & 63));
+        const std::size_t max_bytes = d_.max_field_bytes;
+        std::size_t n = fields_.size();
+        std::string_view* out = fields_.data();
+        std::size_t room = std::min(fields_.capacity(), d_.max_fields);
+        for (;;) {
+            while (m == 0) {
+                if (++b >= blocks) {
+                    fields_.set_size(n);
+                    goto general;
+                }
+                m = cursor_.block_bits(b);
+            }
+            const char* s = base + (b << 6) + std::countr_zero(m);
+            m &= m - 1;
+            const char c = *s;
+            const auto size = static_cast<std::size_t>(s - p);
+            if (n == room || size > max_bytes) [[unlikely]] {
+                fields_.set_size(n);
+                if (n == fields_.capacity() && n < d_.max_fields && size <= max_bytes) {
+                    fields_.grow();
+                    out = fields_.data();
+                    room = std::min(fields_.capacity(), d_.max_fields);
+                } else {
+                    break;
+                }
+            }
+            if (c == delim) {
+                out[n++] = std::string_view(p, size);
+                p = s + 1;
+                continue;
+            }
+            if (c == '\n' || (c == '\r' && s + 1 != end && s[1] == '\n')) {
+                out[n++] = std::string_view(p, size);
+                fields_.set_size(n);
+                next_ = s + (c == '\n' ? 1 : 2);
+                ++lines_;
+                return csv_step::record;
+            }
+            fields_.set_size(n);
+            break;
+        }
+    }
+general:
     for (;;) { // one field a turn
         if (d_.trim) {
             while (p != end && is_space(*p)) {
