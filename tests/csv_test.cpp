@@ -427,7 +427,7 @@ TEST_CASE("csv: numeric columns read the same through the fast path and the toke
     }
 }
 
-TEST_CASE("csv: a FIFO is streamed; a directory is an error naming it", "[csv]") {
+TEST_CASE("csv: a FIFO is streamed and a directory is an error naming it", "[csv]") {
     fastread_test::temp_dir dir;
     const auto fifo = dir.path() / "fifo.csv";
     REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
