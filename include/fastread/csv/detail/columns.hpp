@@ -305,15 +305,24 @@ class csv_columns_job {
                 return false;
             }
         }
-        V value{};
-        const errc e = csv_convert(field, value);
-        if (e != errc{}) [[unlikely]] {
-            bad = K;
-            code = e;
-            return false;
+        if constexpr (std::is_same_v<V, std::string>) {
+            if constexpr (traits::value) {
+                v.emplace_back(std::in_place, field.data(), field.size());
+            } else {
+                v.emplace_back(field.data(), field.size());
+            }
+            return true;
+        } else {
+            V value{};
+            const errc e = csv_convert(field, value);
+            if (e != errc{}) [[unlikely]] {
+                bad = K;
+                code = e;
+                return false;
+            }
+            v.emplace_back(std::move(value));
+            return true;
         }
-        v.emplace_back(std::move(value));
-        return true;
     }
     std::string type_name(std::size_t k) const {
         std::string names[] = {"a " + csv_type_name<typename csv_optional<T>::type>()...};

@@ -205,7 +205,10 @@ class csv_reader {
     const csv_failure& failure() const noexcept { return tok_.failure(); }
     std::uint64_t failure_offset() const noexcept { return failure_offset_; }
     std::uint64_t failure_line() const noexcept { return failure_line_; }
-    const fastread::error* read_error() const noexcept { return in_->read_error(); }
+    /// The input's read error, or none (a read error ends the input: only then is it asked).
+    const fastread::error* read_error() const noexcept {
+        return eof_ ? in_->read_error() : nullptr;
+    }
 
   private:
     void skip_bom() {

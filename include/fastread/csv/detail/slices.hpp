@@ -25,6 +25,8 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "../../detail/input_plan.hpp"
@@ -213,8 +215,8 @@ csv_columns_slices(input_file& file, unsigned threads, std::uint64_t body,
         }
     });
 
-    // In file order: the first slice that stops, or that ends past its cut.
-    tuple_type out;
+    // In file order: the first slice that stops, or that ends past its cut (then the rest
+    // is read on from there); else every slice is the sequential read's.
     std::uint64_t rows_before = 0;
     for (unsigned t = 0; t < slices; ++t) {
         slice& s = parts2[t];
@@ -228,7 +230,6 @@ csv_columns_slices(input_file& file, unsigned threads, std::uint64_t body,
             return result<tuple_type>(
                 csv_stop_error(s.stop, rows_before, lines_before, name, job.head().names));
         }
-        csv_append(out, std::move(s.out));
         if (s.stop.misaligned) {
             // Read on from the record that ran past the cut, to the end, on this thread.
             slice_reads rest(file, 1);
@@ -245,12 +246,36 @@ csv_columns_slices(input_file& file, unsigned threads, std::uint64_t body,
                 return result<tuple_type>(csv_stop_error(stop, rows_before, lines_before + s.lines,
                                                          name, job.head().names));
             }
+            tuple_type out = std::move(parts2[0].out);
+            for (unsigned u = 1; u <= t; ++u) {
+                csv_append(out, std::move(parts2[u].out));
+            }
             csv_append(out, std::move(tail));
             return result<tuple_type>(std::move(out));
         }
         rows_before += s.rows;
         lines_before += s.lines;
     }
+    // The join, in file order, into slice 0's columns (which have room for all): the columns
+    // shared among the threads, each appended by one (its pages touched there).
+    tuple_type out = std::move(parts2[0].out);
+    in_slices(sizeof...(T), slices, [&](unsigned, std::size_t first, std::size_t last) {
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            auto one = [&](auto index) {
+                constexpr std::size_t k = decltype(index)::value;
+                if (k >= first && k < last) {
+                    auto& to = std::get<k>(out);
+                    for (unsigned t = 1; t < slices; ++t) {
+                        auto& from = std::get<k>(parts2[t].out);
+                        to.insert(to.end(), std::make_move_iterator(from.begin()),
+                                  std::make_move_iterator(from.end()));
+                    }
+                }
+            };
+            (one(std::integral_constant<std::size_t, I>{}), ...);
+        }
+        (std::index_sequence_for<T...>{});
+    });
     return result<tuple_type>(std::move(out));
 }
 
