@@ -76,6 +76,7 @@ const std::vector<quoting_case> quoting_cases = {
 #include "csv/quoting_cases.inc"
 };
 
+#ifdef FASTREAD_CSV_SPECTRUM_DIR
 std::string slurp(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
     std::stringstream ss;
@@ -133,6 +134,7 @@ parse_spectrum_json(const std::string& j) {
     }
     return out;
 }
+#endif
 
 } // namespace
 
