@@ -530,6 +530,120 @@ std::string fread_script(const table_spec& t, int threads) {
            std::to_string(checked_index(t.kind) + 1) + "]]), na.rm = TRUE), digits = 17), '\\n')";
 }
 
+// The columns' names and, per reader, their types: as the other readers are given them.
+struct column_type {
+    const char* name;
+    const char* vroom;  // a col_types letter or call
+    const char* duckdb; // a SQL type
+    const char* polars; // a pl.DataType
+};
+
+std::vector<column_type> column_types(table_kind k) {
+    switch (k) {
+    case table_kind::mixed:
+    case table_kind::tsv:
+        return {{"vendor_id", "'c'", "VARCHAR", "pl.Utf8"},
+                {"pickup_datetime", "'c'", "VARCHAR", "pl.Utf8"},
+                {"passenger_count", "'i'", "INTEGER", "pl.Int32"},
+                {"trip_distance", "'d'", "DOUBLE", "pl.Float64"},
+                {"fare_amount", "'d'", "DOUBLE", "pl.Float64"},
+                {"tip_amount", "'d'", "DOUBLE", "pl.Float64"},
+                {"payment_type", "'c'", "VARCHAR", "pl.Utf8"},
+                {"trip_id", "col_big_integer()", "BIGINT", "pl.Int64"}};
+    case table_kind::numeric:
+        return {{"x", "'d'", "DOUBLE", "pl.Float64"},
+                {"y", "'d'", "DOUBLE", "pl.Float64"},
+                {"z", "'d'", "DOUBLE", "pl.Float64"},
+                {"id", "col_big_integer()", "UBIGINT", "pl.UInt64"}};
+    case table_kind::quoted:
+        return {{"id", "col_big_integer()", "BIGINT", "pl.Int64"},
+                {"text", "'c'", "VARCHAR", "pl.Utf8"},
+                {"value", "'d'", "DOUBLE", "pl.Float64"}};
+    case table_kind::wide: {
+        static const char* const names[] = {"c0", "c1", "c2", "c3", "c4",
+                                            "c5", "c6", "c7", "c8", "c9"};
+        std::vector<column_type> out;
+        for (const char* n : names) {
+            out.push_back({n, "'d'", "DOUBLE", "pl.Float64"});
+        }
+        return out;
+    }
+    }
+    return {};
+}
+
+std::string vroom_script(const table_spec& t) {
+    const std::vector<column_type> cols = column_types(t.kind);
+    std::string types;
+    for (const column_type& c : cols) {
+        types += std::string(types.empty() ? "" : ", ") + c.name + " = " + c.vroom;
+    }
+    // The wide table: its first 10 columns only (cols_only: the others skipped).
+    const std::string only = t.kind == table_kind::wide ? "cols_only(" : "cols(";
+    return "suppressMessages(library(vroom)); a <- commandArgs(TRUE); d <- vroom(a[1], delim = '" +
+           std::string(t.delimiter == '\t' ? "\\t" : ",") +
+           "', altrep = FALSE, num_threads = 2, progress = FALSE, col_types = " + only + types +
+           ")); cat(nrow(d), format(sum(as.numeric(d[[" +
+           std::to_string(checked_index(t.kind) + 1) + "]]), na.rm = TRUE), digits = 17), '\\n')";
+}
+
+// A JavaScript string literal of `s`.
+std::string quote_js(const std::string& s) {
+    std::string out = "\"";
+    for (const char c : s) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+        }
+        out += c;
+    }
+    return out + "\"";
+}
+
+// DuckDB's node client, as its users run it: the table created from read_csv with the
+// types given (the wide table: its first 10 columns typed and selected), then its count and
+// the checked column's sum asked for.
+std::string duckdb_script(const table_spec& t, const std::string& module, int threads) {
+    const std::vector<column_type> cols = column_types(t.kind);
+    std::string types, names;
+    for (const column_type& c : cols) {
+        types += std::string(types.empty() ? "" : ", ") + "'" + c.name + "': '" + c.duckdb + "'";
+        names += std::string(names.empty() ? "" : ", ") + c.name;
+    }
+    const std::string delim = t.delimiter == '\t' ? "\\t" : ",";
+    const std::string sql_tail =
+        "', header = true, delim = '" + delim + "', quote = '\"', escape = '\"', " +
+        (t.kind == table_kind::wide ? "types" : "columns") + " = {" + types + "})";
+    const std::string checked = cols[static_cast<std::size_t>(checked_index(t.kind))].name;
+    return "const { DuckDBInstance } = require(" + quote_js(module) + ");\n" +
+           "const file = process.argv[1].replace(/'/g, \"''\");\n" +
+           "(async () => {\n"
+           "  const db = await DuckDBInstance.create(':memory:', { threads: '" +
+           std::to_string(threads) + "' });\n" + "  const c = await db.connect();\n" +
+           "  await c.run(" + quote_js("CREATE TABLE t AS SELECT " + names + " FROM read_csv('") +
+           " + file + " + quote_js(sql_tail) + ");\n" + "  const r = await c.runAndReadAll(" +
+           quote_js("SELECT count(*)::VARCHAR, sum(" + checked + ")::DOUBLE FROM t") + ");\n" +
+           "  const [n, sum] = r.getRows()[0];\n" + "  console.log(n + ' ' + sum);\n" + "})();\n";
+}
+
+// polars' node package: pl.readCSV with the types given (the wide table: its first 10
+// columns asked for), then the height and the checked column's sum. Its threads are set by
+// POLARS_MAX_THREADS in the environment.
+std::string polars_script(const table_spec& t, const std::string& module) {
+    const std::vector<column_type> cols = column_types(t.kind);
+    std::string types, names;
+    for (const column_type& c : cols) {
+        types += std::string(types.empty() ? "" : ", ") + c.name + ": " + c.polars;
+        names += std::string(names.empty() ? "" : ", ") + "'" + c.name + "'";
+    }
+    const std::string delim = t.delimiter == '\t' ? "\\t" : ",";
+    const std::string checked = cols[static_cast<std::size_t>(checked_index(t.kind))].name;
+    return "const pl = require(" + quote_js(module) + ");\n" +
+           "const d = pl.readCSV(process.argv[1], { hasHeader: true, sep: '" + delim +
+           "', quoteChar: '\"', " +
+           (t.kind == table_kind::wide ? "columns: [" + names + "], " : "") + "dtypes: { " + types +
+           " } });\n" + "console.log(d.height + ' ' + d.getColumn('" + checked + "').sum());\n";
+}
+
 const std::string& python_with_pandas() {
     static const std::string found = [] {
         for (const char* p : {"/usr/bin/python3", "python3"}) {
@@ -559,7 +673,40 @@ const char* const row_columns = "fastread::csv::columns";
 const char* const row_columns_1 = "fastread::csv::columns, 1 thread";
 const char* const row_libcsv = "libcsv, a callback per field";
 const char* const row_fccp = "fast-cpp-csv-parser io::CSVReader";
-const char* const row_others = "vroom, DuckDB, polars";
+const char* const row_vroom = "vroom, num_threads=2, altrep=FALSE (process)";
+const char* const row_r_vroom = "R start-up: library(vroom) (process)";
+const char* const row_duckdb_1 = "DuckDB read_csv, threads=1 (node, process)";
+const char* const row_duckdb_2 = "DuckDB read_csv, threads=2 (node, process)";
+const char* const row_node_duckdb = "node start-up: DuckDB's module and instance (process)";
+const char* const row_polars_1 = "polars readCSV, POLARS_MAX_THREADS=1 (node, process)";
+const char* const row_polars_2 = "polars readCSV, POLARS_MAX_THREADS=2 (node, process)";
+const char* const row_node_polars = "node start-up: require polars (process)";
+
+bool have_vroom() {
+    static const bool found = std::system("Rscript -e 'library(vroom)' > /dev/null 2>&1") == 0;
+    return found;
+}
+
+// Where scripts/bench installs the npm peers: <build>/bench-node/node_modules; a module's
+// directory, or empty where it (or node) does not load.
+std::string node_module(const std::string& name) {
+    const std::filesystem::path dir =
+        std::filesystem::path(FASTREAD_BENCH_BUILD_DIR) / "bench-node" / "node_modules" / name;
+    if (!std::filesystem::exists(dir)) {
+        return {};
+    }
+    const std::string probe =
+        "node -e " + quote("require(" + quote_js(dir.string()) + ")") + " > /dev/null 2>&1";
+    return std::system(probe.c_str()) == 0 ? dir.string() : std::string();
+}
+const std::string& duckdb_module() {
+    static const std::string found = node_module("@duckdb/node-api");
+    return found;
+}
+const std::string& polars_module() {
+    static const std::string found = node_module("nodejs-polars");
+    return found;
+}
 
 void add_rows(context& ctx, const table_spec& t) {
     ctx.add_column("csv", t.in);
@@ -571,8 +718,9 @@ void add_rows(context& ctx, const table_spec& t) {
     };
     if (t.in.group == "your files") {
         for (const char* r :
-             {row_python_csv, row_pandas, row_python, row_fread_1, row_fread_2, row_r, row_columns,
-              row_columns_1, row_others, row_libcsv, row_fccp}) {
+             {row_python_csv, row_pandas, row_python, row_fread_1, row_fread_2, row_r, row_vroom,
+              row_r_vroom, row_duckdb_1, row_duckdb_2, row_node_duckdb, row_polars_1, row_polars_2,
+              row_node_polars, row_columns, row_columns_1, row_libcsv, row_fccp}) {
             ctx.note("csv", r, t.in.column, "n/a (the file's types are not known)");
         }
     } else {
@@ -599,7 +747,48 @@ void add_rows(context& ctx, const table_spec& t) {
                 ctx.note("csv", r, t.in.column, "n/a (r-cran-data.table not installed)");
             }
         }
-        ctx.note("csv", row_others, t.in.column, "not run yet");
+        if (have_vroom()) {
+            process(row_vroom, {"Rscript", "-e", vroom_script(t), t.in.path.string()});
+            const std::vector<std::string> start{"Rscript", "-e",
+                                                 "suppressMessages(library(vroom))"};
+            ctx.add("csv", row_r_vroom, t.in,
+                    [start] { benchmark::DoNotOptimize(run_process(start)); });
+        } else {
+            for (const char* r : {row_vroom, row_r_vroom}) {
+                ctx.note("csv", r, t.in.column, "n/a (r-cran-vroom not installed)");
+            }
+        }
+        if (const std::string& m = duckdb_module(); !m.empty()) {
+            process(row_duckdb_1, {"node", "-e", duckdb_script(t, m, 1), t.in.path.string()});
+            process(row_duckdb_2, {"node", "-e", duckdb_script(t, m, 2), t.in.path.string()});
+            const std::vector<std::string> start{
+                "node", "-e",
+                "const { DuckDBInstance } = require(" + quote_js(m) +
+                    ");\n(async () => { const db = await DuckDBInstance.create(':memory:'); await "
+                    "db.connect(); })();\n"};
+            ctx.add("csv", row_node_duckdb, t.in,
+                    [start] { benchmark::DoNotOptimize(run_process(start)); });
+        } else {
+            for (const char* r : {row_duckdb_1, row_duckdb_2, row_node_duckdb}) {
+                ctx.note("csv", r, t.in.column,
+                         "n/a (@duckdb/node-api not installed: scripts/bench installs it)");
+            }
+        }
+        if (const std::string& m = polars_module(); !m.empty()) {
+            for (const auto& [row, threads] : {std::pair{row_polars_1, "POLARS_MAX_THREADS=1"},
+                                               std::pair{row_polars_2, "POLARS_MAX_THREADS=2"}}) {
+                process(row,
+                        {"env", threads, "node", "-e", polars_script(t, m), t.in.path.string()});
+            }
+            const std::vector<std::string> start{"node", "-e", "require(" + quote_js(m) + ")"};
+            ctx.add("csv", row_node_polars, t.in,
+                    [start] { benchmark::DoNotOptimize(run_process(start)); });
+        } else {
+            for (const char* r : {row_polars_1, row_polars_2, row_node_polars}) {
+                ctx.note("csv", r, t.in.column,
+                         "n/a (nodejs-polars not installed: scripts/bench installs it)");
+            }
+        }
 #if FASTREAD_HAVE_LIBCSV
         ctx.add(
             "csv", row_libcsv, t.in, [t] { benchmark::DoNotOptimize(by_libcsv(t).rows); },
@@ -642,12 +831,16 @@ void register_csv_family(context& ctx) {
     ctx.set_estimate_scale("csv", 5.9, 1.0); // default run, Xeon KVM host, 2026-11-29
     ctx.add_family("csv", "delimited text (CSV, TSV)",
                    {row_python_csv, row_python, row_pandas, row_r, row_fread_1, row_fread_2,
-                    row_others, row_libcsv, row_fccp, row_rows, row_columns, row_columns_1},
+                    row_r_vroom, row_vroom, row_node_duckdb, row_duckdb_1, row_duckdb_2,
+                    row_node_polars, row_polars_1, row_polars_2, row_libcsv, row_fccp, row_rows,
+                    row_columns, row_columns_1},
                    unit::cycles_per_byte_and_rows);
     ctx.mark_default("csv", row_columns, {row_rows});
     ctx.mark_rows("csv", row_kind::peer,
-                  {row_python_csv, row_pandas, row_fread_1, row_fread_2, row_others});
-    ctx.mark_rows("csv", row_kind::floor, {row_python, row_r});
+                  {row_python_csv, row_pandas, row_fread_1, row_fread_2, row_vroom, row_duckdb_1,
+                   row_duckdb_2, row_polars_1, row_polars_2});
+    ctx.mark_rows("csv", row_kind::floor,
+                  {row_python, row_r, row_r_vroom, row_node_duckdb, row_node_polars});
     const options& o = ctx.opts();
     const std::uint64_t size = o.quick ? std::uint64_t{4} << 20 : std::uint64_t{64} << 20;
     const std::string label = o.quick ? "4 MB" : "64 MB";
