@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -344,6 +345,14 @@ TEST_CASE("csv: a file cut for 2 threads where a guess would go wrong reads as o
         REQUIRE(two);
         CHECK(*one == *two);
         CHECK(std::get<1>(*one)[3] == "line one\nline, two\n");
+        // The same columns stored flat: the slices' text columns joined in order.
+        const auto flat = csv::try_columns<csv::text, csv::text, double>(
+            path, {"id", "text", "value"}, {.threads = 2});
+        REQUIRE(flat);
+        const csv::text_column& texts = std::get<1>(*flat);
+        CHECK(std::vector<std::string>(texts.begin(), texts.end()) == std::get<1>(*one));
+        CHECK(std::vector<std::string>(std::get<0>(*flat).begin(), std::get<0>(*flat).end()) ==
+              std::get<0>(*one));
         // An error near the end: the same message on both.
         text += "oops,\"x\",y\n";
         { std::ofstream(path, std::ios::binary) << text; }
@@ -360,8 +369,8 @@ TEST_CASE("csv: a file cut for 2 threads where a guess would go wrong reads as o
 }
 
 TEST_CASE("csv: numeric columns read the same through the fast path and the tokenizer", "[csv]") {
-    // Fields of every shape a number column meets; a std::string column keeps the second
-    // read off the fast path, so both readings are compared field for field.
+    // Fields of every shape a number column meets; a column asked for twice keeps the
+    // second read off the fast path, so both readings are compared field for field.
     const char* doubles[] = {"1",   "-2.5", "+3",   "1e5", "NaN", "inf",  "",    "\"4\"",
                              "nan", "NA",   "-0.0", ".5",  "8.",  "1E-3", "null"};
     const char* integers[] = {"1", "+3", "", "NA", "\"4\"", "-17", "007"};
@@ -385,16 +394,21 @@ TEST_CASE("csv: numeric columns read the same through the fast path and the toke
         }
         return text;
     };
-    auto read = [&](const std::string& text, auto tag, std::size_t chunk) {
+    struct fast {};
+    struct slow {};
+    auto read = [&](const std::string& text, auto path, std::size_t chunk) {
         chunked_source src{text, chunk};
-        return csv::try_columns<std::optional<double>, std::optional<std::int64_t>,
-                                typename decltype(tag)::type>(src, {"a", "b", "c"});
-    };
-    struct fast {
-        using type = std::optional<double>;
-    };
-    struct slow {
-        using type = std::optional<std::string>;
+        using D = std::optional<double>;
+        using I = std::optional<std::int64_t>;
+        if constexpr (std::is_same_v<decltype(path), slow>) {
+            auto r = csv::try_columns<D, I, D, D>(src, {"a", "b", "c", "c"});
+            return r ? fastread::result<std::tuple<std::vector<D>, std::vector<I>, std::vector<D>>>(
+                           std::tuple{std::get<0>(*r), std::get<1>(*r), std::get<2>(*r)})
+                     : fastread::result<std::tuple<std::vector<D>, std::vector<I>, std::vector<D>>>(
+                           r.error());
+        } else {
+            return csv::try_columns<D, I, D>(src, {"a", "b", "c"});
+        }
     };
     for (std::size_t chunk : {std::size_t{1} << 20, std::size_t{7}}) {
         const std::string text = text_of(nullptr);
@@ -426,6 +440,93 @@ TEST_CASE("csv: numeric columns read the same through the fast path and the toke
             REQUIRE_FALSE(f);
             CHECK(e.error().message() == f.error().message());
         }
+    }
+}
+
+TEST_CASE("csv: text_column holds fields flat, views stable across moves", "[csv]") {
+    csv::text_column c;
+    CHECK(c.empty());
+    CHECK(c.begin() == c.end());
+    const std::vector<std::string> fields = {"", "a", std::string(100, 'x'), "tail", ""};
+    for (const std::string& f : fields) {
+        c.push_back(f);
+    }
+    REQUIRE(c.size() == 5);
+    CHECK(c[0].empty());
+    CHECK(c[2] == std::string(100, 'x'));
+    CHECK(c.at(3) == "tail");
+    CHECK_THROWS_AS(c.at(5), std::out_of_range);
+    CHECK(c.bytes().size() == 105);
+    CHECK(std::vector<std::string>(c.begin(), c.end()) == fields);
+    CHECK(c.end() - c.begin() == 5);
+    CHECK(c.begin()[3] == "tail");
+    static_assert(std::random_access_iterator<csv::text_column::iterator>);
+    const std::string_view view = c[2];
+    csv::text_column moved = std::move(c);
+    CHECK(c.empty()); // NOLINT(bugprone-use-after-move): a move leaves it empty
+    CHECK(c.bytes().empty());
+    CHECK(view.data() == moved[2].data()); // the bytes did not move
+    csv::text_column copy = moved;
+    CHECK(copy == moved);
+    CHECK(copy[2].data() != moved[2].data());
+    copy.append(moved);
+    REQUIRE(copy.size() == 10);
+    CHECK(copy[8] == "tail");
+    CHECK(copy[7] == std::string(100, 'x'));
+    copy.clear();
+    CHECK(copy.empty());
+    CHECK_FALSE(copy == moved);
+}
+
+TEST_CASE("csv: text columns read the same through the fast path and the tokenizer", "[csv]") {
+    // Fields of every shape a text column meets: quoted (line ends, delimiters, doubled
+    // quotes inside), empty, missing spellings, a quote inside an unquoted field, CR LF.
+    const char* shapes[] = {"plain", "",     "NA",       "\"q,1\"", "\"a\"\"b\"", "x\"y",
+                            "\"\"",  "null", "\"l\nm\"", "N/A",     "ab cd",      "-1.5"};
+    std::string text = "s,t,n\n";
+    std::uint64_t state = 99;
+    for (int i = 0; i < 4000; ++i) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        text += shapes[(state >> 33) % std::size(shapes)];
+        text += ',';
+        text += shapes[(state >> 40) % std::size(shapes)];
+        text += ',' + std::to_string(i) + (i % 5 == 0 ? "\r\n" : "\n");
+    }
+    using S = std::optional<std::string>;
+    for (std::size_t chunk : {std::size_t{1} << 20, std::size_t{7}}) {
+        INFO(chunk);
+        chunked_source a_src{text, chunk};
+        const auto fast = csv::try_columns<S, S, int>(a_src, {"s", "t", "n"});
+        chunked_source b_src{text, chunk};
+        // A column asked for twice keeps this read off the fast path.
+        const auto slow = csv::try_columns<S, S, int, int>(b_src, {"s", "t", "n", "n"});
+        REQUIRE(fast);
+        REQUIRE(slow);
+        CHECK(std::get<0>(*fast) == std::get<0>(*slow));
+        CHECK(std::get<1>(*fast) == std::get<1>(*slow));
+        CHECK(std::get<2>(*fast) == std::get<2>(*slow));
+        // Without missing spellings every field is text: flat, as strings, either path.
+        const csv::options none{.missing = {}};
+        chunked_source c_src{text, chunk};
+        const auto flat = csv::try_columns<csv::text, std::string>(c_src, {"s", "t"}, none);
+        chunked_source d_src{text, chunk};
+        const auto strings =
+            csv::try_columns<std::string, std::string, int, int>(d_src, {"s", "t", "n", "n"}, none);
+        REQUIRE(flat);
+        REQUIRE(strings);
+        const csv::text_column& s = std::get<0>(*flat);
+        CHECK(std::vector<std::string>(s.begin(), s.end()) == std::get<0>(*strings));
+        CHECK(std::get<1>(*flat) == std::get<1>(*strings));
+        // A missing value in a column that is not optional: the same error either way.
+        chunked_source e_src{text, chunk};
+        const auto e = csv::try_columns<csv::text, std::string>(e_src, {"s", "t"});
+        chunked_source f_src{text, chunk};
+        const auto f =
+            csv::try_columns<csv::text, std::string, int, int>(f_src, {"s", "t", "n", "n"});
+        REQUIRE_FALSE(e);
+        REQUIRE_FALSE(f);
+        CHECK(e.error().code() == fastread::errc::missing_value);
+        CHECK(e.error().message() == f.error().message());
     }
 }
 

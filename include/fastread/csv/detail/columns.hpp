@@ -25,10 +25,48 @@
 
 namespace fastread::detail {
 
-/// Room for `rows` in each column.
-template <class... T>
-void csv_reserve(std::tuple<std::vector<T>...>& t, std::size_t rows) {
-    std::apply([&](std::vector<T>&... v) { (v.reserve(rows), ...); }, t);
+/// Room for `rows` in a column (a text column: bytes too, as many a row as it has so far,
+/// 10 % more).
+template <class T>
+void csv_reserve_column(std::vector<T>& v, std::size_t rows) {
+    v.reserve(rows);
+}
+inline void csv_reserve_column(csv::text_column& c, std::size_t rows) {
+    const double per_row =
+        c.empty() ? 0.0
+                  : static_cast<double>(c.bytes().size()) / static_cast<double>(c.size()) * 1.1;
+    const double bytes = per_row * static_cast<double>(rows);
+    c.reserve(rows, bytes < static_cast<double>(SIZE_MAX / 4) ? static_cast<std::size_t>(bytes)
+                                                              : c.bytes().size());
+}
+
+/// Room for `rows` in each column (`text_only`: in the text columns only).
+template <class... C>
+void csv_reserve(std::tuple<C...>& t, std::size_t rows, bool text_only = false) {
+    auto one = [&](auto& c) {
+        if (!text_only || std::is_same_v<std::decay_t<decltype(c)>, csv::text_column>) {
+            csv_reserve_column(c, rows);
+        }
+    };
+    std::apply([&](C&... c) { (one(c), ...); }, t);
+}
+
+/// Appends column `from` to `to`.
+template <class T>
+void csv_append_column(std::vector<T>& to, std::vector<T>&& from) {
+    if (to.empty()) {
+        to = std::move(from);
+    } else {
+        to.insert(to.end(), std::make_move_iterator(from.begin()),
+                  std::make_move_iterator(from.end()));
+    }
+}
+inline void csv_append_column(csv::text_column& to, csv::text_column&& from) {
+    if (to.empty()) {
+        to = std::move(from);
+    } else {
+        to.append(from);
+    }
 }
 
 /// What a run of csv_columns_run stopped at, besides the end.
@@ -46,7 +84,7 @@ template <class... T>
 class csv_columns_job {
   public:
     static constexpr std::size_t n = sizeof...(T);
-    using tuple_type = std::tuple<std::vector<T>...>;
+    using tuple_type = std::tuple<csv::column_of<T>...>;
 
     csv_columns_job(const csv::options& o, const std::array<csv::column_key, n>& keys)
         : missing_(o.missing), keys_(keys), ragged_(o.ragged), delimiter_(o.delimiter),
@@ -57,8 +95,8 @@ class csv_columns_job {
         };
         // The fast path reads a record of numbers without the tokenizer: only where its
         // fields are exactly the tokenizer's (see fast_record).
-        fast_ = (is_number_type<typename csv_optional<T>::type> && ...) && !o.trim &&
-                !number_byte(o.delimiter) && !number_byte(o.quote) && !number_byte(o.escape);
+        fast_ =
+            !o.trim && !number_byte(o.delimiter) && !number_byte(o.quote) && !number_byte(o.escape);
         for (const std::string& m : o.missing) {
             check_missing_ = check_missing_ ||
                              (!m.empty() && (number_byte(m[0]) && !(m[0] >= 'a' && m[0] <= 'z') &&
@@ -103,32 +141,36 @@ class csv_columns_job {
     /// is the field count every record must have (0: set from the first).
     /// `input_bytes` (0: unknown): the bytes from the reader's position to the end, by
     /// which the columns are reserved after the first 1024 rows (as their density promises,
-    /// 10 % more), so that they do not grow by copying.
+    /// 10 % more), so that they do not grow by copying; `reserved`: only the text columns
+    /// (the others have their room).
     csv_stop run(csv_reader& r, tuple_type& out, std::uint64_t& rows, std::size_t& fields,
-                 bool slice_end, std::uint64_t input_bytes = 0) const {
+                 bool slice_end, std::uint64_t input_bytes = 0, bool reserved = false) const {
         csv_stop stop;
         const std::uint64_t start = r.position();
         const std::uint64_t reserve_at = input_bytes != 0 ? rows + 1024 : UINT64_MAX;
         std::vector<int> slots; // field -> column asked for, or -1 (fast_record)
+        bool fast = fast_;
         for (;;) {
             if (rows == reserve_at) [[unlikely]] {
                 const std::uint64_t read = std::max<std::uint64_t>(r.position() - start, 1);
                 const double expect = static_cast<double>(rows) * static_cast<double>(input_bytes) /
                                       static_cast<double>(read) * 1.1;
                 if (expect < static_cast<double>(SIZE_MAX / 64)) {
-                    csv_reserve(out, static_cast<std::size_t>(expect) + 64);
+                    csv_reserve(out, static_cast<std::size_t>(expect) + 64, reserved);
                 }
             }
-            if (fields != 0 && fast_) [[likely]] {
+            if (fields != 0 && fast) [[likely]] {
                 if (slots.size() != fields) {
                     slots.assign(fields, -1);
                     for (std::size_t k = 0; k < n; ++k) {
                         if (index_[k] < fields) {
+                            // A field asked for twice: the tokenizer's (a slot holds one).
+                            fast = fast && slots[index_[k]] < 0;
                             slots[index_[k]] = static_cast<int>(k);
                         }
                     }
                 }
-                if (r.next_fast([&](const char* p, const char* end, csv_cursor& cursor) {
+                if (fast && r.next_fast([&](const char* p, const char* end, csv_cursor& cursor) {
                         return fast_record(p, end, cursor, slots, out,
                                            std::index_sequence_for<T...>{});
                     })) {
@@ -208,78 +250,146 @@ class csv_columns_job {
     }
 
   private:
-    // A number of type V at p (not a missing value), ending at *q; false to leave the
-    // record to the tokenizer (a field that starts with a letter: inf, nan, NA...).
-    template <class V>
-    [[gnu::always_inline]] bool fast_number(const char* p, const char* end, V& v,
-                                            const char*& q) const {
-        if constexpr (!is_number_type<V>) {
-            return false; // fast_ is false: never called
-        } else {
-            if (p == end) {
-                return false;
+    // What the fast path holds of a field until its record is whole: the value of a number,
+    // the view of a text field; inside std::optional for a column that may miss values.
+    template <class C>
+    using fast_value =
+        std::conditional_t<is_number_type<typename csv_optional<C>::type>, C,
+                           std::conditional_t<csv_optional<C>::value,
+                                              std::optional<std::string_view>, std::string_view>>;
+    template <class C>
+    static constexpr bool fast_type =
+        is_number_type<typename csv_optional<C>::type> ||
+        std::is_same_v<typename csv_optional<C>::type, std::string> || std::is_same_v<C, csv::text>;
+
+    // Field of column type C at p, exactly as the tokenizer would read it, into v; the byte
+    // after it in *q. False to leave the record to the tokenizer: a quoted field, a missing
+    // value in a column that is not optional, a field that is not a number (inf, nan, NA...)
+    // or that ends before a byte other than a delimiter or a line end.
+    template <class C>
+    [[gnu::always_inline]] bool fast_field(const char* p, const char* end, csv_cursor& cursor,
+                                           fast_value<C>& v, const char*& q) const {
+        using V = typename csv_optional<C>::type;
+        if (p == end) {
+            return false;
+        }
+        const char c = *p;
+        if (c == delimiter_ || c == '\n' || c == '\r') { // an empty field
+            if constexpr (csv_optional<C>::value) {
+                if (missing_.has({})) {
+                    v = {};
+                    q = p;
+                    return true;
+                }
             }
-            const char c = *p;
+            if constexpr (std::is_same_v<V, std::string> || std::is_same_v<V, csv::text>) {
+                if (!missing_.has({})) {
+                    v = std::string_view();
+                    q = p;
+                    return true;
+                }
+            }
+            return false;
+        }
+        if constexpr (is_number_type<V>) {
             if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.')) {
                 return false;
             }
             number_status st = number_status::invalid;
-            q = convert_number(p, end, v, st);
+            V value{};
+            q = convert_number(p, end, value, st);
             if (st != number_status::ok) {
                 return false;
             }
+            v = value;
             return !check_missing_ ||
                    !missing_.has(std::string_view(p, static_cast<std::size_t>(q - p)));
+        } else {
+            if (c == quote_) {
+                return false;
+            }
+            q = cursor.next(p);
+            const std::string_view field(p, static_cast<std::size_t>(q - p));
+            if (missing_.has(field)) {
+                if constexpr (csv_optional<C>::value) {
+                    v = {};
+                    return true;
+                }
+                return false;
+            }
+            v = field;
+            return true;
         }
     }
 
-    // The record of numbers at p, each field exactly what the tokenizer would make of it
-    // (no quote, no escape, a delimiter or a line end right after each number): its values
-    // appended to `out`, and the byte after its line end; null (nothing appended) for any
-    // other record, or one that the bytes before `end` do not hold whole.
+    // Appends a fast_value to its column.
+    template <class C, class Column>
+    [[gnu::always_inline]] static void fast_append(Column& column, fast_value<C>& v) {
+        using V = typename csv_optional<C>::type;
+        if constexpr (is_number_type<V> || std::is_same_v<V, csv::text>) {
+            column.push_back(v);
+        } else if constexpr (csv_optional<C>::value) {
+            if (v) {
+                column.emplace_back(std::in_place, v->data(), v->size());
+            } else {
+                column.emplace_back();
+            }
+        } else {
+            column.emplace_back(v.data(), v.size());
+        }
+    }
+
+    // The record at p, each field exactly what the tokenizer would make of it (no quote, no
+    // escape, a delimiter or a line end right after each field read): its values appended
+    // to `out`, and the byte after its line end; null (nothing appended) for any other
+    // record, or one that the bytes before `end` do not hold whole.
     template <std::size_t... I>
     [[gnu::always_inline]] const char*
     fast_record(const char* p, const char* end, csv_cursor& cursor, const std::vector<int>& slots,
                 tuple_type& out, std::index_sequence<I...>) const {
-        if (p == end || *p == '\n' || *p == '\r' || (comment_ != 0 && *p == comment_)) {
+        if constexpr (!(fast_type<T> && ...)) {
             return nullptr;
-        }
-        std::tuple<typename csv_optional<T>::type...> values;
-        const std::size_t count = slots.size();
-        for (std::size_t f = 0; f < count; ++f) {
-            const char* q = end;
-            const int k = slots[f];
-            if (k >= 0) {
-                bool ok = false;
-                (void)((k == static_cast<int>(I)
-                            ? (ok = fast_number(p, end, std::get<I>(values), q), true)
-                            : false) ||
-                       ...);
-                if (!ok) {
-                    return nullptr;
-                }
-            } else {
-                q = cursor.next(p);
-            }
-            if (q == end) {
+        } else {
+            if (p == end || *p == '\n' || *p == '\r' || (comment_ != 0 && *p == comment_)) {
                 return nullptr;
             }
-            const char c = *q;
-            if (f + 1 < count) {
-                if (c != delimiter_) {
+            std::tuple<fast_value<T>...> values;
+            const std::size_t count = slots.size();
+            for (std::size_t f = 0; f < count; ++f) {
+                const char* q = end;
+                const int k = slots[f];
+                if (k >= 0) {
+                    bool ok = false;
+                    (void)((k == static_cast<int>(I)
+                                ? (ok = fast_field<T>(p, end, cursor, std::get<I>(values), q), true)
+                                : false) ||
+                           ...);
+                    if (!ok) {
+                        return nullptr;
+                    }
+                } else {
+                    q = cursor.next(p);
+                }
+                if (q == end) {
                     return nullptr;
                 }
-                p = q + 1;
-            } else if (c == '\n') {
-                p = q + 1;
-            } else if (c == '\r' && q + 1 != end) {
-                p = q + (q[1] == '\n' ? 2 : 1);
-            } else {
-                return nullptr;
+                const char c = *q;
+                if (f + 1 < count) {
+                    if (c != delimiter_) {
+                        return nullptr;
+                    }
+                    p = q + 1;
+                } else if (c == '\n') {
+                    p = q + 1;
+                } else if (c == '\r' && q + 1 != end) {
+                    p = q + (q[1] == '\n' ? 2 : 1);
+                } else {
+                    return nullptr;
+                }
             }
+            (fast_append<T>(std::get<I>(out), std::get<I>(values)), ...);
+            return p;
         }
-        (std::get<I>(out).emplace_back(std::move(std::get<I>(values))), ...);
-        return p;
     }
 
     template <std::size_t... I>
@@ -287,9 +397,10 @@ class csv_columns_job {
                                     errc& code, std::index_sequence<I...>) const {
         (void)(put_one<I>(std::get<I>(out), f, bad, code) && ...);
     }
-    template <std::size_t K, class C>
-    [[gnu::always_inline]] bool put_one(std::vector<C>& v, const csv_fields& f, std::size_t& bad,
+    template <std::size_t K, class Column>
+    [[gnu::always_inline]] bool put_one(Column& v, const csv_fields& f, std::size_t& bad,
                                         errc& code) const {
+        using C = std::tuple_element_t<K, std::tuple<T...>>;
         using traits = csv_optional<C>;
         using V = typename traits::type;
         const std::size_t i = index_[K];
@@ -305,7 +416,10 @@ class csv_columns_job {
                 return false;
             }
         }
-        if constexpr (std::is_same_v<V, std::string>) {
+        if constexpr (std::is_same_v<V, csv::text>) {
+            v.push_back(field);
+            return true;
+        } else if constexpr (std::is_same_v<V, std::string>) {
             if constexpr (traits::value) {
                 v.emplace_back(std::in_place, field.data(), field.size());
             } else {
@@ -356,24 +470,17 @@ inline fastread::error csv_stop_error(const csv_stop& s, std::uint64_t rows_befo
     return csv_error(s.code, at, s.reason, file, names);
 }
 
-template <class... T>
-void csv_append(std::tuple<std::vector<T>...>& to, std::tuple<std::vector<T>...>&& from) {
-    auto one = [](auto& a, auto&& b) {
-        if (a.empty()) {
-            a = std::move(b);
-        } else {
-            a.insert(a.end(), std::make_move_iterator(b.begin()), std::make_move_iterator(b.end()));
-        }
-    };
+template <class... C>
+void csv_append(std::tuple<C...>& to, std::tuple<C...>&& from) {
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-        (one(std::get<I>(to), std::move(std::get<I>(from))), ...);
+        (csv_append_column(std::get<I>(to), std::move(std::get<I>(from))), ...);
     }
-    (std::index_sequence_for<T...>{});
+    (std::index_sequence_for<C...>{});
 }
 
 /// csv::columns of a csv_input, on the calling thread.
 template <class... T>
-result<std::tuple<std::vector<T>...>>
+result<std::tuple<csv::column_of<T>...>>
 csv_columns_input(csv_input& in, const csv::options& o,
                   const std::array<csv::column_key, sizeof...(T)>& keys, const std::string& file,
                   std::uint64_t size_hint = 0) {
@@ -393,7 +500,7 @@ csv_columns_input(csv_input& in, const csv::options& o,
     if (fastread::error e = job.resolve(*head, file); e.code()) {
         return e;
     }
-    std::tuple<std::vector<T>...> out;
+    std::tuple<csv::column_of<T>...> out;
     std::uint64_t rows = 0;
     std::size_t fields = head->fields;
     const csv_stop stop = job.run(r, out, rows, fields, false,

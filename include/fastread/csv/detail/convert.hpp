@@ -1,3 +1,6 @@
+// The public header first (csv::text): it includes this one at its end, after what this one
+// uses.
+#include "../../csv.hpp"
 #ifndef FASTREAD_CSV_DETAIL_CONVERT_HPP
 #define FASTREAD_CSV_DETAIL_CONVERT_HPP
 
@@ -35,7 +38,8 @@ inline constexpr bool is_csv_value =
     is_number_type<T> || std::is_same_v<T, bool> || std::is_same_v<T, std::string>;
 
 template <class T>
-inline constexpr bool is_csv_column = is_csv_value<typename csv_optional<T>::type>;
+inline constexpr bool is_csv_column =
+    is_csv_value<typename csv_optional<T>::type> || std::is_same_v<T, csv::text>;
 
 /// The name of a column type in messages.
 template <class T>

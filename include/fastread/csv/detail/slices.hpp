@@ -130,11 +130,11 @@ inline void csv_parity_add(csv_part_parity& pp, const char* p, const char* end, 
 /// csv::columns of `file` in `threads` slices after `body` (the offset after the header,
 /// whose reading left `lines_before` lines behind); nothing when no cut is found.
 template <class... T>
-std::optional<result<std::tuple<std::vector<T>...>>>
+std::optional<result<std::tuple<csv::column_of<T>...>>>
 csv_columns_slices(input_file& file, unsigned threads, std::uint64_t body,
                    std::uint64_t lines_before, const csv_dialect& d,
                    const csv_columns_job<T...>& job) {
-    using tuple_type = std::tuple<std::vector<T>...>;
+    using tuple_type = std::tuple<csv::column_of<T>...>;
     const std::uint64_t size = file.size();
     const std::string name = file.path().string();
     const byte_set_masks_fn masks = byte_set_masks_for(scan::active_level());
@@ -210,7 +210,10 @@ csv_columns_slices(input_file& file, unsigned threads, std::uint64_t body,
             csv_slice_input in(reads, static_cast<unsigned>(t), cuts[t], cuts[t + 1]);
             csv_reader r(d, in, cuts[t], false);
             std::size_t f = fields;
-            s.stop = job.run(r, s.out, s.rows, f, t + 1 < slices);
+            // The bytes whose rows the columns get room for once 1024 are read (text columns
+            // by their density): slice 0's columns are joined the others' rows.
+            const std::uint64_t bytes = t == 0 ? size - cuts[0] : cuts[t + 1] - cuts[t];
+            s.stop = job.run(r, s.out, s.rows, f, t + 1 < slices, bytes, true);
             s.lines = r.lines();
         }
     });
@@ -266,9 +269,7 @@ csv_columns_slices(input_file& file, unsigned threads, std::uint64_t body,
                 if (k >= first && k < last) {
                     auto& to = std::get<k>(out);
                     for (unsigned t = 1; t < slices; ++t) {
-                        auto& from = std::get<k>(parts2[t].out);
-                        to.insert(to.end(), std::make_move_iterator(from.begin()),
-                                  std::make_move_iterator(from.end()));
+                        csv_append_column(to, std::move(std::get<k>(parts2[t].out)));
                     }
                 }
             };
@@ -281,7 +282,7 @@ csv_columns_slices(input_file& file, unsigned threads, std::uint64_t body,
 
 /// csv::columns(path): see its comment in columns.hpp.
 template <class... T>
-result<std::tuple<std::vector<T>...>>
+result<std::tuple<csv::column_of<T>...>>
 csv_columns_file(const std::filesystem::path& path, const csv::options& asked,
                  const std::array<csv::column_key, sizeof...(T)>& keys) {
     const result<csv::options> settled = settle_call(asked);
