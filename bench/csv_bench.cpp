@@ -1,13 +1,14 @@
-// The csv family: delimited text as its readers read it. Python's csv module, pandas.read_csv
-// and data.table's fread (1 and 2 threads) as processes, each interpreter's start-up alone on
-// a row of its own, against fastread::csv::rows (every field visited) and csv::columns (the
-// default threads and 1 thread). Every reader that converts is given the same types. Inputs,
-// generated: a mixed table shaped like a taxi-trip export (integers, doubles, short strings,
-// ISO timestamps kept as strings, ~5 % of one column missing), an all-numeric table (doubles
-// of 15 and 6 significant digits, integer ids below 10^9), a quoted-text table (fields with
-// commas, doubled quotes and line ends), a wide numeric table (500 columns, the first ten
-// read), and the mixed table as TSV; `--csv FILE` adds a user's file (rows only). Each row is
-// checked once: its count of records and the sum of one numeric column against
+// The csv family: delimited text as its readers read it. Python's csv module, pandas.read_csv,
+// data.table's fread (1 and 2 threads), vroom, DuckDB's and polars' node packages (1 and 2
+// threads) as processes, each interpreter's start-up alone on a row of its own, libcsv and
+// fast-cpp-csv-parser in process, against fastread::csv::rows (every field visited) and
+// csv::columns (the default threads, 1 thread, and text columns as csv::text). Every reader that
+// converts is given the same types. Inputs, generated: a mixed table shaped like a taxi-trip export
+// (integers, doubles, short strings, ISO timestamps kept as strings, ~5 % of one column missing),
+// an all-numeric table (doubles of 15 and 6 significant digits, integer ids below 10^9), a
+// quoted-text table (fields with commas, doubled quotes and line ends), a wide numeric table (500
+// columns, the first ten read), and the mixed table as TSV; `--csv FILE` adds a user's file (rows
+// only). Each row is checked once: its count of records and the sum of one numeric column against
 // fastread::csv::columns'.
 
 #include <fastread/csv.hpp>
@@ -195,6 +196,34 @@ csv::options options_of(const table_spec& t, unsigned threads) {
 }
 
 // csv::columns with every column's type given; the tally of the checked column.
+// The tables with text columns, those read as csv::text (stored flat) instead of
+// std::string; the other columns as by_columns reads them.
+tally by_text_columns(const table_spec& t, unsigned threads) {
+    const csv::options o = options_of(t, threads);
+    tally out;
+    if (t.kind == table_kind::quoted) {
+        auto [id, text, value] =
+            csv::columns<std::int64_t, csv::text, double>(t.in.path, {"id", "text", "value"}, o);
+        out.rows = value.size();
+        for (double v : value) {
+            out.sum += v;
+        }
+    } else {
+        auto [vendor, pickup, passengers, distance, fare, tip, payment, id] =
+            csv::columns<csv::text, csv::text, std::int32_t, double, double, std::optional<double>,
+                         csv::text, std::int64_t>(
+                t.in.path,
+                {"vendor_id", "pickup_datetime", "passenger_count", "trip_distance", "fare_amount",
+                 "tip_amount", "payment_type", "trip_id"},
+                o);
+        out.rows = fare.size();
+        for (double f : fare) {
+            out.sum += f;
+        }
+    }
+    return out;
+}
+
 tally by_columns(const table_spec& t, unsigned threads) {
     const csv::options o = options_of(t, threads);
     const auto& path = t.in.path;
@@ -671,6 +700,7 @@ const char* const row_fread_2 = "data.table fread, nThread=2 (process)";
 const char* const row_rows = "fastread::csv::rows, fields visited";
 const char* const row_columns = "fastread::csv::columns";
 const char* const row_columns_1 = "fastread::csv::columns, 1 thread";
+const char* const row_columns_text = "fastread::csv::columns, text as csv::text";
 const char* const row_libcsv = "libcsv, a callback per field";
 const char* const row_fccp = "fast-cpp-csv-parser io::CSVReader";
 const char* const row_vroom = "vroom, num_threads=2, altrep=FALSE (process)";
@@ -717,10 +747,10 @@ void add_rows(context& ctx, const table_spec& t) {
             [argv, want] { return check_tally(want, run_process(argv)); });
     };
     if (t.in.group == "your files") {
-        for (const char* r :
-             {row_python_csv, row_pandas, row_python, row_fread_1, row_fread_2, row_r, row_vroom,
-              row_r_vroom, row_duckdb_1, row_duckdb_2, row_node_duckdb, row_polars_1, row_polars_2,
-              row_node_polars, row_columns, row_columns_1, row_libcsv, row_fccp}) {
+        for (const char* r : {row_python_csv, row_pandas, row_python, row_fread_1, row_fread_2,
+                              row_r, row_vroom, row_r_vroom, row_duckdb_1, row_duckdb_2,
+                              row_node_duckdb, row_polars_1, row_polars_2, row_node_polars,
+                              row_columns, row_columns_1, row_columns_text, row_libcsv, row_fccp}) {
             ctx.note("csv", r, t.in.column, "n/a (the file's types are not known)");
         }
     } else {
@@ -813,6 +843,14 @@ void add_rows(context& ctx, const table_spec& t) {
         ctx.add(
             "csv", row_columns_1, t.in, [t] { benchmark::DoNotOptimize(by_columns(t, 1).rows); },
             [t, want] { return check_tally(want, tally_text(by_columns(t, 1))); });
+        if (t.kind == table_kind::numeric || t.kind == table_kind::wide) {
+            ctx.note("csv", row_columns_text, t.in.column, "n/a (no text column)");
+        } else {
+            ctx.add(
+                "csv", row_columns_text, t.in,
+                [t] { benchmark::DoNotOptimize(by_text_columns(t, 0).rows); },
+                [t, want] { return check_tally(want, tally_text(by_text_columns(t, 0))); });
+        }
     }
     ctx.add(
         "csv", row_rows, t.in, [t] { benchmark::DoNotOptimize(by_rows(t)); },
@@ -830,10 +868,11 @@ void add_rows(context& ctx, const table_spec& t) {
 void register_csv_family(context& ctx) {
     ctx.set_estimate_scale("csv", 5.9, 1.0); // default run, Xeon KVM host, 2026-11-29
     ctx.add_family("csv", "delimited text (CSV, TSV)",
-                   {row_python_csv, row_python, row_pandas, row_r, row_fread_1, row_fread_2,
-                    row_r_vroom, row_vroom, row_node_duckdb, row_duckdb_1, row_duckdb_2,
-                    row_node_polars, row_polars_1, row_polars_2, row_libcsv, row_fccp, row_rows,
-                    row_columns, row_columns_1},
+                   {row_python_csv,  row_python,   row_pandas,    row_r,
+                    row_fread_1,     row_fread_2,  row_r_vroom,   row_vroom,
+                    row_node_duckdb, row_duckdb_1, row_duckdb_2,  row_node_polars,
+                    row_polars_1,    row_polars_2, row_libcsv,    row_fccp,
+                    row_rows,        row_columns,  row_columns_1, row_columns_text},
                    unit::cycles_per_byte_and_rows);
     ctx.mark_default("csv", row_columns, {row_rows});
     ctx.mark_rows("csv", row_kind::peer,
@@ -897,13 +936,14 @@ void register_csv_family(context& ctx) {
 const family_registration csv_family{{
     "csv",
     9,
-    "  csv     delimited text: Python's csv module, pandas.read_csv and data.table's fread\n"
-    "          (nThread 1 and 2), processes with their start-up on rows of their own, against\n"
-    "          fastread::csv::rows (fields visited) and csv::columns (threads, 1 thread), the\n"
-    "          same types given to every reader. Columns: 64 MB (--quick 4 MB) each of a mixed\n"
-    "          table (a taxi-trip export), an all-numeric one, quoted text, a wide one (500\n"
-    "          columns, 10 read) and a TSV. Cells: cycles per byte and millions of rows a\n"
-    "          second.\n",
+    "  csv     delimited text: Python's csv module, pandas.read_csv, data.table's fread\n"
+    "          (nThread 1 and 2), vroom, DuckDB and polars (threads 1 and 2), processes with\n"
+    "          their start-up on rows of their own; libcsv and fast-cpp-csv-parser; against\n"
+    "          fastread::csv::rows (fields visited) and csv::columns (threads, 1 thread, text\n"
+    "          as csv::text), the same types given to every reader. Columns: 64 MB (--quick\n"
+    "          4 MB) each of a mixed table (a taxi-trip export), an all-numeric one, quoted\n"
+    "          text, a wide one (500 columns, 10 read) and a TSV. Cells: cycles per byte and\n"
+    "          millions of rows a second.\n",
     "--csv",
     "also benchmark these delimited files (csv::rows only; one column each)",
     {},
