@@ -4,7 +4,8 @@
 // from the whole input at the best SIMD level, at the scalar level, and streamed in chunks;
 // a numeric column (std::optional<double>, read through the fast path for records of
 // numbers) must be the same whole and streamed, and the same as the tokenizer's reading of
-// that column as text converted one field at a time.
+// that column as text converted one field at a time; the first column as csv::text (the fast
+// path for text, quoted fields too) must be the same whole and streamed, and the rows' text.
 
 #include <fastread/csv.hpp>
 #include <fastread/scan/simd_level.hpp>
@@ -51,6 +52,18 @@ std::string read_column(Source& src, const csv::options& o, std::vector<std::opt
         return r.error().message();
     }
     v = std::move(std::get<0>(*r));
+    return {};
+}
+
+template <class Source>
+std::string read_text(Source& src, csv::options o, std::vector<std::string>& v) {
+    o.missing = {};
+    auto r = csv::try_columns<csv::text>(src, {0}, o);
+    if (!r) {
+        return r.error().message();
+    }
+    const csv::text_column& c = std::get<0>(*r);
+    v.assign(c.begin(), c.end());
     return {};
 }
 
@@ -111,6 +124,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
                                          std::memcmp(&v, &*a[i], sizeof v) == 0,
                                      "the value is the field's text converted");
             }
+        }
+    }
+
+    // The first column as flat text: whole, in chunks, and the rows' first fields.
+    std::vector<std::string> ta, tb;
+    fastread::memory_source w3(in.data);
+    const std::string eta = read_text(w3, o, ta);
+    fastread_fuzz::chunked_source p3(in.data, chunk);
+    const std::string etb = read_text(p3, o, tb);
+    fastread_fuzz::check(eta == etb && ta == tb, "the text column is the same in chunks");
+    if (eta.empty() && best.error.empty()) {
+        fastread_fuzz::check(ta.size() == best.fields.size(), "a text for every row");
+        for (std::size_t i = 0; i < ta.size(); ++i) {
+            fastread_fuzz::check(ta[i] == best.fields[i][0], "the text is the row's field");
         }
     }
     return 0;

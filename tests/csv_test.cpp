@@ -481,8 +481,23 @@ TEST_CASE("csv: text_column holds fields flat, views stable across moves", "[csv
 TEST_CASE("csv: text columns read the same through the fast path and the tokenizer", "[csv]") {
     // Fields of every shape a text column meets: quoted (line ends, delimiters, doubled
     // quotes inside), empty, missing spellings, a quote inside an unquoted field, CR LF.
-    const char* shapes[] = {"plain", "",     "NA",       "\"q,1\"", "\"a\"\"b\"", "x\"y",
-                            "\"\"",  "null", "\"l\nm\"", "N/A",     "ab cd",      "-1.5"};
+    const char* shapes[] = {"plain",
+                            "",
+                            "NA",
+                            "\"q,1\"",
+                            "\"a\"\"b\"",
+                            "x\"y",
+                            "\"\"",
+                            "null",
+                            "\"l\nm\"",
+                            "N/A",
+                            "ab cd",
+                            "-1.5",
+                            "\"c\rd\r\ne\"",
+                            "\"e\"f",
+                            "\"NA\"",
+                            "\"\"\"\"",
+                            "\"long text, quoted\""};
     std::string text = "s,t,n\n";
     std::uint64_t state = 99;
     for (int i = 0; i < 4000; ++i) {
@@ -527,6 +542,17 @@ TEST_CASE("csv: text columns read the same through the fast path and the tokeniz
         REQUIRE_FALSE(f);
         CHECK(e.error().code() == fastread::errc::missing_value);
         CHECK(e.error().message() == f.error().message());
+        // A field over the limit, quoted or not: the same error either way.
+        const csv::options small{.missing = {}, .max_field_bytes = 8};
+        chunked_source g_src{text, chunk};
+        const auto g = csv::try_columns<csv::text, std::string>(g_src, {"s", "t"}, small);
+        chunked_source h_src{text, chunk};
+        const auto h =
+            csv::try_columns<csv::text, std::string, int, int>(h_src, {"s", "t", "n", "n"}, small);
+        REQUIRE_FALSE(g);
+        REQUIRE_FALSE(h);
+        CHECK(g.error().code() == fastread::errc::over_limit);
+        CHECK(g.error().message() == h.error().message());
     }
 }
 

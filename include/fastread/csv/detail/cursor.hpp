@@ -51,7 +51,8 @@ class csv_cursor {
         block_ = SIZE_MAX;
     }
 
-    /// The first byte of the set at or after `p` (base <= p <= end), or end.
+    /// The first byte of the set at or after `p` (base <= p <= end), or end. Calls go forward:
+    /// p is not before the last answer, unless rewind() was called since.
     [[gnu::always_inline]] const char* next(const char* p) noexcept {
         const auto off = static_cast<std::size_t>(p - base_);
         std::size_t b = off >> 6;
@@ -76,6 +77,10 @@ class csv_cursor {
         block_mask_ = m;
         return base_ + (b << 6) + std::countr_zero(m);
     }
+
+    /// Drops the last answer kept for the next call: next() may then be asked about bytes
+    /// before it (a reader going back to a record's start).
+    void rewind() noexcept { block_ = SIZE_MAX; }
 
     /// For a caller's own walk over the bits: the first byte of the buffer, how many blocks
     /// it has (the partial one included), and the mask of block `b` (< blocks()).

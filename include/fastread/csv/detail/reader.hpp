@@ -158,20 +158,24 @@ class csv_reader {
         }
     }
 
-    /// A caller's fast path for the next record: `read(p, end, cursor)` returns the byte
-    /// after the record that starts at p (ended by a line end before `end`), or null to
-    /// leave it to next(). True when it took one (offset() and line() are its own then).
+    /// A caller's fast path for the next record: `read(p, end, cursor, lines)` returns the
+    /// byte after the record that starts at p (ended by a line end before `end`), having
+    /// added to `lines` the line ends inside its quoted fields, or null to leave it to
+    /// next(). True when it took one (offset() and line() are its own then).
     template <class Read>
     [[gnu::always_inline]] bool next_fast(Read&& read) {
         if (bom_) [[unlikely]] {
             return false;
         }
-        const char* after = read(pos_, end_, tok_.cursor());
+        std::uint64_t inside = 0;
+        const char* after = read(pos_, end_, tok_.cursor(), inside);
         if (after == nullptr) {
+            tok_.cursor().rewind(); // the tokenizer reads the record from its start
             return false;
         }
         record_offset_ = offset_ + static_cast<std::uint64_t>(pos_ - base_);
         record_line_ = ++line_;
+        line_ += inside;
         pos_ = after;
         return true;
     }
