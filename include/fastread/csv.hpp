@@ -177,11 +177,12 @@ class text_column {
         const std::size_t start = i == 0 ? 0 : ends_[i - 1];
         return {bytes_.get() + start, ends_[i] - start};
     }
-    /// Field `i`. @throws std::out_of_range if i >= size().
+    /// Field `i`. @throws std::out_of_range when i >= size().
     std::string_view at(std::size_t i) const {
         if (i >= size()) {
-            throw std::out_of_range("csv::text_column::at: field " + std::to_string(i) + " of " +
-                                    std::to_string(size()));
+            detail::throw_error(fastread::error(make_error_code(errc::out_of_range),
+                                                "csv::text_column::at: field " + std::to_string(i) +
+                                                    " of " + std::to_string(size())));
         }
         return (*this)[i];
     }
