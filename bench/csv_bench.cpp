@@ -17,8 +17,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <random>
@@ -38,6 +40,11 @@
 #endif
 #include <libfccp/csv.h>
 #endif
+
+#include <malloc.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bench_util.hpp"
 #include "families.hpp"
@@ -738,13 +745,130 @@ const std::string& polars_module() {
     return found;
 }
 
+// ---- peak memory -----------------------------------------------------------------------
+
+// A peak resident memory as a cell: MiB.
+std::string memory_cell(std::uint64_t bytes) {
+    if (bytes == 0) {
+        return "not measured";
+    }
+    char cell[48];
+    std::snprintf(cell, sizeof cell, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+    return cell;
+}
+
+// Runs `argv` under GNU time (its output returned) and sets `peak` to its peak resident
+// memory in bytes (`%M`), 0 where /usr/bin/time is not there.
+std::string run_measured(const std::vector<std::string>& argv, const std::filesystem::path& report,
+                         std::uint64_t& peak) {
+    peak = 0;
+    if (!std::filesystem::exists("/usr/bin/time")) {
+        return run_process(argv);
+    }
+    std::vector<std::string> timed{"/usr/bin/time", "-f", "%M", "-o", report.string()};
+    timed.insert(timed.end(), argv.begin(), argv.end());
+    std::string out = run_process(timed);
+    std::ifstream in(report);
+    std::uint64_t kib = 0;
+    if (in >> kib) {
+        peak = kib * 1024;
+    }
+    return out;
+}
+
+// The peak resident memory that `fn` adds to this process, in bytes, measured in a child
+// (fork) whose free heap memory is first given back to the system (malloc_trim: what
+// earlier rows freed is not counted as reused) and whose peak is set back to its resident
+// size (/proc/self/clear_refs, 5); 0 where that cannot be done. The child's result goes
+// back through a pipe.
+std::uint64_t peak_added(const std::function<void()>& fn) {
+    int fds[2];
+    if (::pipe(fds) != 0) {
+        return 0;
+    }
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        ::close(fds[0]);
+        ::close(fds[1]);
+        return 0;
+    }
+    if (pid == 0) {
+        ::close(fds[0]);
+        auto status_kib = [](const char* key) -> std::uint64_t {
+            std::ifstream in("/proc/self/status");
+            std::string line;
+            while (std::getline(in, line)) {
+                if (line.rfind(key, 0) == 0) {
+                    return std::strtoull(line.c_str() + std::strlen(key), nullptr, 10);
+                }
+            }
+            return 0;
+        };
+        std::uint64_t added = 0;
+        ::malloc_trim(0);
+        if (std::ofstream("/proc/self/clear_refs") << "5") {
+            const std::uint64_t before = status_kib("VmRSS:");
+            try {
+                fn();
+                const std::uint64_t peak = status_kib("VmHWM:");
+                added = peak > before ? (peak - before) * 1024 : 0;
+            } catch (...) {
+                added = 0;
+            }
+        }
+        const ssize_t w = ::write(fds[1], &added, sizeof added);
+        ::_exit(w == sizeof added ? 0 : 1);
+    }
+    ::close(fds[1]);
+    std::uint64_t added = 0;
+    if (::read(fds[0], &added, sizeof added) != sizeof added) {
+        added = 0;
+    }
+    ::close(fds[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return added;
+}
+
+const char* const memory_prefix = "peak memory: ";
+
+// The rows whose peak memory is measured (in their check), in the table's order.
+std::vector<const char*> memory_rows() {
+    return {row_python_csv, row_pandas,   row_fread_1,  row_fread_2,   row_vroom,
+            row_duckdb_1,   row_duckdb_2, row_polars_1, row_polars_2,  row_libcsv,
+            row_fccp,       row_rows,     row_columns,  row_columns_1, row_columns_text};
+}
+
 void add_rows(context& ctx, const table_spec& t) {
     ctx.add_column("csv", t.in);
+    // Until a row's check measures it: a row not run has no peak memory.
+    for (const char* r : memory_rows()) {
+        ctx.note("csv", memory_prefix + std::string(r), t.in.column, "not run");
+    }
     const tally want = t.in.group == "your files" ? tally{} : by_columns(t, 0);
+    // A process's row: its check (once, untimed) also measures its peak memory, the whole
+    // process's (interpreter included: its start-up row's peak is that alone).
+    const std::filesystem::path report = ctx.opts().data_dir / "csv-peak-memory";
     auto process = [&](const char* row, std::vector<std::string> argv) {
         ctx.add(
             "csv", row, t.in, [argv] { benchmark::DoNotOptimize(run_process(argv)); },
-            [argv, want] { return check_tally(want, run_process(argv)); });
+            [&ctx, argv, want, report, row = std::string(row), column = t.in.column] {
+                std::uint64_t peak = 0;
+                const std::string out = run_measured(argv, report, peak);
+                ctx.note("csv", memory_prefix + row, column, memory_cell(peak));
+                return check_tally(want, out);
+            });
+    };
+    // An in-process row's check measures the peak memory one call adds.
+    auto in_process = [&](const char* row, std::function<tally()> read) {
+        ctx.add(
+            "csv", row, t.in, [read] { benchmark::DoNotOptimize(read().rows); },
+            [&ctx, read, want, row = std::string(row), column = t.in.column] {
+                ctx.note("csv", memory_prefix + row, column, memory_cell(peak_added([read] {
+                             benchmark::DoNotOptimize(read().rows);
+                         })));
+                return check_tally(want, tally_text(read()));
+            });
     };
     if (t.in.group == "your files") {
         for (const char* r : {row_python_csv, row_pandas, row_python, row_fread_1, row_fread_2,
@@ -820,9 +944,7 @@ void add_rows(context& ctx, const table_spec& t) {
             }
         }
 #if FASTREAD_HAVE_LIBCSV
-        ctx.add(
-            "csv", row_libcsv, t.in, [t] { benchmark::DoNotOptimize(by_libcsv(t).rows); },
-            [t, want] { return check_tally(want, tally_text(by_libcsv(t))); });
+        in_process(row_libcsv, [t] { return by_libcsv(t); });
 #else
         ctx.note("csv", row_libcsv, t.in.column, "not built (libcsv-dev)");
 #endif
@@ -830,31 +952,24 @@ void add_rows(context& ctx, const table_spec& t) {
         if (t.kind == table_kind::quoted) {
             ctx.note("csv", row_fccp, t.in.column, "n/a (refuses line ends in quoted fields)");
         } else {
-            ctx.add(
-                "csv", row_fccp, t.in, [t] { benchmark::DoNotOptimize(by_fccp(t).rows); },
-                [t, want] { return check_tally(want, tally_text(by_fccp(t))); });
+            in_process(row_fccp, [t] { return by_fccp(t); });
         }
 #else
         ctx.note("csv", row_fccp, t.in.column, "not built (libfccp-dev)");
 #endif
-        ctx.add(
-            "csv", row_columns, t.in, [t] { benchmark::DoNotOptimize(by_columns(t, 0).rows); },
-            [t, want] { return check_tally(want, tally_text(by_columns(t, 0))); });
-        ctx.add(
-            "csv", row_columns_1, t.in, [t] { benchmark::DoNotOptimize(by_columns(t, 1).rows); },
-            [t, want] { return check_tally(want, tally_text(by_columns(t, 1))); });
+        in_process(row_columns, [t] { return by_columns(t, 0); });
+        in_process(row_columns_1, [t] { return by_columns(t, 1); });
         if (t.kind == table_kind::numeric || t.kind == table_kind::wide) {
             ctx.note("csv", row_columns_text, t.in.column, "n/a (no text column)");
         } else {
-            ctx.add(
-                "csv", row_columns_text, t.in,
-                [t] { benchmark::DoNotOptimize(by_text_columns(t, 0).rows); },
-                [t, want] { return check_tally(want, tally_text(by_text_columns(t, 0))); });
+            in_process(row_columns_text, [t] { return by_text_columns(t, 0); });
         }
     }
     ctx.add(
         "csv", row_rows, t.in, [t] { benchmark::DoNotOptimize(by_rows(t)); },
-        [t] {
+        [&ctx, t] {
+            ctx.note("csv", memory_prefix + std::string(row_rows), t.in.column,
+                     memory_cell(peak_added([t] { benchmark::DoNotOptimize(by_rows(t)); })));
             std::uint64_t rows = 0;
             for ([[maybe_unused]] const csv::row& r : csv::rows(t.in.path, options_of(t, 1))) {
                 ++rows;
@@ -867,13 +982,15 @@ void add_rows(context& ctx, const table_spec& t) {
 
 void register_csv_family(context& ctx) {
     ctx.set_estimate_scale("csv", 5.9, 1.0); // default run, Xeon KVM host, 2026-11-29
-    ctx.add_family("csv", "delimited text (CSV, TSV)",
-                   {row_python_csv,  row_python,   row_pandas,    row_r,
-                    row_fread_1,     row_fread_2,  row_r_vroom,   row_vroom,
-                    row_node_duckdb, row_duckdb_1, row_duckdb_2,  row_node_polars,
-                    row_polars_1,    row_polars_2, row_libcsv,    row_fccp,
-                    row_rows,        row_columns,  row_columns_1, row_columns_text},
-                   unit::cycles_per_byte_and_rows);
+    std::vector<std::string> rows = {
+        row_python_csv, row_python,      row_pandas,   row_r,           row_fread_1,
+        row_fread_2,    row_r_vroom,     row_vroom,    row_node_duckdb, row_duckdb_1,
+        row_duckdb_2,   row_node_polars, row_polars_1, row_polars_2,    row_libcsv,
+        row_fccp,       row_rows,        row_columns,  row_columns_1,   row_columns_text};
+    for (const char* r : memory_rows()) {
+        rows.push_back(memory_prefix + std::string(r));
+    }
+    ctx.add_family("csv", "delimited text (CSV, TSV)", rows, unit::cycles_per_byte_and_rows);
     ctx.mark_default("csv", row_columns, {row_rows});
     ctx.mark_rows("csv", row_kind::peer,
                   {row_python_csv, row_pandas, row_fread_1, row_fread_2, row_vroom, row_duckdb_1,
