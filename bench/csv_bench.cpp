@@ -9,7 +9,9 @@
 // quoted-text table (fields with commas, doubled quotes and line ends), a wide numeric table (500
 // columns, the first ten read), and the mixed table as TSV; `--csv FILE` adds a user's file (rows
 // only). Each row is checked once: its count of records and the sum of one numeric column against
-// fastread::csv::columns'.
+// fastread::csv::columns'; the check also measures its peak memory (rows "peak memory: ..."): a
+// process's whole (GNU time's %M, the interpreter included), an in-process reader's the peak one
+// call adds (in a forked child).
 
 #include <fastread/csv.hpp>
 
@@ -1060,7 +1062,7 @@ const family_registration csv_family{{
     "          as csv::text), the same types given to every reader. Columns: 64 MB (--quick\n"
     "          4 MB) each of a mixed table (a taxi-trip export), an all-numeric one, quoted\n"
     "          text, a wide one (500 columns, 10 read) and a TSV. Cells: cycles per byte and\n"
-    "          millions of rows a second.\n",
+    "          millions of rows a second; peak memory per row and column.\n",
     "--csv",
     "also benchmark these delimited files (csv::rows only; one column each)",
     {},
