@@ -52,7 +52,7 @@ options:
 )";
 
 const char* const help_tail =
-    R"(  (no option)           the default run, about 19 minutes on 2 cores (KVM host,
+    R"(  (no option)           the default run, about 18 minutes on 2 cores (KVM host,
                         2026-11-29, inputs generated): 3 repetitions cached, 1 cold, each
                         at least 0.05 s, the random family's big file 256 MiB
   --full                the long run docs/benchmarks.md comes from, about 42 minutes: 5
