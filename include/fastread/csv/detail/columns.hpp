@@ -21,6 +21,7 @@
 #include "../../detail/call_setup.hpp"
 #include "../../error.hpp"
 #include "convert.hpp"
+#include "fast_record.hpp"
 #include "setup.hpp"
 
 namespace fastread::detail {
@@ -87,24 +88,8 @@ class csv_columns_job {
     using tuple_type = std::tuple<csv::column_of<T>...>;
 
     csv_columns_job(const csv::options& o, const std::array<csv::column_key, n>& keys)
-        : missing_(o.missing), keys_(keys), ragged_(o.ragged), delimiter_(o.delimiter),
-          quote_(o.quote), escape_(o.escape), comment_(o.comment),
-          max_field_bytes_(o.max_field_bytes) {
-        auto number_byte = [](char c) {
-            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                   c == '+' || c == '-' || c == '.' || c == '(' || c == ')' || c == '_';
-        };
-        // The fast path reads a record of numbers without the tokenizer: only where its
-        // fields are exactly the tokenizer's (see fast_record).
-        fast_ =
-            !o.trim && !number_byte(o.delimiter) && !number_byte(o.quote) && !number_byte(o.escape);
-        for (const std::string& m : o.missing) {
-            missing_quote_ = missing_quote_ || (o.quote != 0 && m.find(o.quote) != m.npos);
-            check_missing_ = check_missing_ ||
-                             (!m.empty() && (number_byte(m[0]) && !(m[0] >= 'a' && m[0] <= 'z') &&
-                                             !(m[0] >= 'A' && m[0] <= 'Z')));
-        }
-    }
+        : missing_(o.missing), fast_(o), keys_(keys), ragged_(o.ragged), delimiter_(o.delimiter),
+          quote_(o.quote), escape_(o.escape), comment_(o.comment) {}
 
     /// Resolves the keys against `head` (names, field count); the invalid_argument error of
     /// a name not in the header or an index beyond it.
@@ -150,8 +135,8 @@ class csv_columns_job {
         csv_stop stop;
         const std::uint64_t start = r.position();
         const std::uint64_t reserve_at = input_bytes != 0 ? rows + 1024 : UINT64_MAX;
-        std::vector<int> slots; // field -> column asked for, or -1 (fast_record)
-        bool fast = fast_;
+        std::vector<int> slots; // field -> column asked for, or -1 (csv_fast_record)
+        bool fast = fast_.usable();
         std::string scratch; // a quoted field's text without its doubled quotes (fast_append)
         for (;;) {
             if (rows == reserve_at) [[unlikely]] {
@@ -175,8 +160,8 @@ class csv_columns_job {
                 }
                 if (fast && r.next_fast([&](const char* p, const char* end, csv_cursor& cursor,
                                             std::uint64_t& lines) {
-                        return fast_record(p, end, cursor, lines, slots, out, scratch,
-                                           std::index_sequence_for<T...>{});
+                        return fast_.read(p, end, cursor, lines, slots, out, scratch,
+                                          std::index_sequence_for<T...>{});
                     })) {
                     ++rows;
                     continue;
@@ -254,226 +239,6 @@ class csv_columns_job {
     }
 
   private:
-    // What the fast path holds of a field until its record is whole: the value of a number,
-    // the view of a text field; inside std::optional for a column that may miss values.
-    // A text field's bytes as they are in the input (inside its quotes, if quoted), and
-    // whether they hold doubled quotes (each one quote of the text).
-    struct text_piece {
-        std::string_view raw;
-        bool doubled = false;
-    };
-    template <class C>
-    using fast_value = std::conditional_t<
-        is_number_type<typename csv_optional<C>::type>, C,
-        std::conditional_t<csv_optional<C>::value, std::optional<text_piece>, text_piece>>;
-    template <class C>
-    static constexpr bool fast_type =
-        is_number_type<typename csv_optional<C>::type> ||
-        std::is_same_v<typename csv_optional<C>::type, std::string> || std::is_same_v<C, csv::text>;
-
-    // Field of column type C at p, exactly as the tokenizer would read it, into v; the byte
-    // after it in *q; the line ends inside a quoted field added to `lines`. False to leave
-    // the record to the tokenizer: a missing value in a column that is not optional, a
-    // field that is not a number (inf, nan, NA...), a field over the limit, an escape, a
-    // field that the bytes before `end` do not hold whole; a field that ends before a byte
-    // other than a delimiter or a line end is the caller's to refuse.
-    template <class C>
-    [[gnu::always_inline]] bool fast_field(const char* p, const char* end, csv_cursor& cursor,
-                                           std::uint64_t& lines, fast_value<C>& v,
-                                           const char*& q) const {
-        using V = typename csv_optional<C>::type;
-        if (p == end) {
-            return false;
-        }
-        const char c = *p;
-        if (c == delimiter_ || c == '\n' || c == '\r') { // an empty field
-            if constexpr (csv_optional<C>::value) {
-                if (missing_.has({})) {
-                    v = {};
-                    q = p;
-                    return true;
-                }
-            }
-            if constexpr (!is_number_type<V>) {
-                if (!missing_.has({})) {
-                    v = text_piece{};
-                    q = p;
-                    return true;
-                }
-            }
-            return false;
-        }
-        if constexpr (is_number_type<V>) {
-            if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.')) {
-                return false;
-            }
-            number_status st = number_status::invalid;
-            V value{};
-            q = convert_number(p, end, value, st);
-            if (st != number_status::ok || static_cast<std::size_t>(q - p) > max_field_bytes_)
-                [[unlikely]] {
-                return false;
-            }
-            v = value;
-            return !check_missing_ ||
-                   !missing_.has(std::string_view(p, static_cast<std::size_t>(q - p)));
-        } else {
-            text_piece piece;
-            if (c == quote_ && quote_ != 0) {
-                // A quoted field: to the quote that is not doubled. Delimiters and line ends
-                // inside are text (the line ends counted); an escape is the tokenizer's.
-                const char* s = p + 1;
-                std::uint64_t inside = 0;
-                for (;;) {
-                    s = cursor.next(s);
-                    if (s == end) {
-                        return false;
-                    }
-                    const char b = *s;
-                    if (b == quote_) {
-                        if (s + 1 == end) {
-                            return false;
-                        }
-                        if (s[1] != quote_) {
-                            break;
-                        }
-                        piece.doubled = true;
-                        s += 2;
-                        continue;
-                    }
-                    if (b == '\n') {
-                        ++inside;
-                    } else if (b == '\r') {
-                        if (s + 1 == end) {
-                            return false;
-                        }
-                        inside += s[1] != '\n';
-                    } else if (b != delimiter_) {
-                        return false; // the escape byte
-                    }
-                    ++s;
-                }
-                piece.raw = std::string_view(p + 1, static_cast<std::size_t>(s - p - 1));
-                // Without its doubled quotes the text is shorter than raw: a raw over the
-                // limit, or a missing spelling that holds a quote, is the tokenizer's to judge.
-                if (piece.raw.size() > max_field_bytes_ || (piece.doubled && missing_quote_)) {
-                    return false;
-                }
-                q = s + 1;
-                lines += inside;
-            } else {
-                q = cursor.next(p);
-                piece.raw = std::string_view(p, static_cast<std::size_t>(q - p));
-                if (piece.raw.size() > max_field_bytes_) {
-                    return false;
-                }
-            }
-            if (!piece.doubled && missing_.has(piece.raw)) {
-                if constexpr (csv_optional<C>::value) {
-                    v = {};
-                    return true;
-                }
-                return false;
-            }
-            v = piece;
-            return true;
-        }
-    }
-
-    // The text of a piece: its raw bytes, or (with doubled quotes) those without the second
-    // quote of each pair, in `scratch`.
-    std::string_view piece_text(const text_piece& t, std::string& scratch) const {
-        if (!t.doubled) {
-            return t.raw;
-        }
-        scratch.clear();
-        std::size_t from = 0;
-        for (std::size_t k = t.raw.find(quote_); k != std::string_view::npos;
-             k = t.raw.find(quote_, from)) {
-            scratch.append(t.raw.data() + from, k + 1 - from); // through the first quote
-            from = k + 2;                                      // the second one skipped
-        }
-        scratch.append(t.raw.data() + from, t.raw.size() - from);
-        return scratch;
-    }
-
-    // Appends a fast_value to its column.
-    template <class C, class Column>
-    [[gnu::always_inline]] void fast_append(Column& column, fast_value<C>& v,
-                                            std::string& scratch) const {
-        using V = typename csv_optional<C>::type;
-        if constexpr (is_number_type<V>) {
-            column.push_back(v);
-        } else if constexpr (std::is_same_v<V, csv::text>) {
-            column.push_back(piece_text(v, scratch));
-        } else if constexpr (csv_optional<C>::value) {
-            if (v) {
-                const std::string_view t = piece_text(*v, scratch);
-                column.emplace_back(std::in_place, t.data(), t.size());
-            } else {
-                column.emplace_back();
-            }
-        } else {
-            const std::string_view t = piece_text(v, scratch);
-            column.emplace_back(t.data(), t.size());
-        }
-    }
-
-    // The record at p, each field exactly what the tokenizer would make of it (no quote, no
-    // escape, a delimiter or a line end right after each field read): its values appended
-    // to `out`, and the byte after its line end; null (nothing appended) for any other
-    // record, or one that the bytes before `end` do not hold whole.
-    template <std::size_t... I>
-    [[gnu::always_inline]] const char*
-    fast_record(const char* p, const char* end, csv_cursor& cursor, std::uint64_t& lines,
-                const std::vector<int>& slots, tuple_type& out, std::string& scratch,
-                std::index_sequence<I...>) const {
-        if constexpr (!(fast_type<T> && ...)) {
-            return nullptr;
-        } else {
-            if (p == end || *p == '\n' || *p == '\r' || (comment_ != 0 && *p == comment_)) {
-                return nullptr;
-            }
-            std::tuple<fast_value<T>...> values;
-            const std::size_t count = slots.size();
-            for (std::size_t f = 0; f < count; ++f) {
-                const char* q = end;
-                const int k = slots[f];
-                if (k >= 0) {
-                    bool ok = false;
-                    (void)((k == static_cast<int>(I) ? (ok = fast_field<T>(p, end, cursor, lines,
-                                                                           std::get<I>(values), q),
-                                                        true)
-                                                     : false) ||
-                           ...);
-                    if (!ok) {
-                        return nullptr;
-                    }
-                } else {
-                    q = cursor.next(p);
-                }
-                if (q == end) {
-                    return nullptr;
-                }
-                const char c = *q;
-                if (f + 1 < count) {
-                    if (c != delimiter_) {
-                        return nullptr;
-                    }
-                    p = q + 1;
-                } else if (c == '\n') {
-                    p = q + 1;
-                } else if (c == '\r' && q + 1 != end) {
-                    p = q + (q[1] == '\n' ? 2 : 1);
-                } else {
-                    return nullptr;
-                }
-            }
-            (fast_append<T>(std::get<I>(out), std::get<I>(values), scratch), ...);
-            return p;
-        }
-    }
-
     template <std::size_t... I>
     [[gnu::always_inline]] void put(tuple_type& out, const csv_fields& f, std::size_t& bad,
                                     errc& code, std::index_sequence<I...>) const {
@@ -526,15 +291,12 @@ class csv_columns_job {
     }
 
     csv_missing missing_;
+    csv_fast_record<T...> fast_;
     std::array<csv::column_key, n> keys_;
     std::array<std::size_t, n> index_{};
     csv::ragged_rows ragged_;
     csv_head head_;
     char delimiter_, quote_, escape_, comment_;
-    std::size_t max_field_bytes_;
-    bool missing_quote_ = false; // a missing spelling holds the quote byte
-    bool fast_ = false;
-    bool check_missing_ = false; // a missing spelling starts as a number does
 };
 
 /// The error of a run's stop, its row and line counted from `first_row` and `first_line`
