@@ -302,7 +302,9 @@ namespace fastread::csv {
 /// of `source` (any byte_source), read on the calling thread: one vector per column, in row
 /// order, the field converted to its type. `T`: a standard integer type, float, double
 /// (bit-identical to strtod), bool (true/false, True/False, TRUE/FALSE), std::string, or
-/// std::optional of one of those, empty where the field is one of `options::missing`.
+/// std::optional of one of those, empty where the field is one of `options::missing`; or
+/// csv::text, whose column is a text_column (the fields' bytes in one buffer) where the
+/// others are a std::vector (column_of<T>).
 /// @returns the columns, or the error: a missing value in a column that is not optional
 ///          (errc::missing_value), a field that does not convert (invalid_number,
 ///          number_out_of_range), a row of another field count (wrong_column_count), an
@@ -315,8 +317,8 @@ result<std::tuple<column_of<T>...>> try_columns(Source& source,
                                                 const options& o = {}) {
     static_assert(sizeof...(T) > 0, "csv::columns needs at least one column type");
     static_assert((detail::is_csv_column<T> && ...),
-                  "csv::columns reads integers, float, double, bool, std::string and "
-                  "std::optional of those");
+                  "csv::columns reads integers, float, double, bool, std::string, "
+                  "std::optional of those, and csv::text");
     (detail::check_number_conversion<typename detail::csv_optional<T>::type>(), ...);
     detail::csv_source_input<Source> in(source);
     return detail::csv_columns_input<T...>(in, o, keys, detail::source_name(source));
@@ -346,8 +348,8 @@ result<std::tuple<column_of<T>...>> try_columns(const std::filesystem::path& pat
                                                 const options& o = {}) {
     static_assert(sizeof...(T) > 0, "csv::columns needs at least one column type");
     static_assert((detail::is_csv_column<T> && ...),
-                  "csv::columns reads integers, float, double, bool, std::string and "
-                  "std::optional of those");
+                  "csv::columns reads integers, float, double, bool, std::string, "
+                  "std::optional of those, and csv::text");
     (detail::check_number_conversion<typename detail::csv_optional<T>::type>(), ...);
     return detail::csv_columns_file<T...>(path, o, keys);
 }
