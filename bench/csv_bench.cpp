@@ -926,8 +926,7 @@ void add_rows(context& ctx, const table_spec& t) {
                     [start] { benchmark::DoNotOptimize(run_process(start)); });
         } else {
             for (const char* r : {row_duckdb_1, row_duckdb_2, row_node_duckdb}) {
-                ctx.note("csv", r, t.in.column,
-                         "n/a (@duckdb/node-api not installed: scripts/bench installs it)");
+                ctx.note("csv", r, t.in.column, "n/a (npm package not installed)");
             }
         }
         if (const std::string& m = polars_module(); !m.empty()) {
@@ -941,8 +940,7 @@ void add_rows(context& ctx, const table_spec& t) {
                     [start] { benchmark::DoNotOptimize(run_process(start)); });
         } else {
             for (const char* r : {row_polars_1, row_polars_2, row_node_polars}) {
-                ctx.note("csv", r, t.in.column,
-                         "n/a (nodejs-polars not installed: scripts/bench installs it)");
+                ctx.note("csv", r, t.in.column, "n/a (npm package not installed)");
             }
         }
 #if FASTREAD_HAVE_LIBCSV
