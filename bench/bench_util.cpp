@@ -309,6 +309,13 @@ void context::note(const std::string& family, const std::string& row, const std:
     }
 }
 
+void context::note_cached_only(const std::string& family, const std::string& row,
+                               const std::string& column, const std::string& why) {
+    check_declared(family, row, column);
+    cells_[key{family, row, column, cache_mode::cached}].note = why;
+    cells_[key{family, row, column, cache_mode::cold}].note = "n/a (cached only)";
+}
+
 void context::add(const std::string& family, const std::string& row, const input& in,
                   std::function<void()> body, std::function<std::string()> check,
                   std::function<void()> setup) {

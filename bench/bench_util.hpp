@@ -187,6 +187,10 @@ class context {
     /// Marks a cell that has no benchmark, e.g. "not built" or "n/a".
     void note(const std::string& family, const std::string& row, const std::string& column,
               const std::string& why);
+    /// As note(), for a column measured cached only (input::cached_only): its cold cell says
+    /// so, as the cold cells of its timed rows do.
+    void note_cached_only(const std::string& family, const std::string& row,
+                          const std::string& column, const std::string& why);
 
     /// Records a finished run (called by the reporter).
     void record(const benchmark::BenchmarkReporter::Run& run);

@@ -747,6 +747,15 @@ const std::string& polars_module() {
     return found;
 }
 
+// A note in a cell of the csv family: a cached-only column's cold cell says only that.
+void note(context& ctx, const input& in, const std::string& row, const std::string& why) {
+    if (in.cached_only) {
+        ctx.note_cached_only("csv", row, in.column, why);
+    } else {
+        ctx.note("csv", row, in.column, why);
+    }
+}
+
 // ---- peak memory -----------------------------------------------------------------------
 
 // A peak resident memory as a cell: MiB.
@@ -845,7 +854,7 @@ void add_rows(context& ctx, const table_spec& t) {
     ctx.add_column("csv", t.in);
     // Until a row's check measures it: a row not run has no peak memory.
     for (const char* r : memory_rows()) {
-        ctx.note("csv", memory_prefix + std::string(r), t.in.column, "not run");
+        note(ctx, t.in, memory_prefix + std::string(r), "not run");
     }
     const tally want = t.in.group == "your files" ? tally{} : by_columns(t, 0);
     // A process's row: its check (once, untimed) also measures its peak memory, the whole
@@ -854,10 +863,10 @@ void add_rows(context& ctx, const table_spec& t) {
     auto process = [&](const char* row, std::vector<std::string> argv) {
         ctx.add(
             "csv", row, t.in, [argv] { benchmark::DoNotOptimize(run_process(argv)); },
-            [&ctx, argv, want, report, row = std::string(row), column = t.in.column] {
+            [&ctx, argv, want, report, row = std::string(row), in = t.in] {
                 std::uint64_t peak = 0;
                 const std::string out = run_measured(argv, report, peak);
-                ctx.note("csv", memory_prefix + row, column, memory_cell(peak));
+                note(ctx, in, memory_prefix + row, memory_cell(peak));
                 return check_tally(want, out);
             });
     };
@@ -865,10 +874,9 @@ void add_rows(context& ctx, const table_spec& t) {
     auto in_process = [&](const char* row, std::function<tally()> read) {
         ctx.add(
             "csv", row, t.in, [read] { benchmark::DoNotOptimize(read().rows); },
-            [&ctx, read, want, row = std::string(row), column = t.in.column] {
-                ctx.note("csv", memory_prefix + row, column, memory_cell(peak_added([read] {
-                             benchmark::DoNotOptimize(read().rows);
-                         })));
+            [&ctx, read, want, row = std::string(row), in = t.in] {
+                note(ctx, in, memory_prefix + row,
+                     memory_cell(peak_added([read] { benchmark::DoNotOptimize(read().rows); })));
                 return check_tally(want, tally_text(read()));
             });
     };
@@ -877,7 +885,7 @@ void add_rows(context& ctx, const table_spec& t) {
                               row_r, row_vroom, row_r_vroom, row_duckdb_1, row_duckdb_2,
                               row_node_duckdb, row_polars_1, row_polars_2, row_node_polars,
                               row_columns, row_columns_1, row_columns_text, row_libcsv, row_fccp}) {
-            ctx.note("csv", r, t.in.column, "n/a (the file's types are not known)");
+            note(ctx, t.in, r, "n/a (the file's types are not known)");
         }
     } else {
         if (!python_with_pandas().empty()) {
@@ -889,7 +897,7 @@ void add_rows(context& ctx, const table_spec& t) {
                     [start] { benchmark::DoNotOptimize(run_process(start)); });
         } else {
             for (const char* r : {row_python_csv, row_pandas, row_python}) {
-                ctx.note("csv", r, t.in.column, "n/a (python3-pandas not installed)");
+                note(ctx, t.in, r, "n/a (python3-pandas not installed)");
             }
         }
         if (have_fread()) {
@@ -900,7 +908,7 @@ void add_rows(context& ctx, const table_spec& t) {
             ctx.add("csv", row_r, t.in, [start] { benchmark::DoNotOptimize(run_process(start)); });
         } else {
             for (const char* r : {row_fread_1, row_fread_2, row_r}) {
-                ctx.note("csv", r, t.in.column, "n/a (r-cran-data.table not installed)");
+                note(ctx, t.in, r, "n/a (r-cran-data.table not installed)");
             }
         }
         if (have_vroom()) {
@@ -911,7 +919,7 @@ void add_rows(context& ctx, const table_spec& t) {
                     [start] { benchmark::DoNotOptimize(run_process(start)); });
         } else {
             for (const char* r : {row_vroom, row_r_vroom}) {
-                ctx.note("csv", r, t.in.column, "n/a (r-cran-vroom not installed)");
+                note(ctx, t.in, r, "n/a (r-cran-vroom not installed)");
             }
         }
         if (const std::string& m = duckdb_module(); !m.empty()) {
@@ -926,7 +934,7 @@ void add_rows(context& ctx, const table_spec& t) {
                     [start] { benchmark::DoNotOptimize(run_process(start)); });
         } else {
             for (const char* r : {row_duckdb_1, row_duckdb_2, row_node_duckdb}) {
-                ctx.note("csv", r, t.in.column, "n/a (npm package not installed)");
+                note(ctx, t.in, r, "n/a (npm package not installed)");
             }
         }
         if (const std::string& m = polars_module(); !m.empty()) {
@@ -940,27 +948,27 @@ void add_rows(context& ctx, const table_spec& t) {
                     [start] { benchmark::DoNotOptimize(run_process(start)); });
         } else {
             for (const char* r : {row_polars_1, row_polars_2, row_node_polars}) {
-                ctx.note("csv", r, t.in.column, "n/a (npm package not installed)");
+                note(ctx, t.in, r, "n/a (npm package not installed)");
             }
         }
 #if FASTREAD_HAVE_LIBCSV
         in_process(row_libcsv, [t] { return by_libcsv(t); });
 #else
-        ctx.note("csv", row_libcsv, t.in.column, "not built (libcsv-dev)");
+        note(ctx, t.in, row_libcsv, "not built (libcsv-dev)");
 #endif
 #if FASTREAD_HAVE_FCCP
         if (t.kind == table_kind::quoted) {
-            ctx.note("csv", row_fccp, t.in.column, "n/a (refuses line ends in quoted fields)");
+            note(ctx, t.in, row_fccp, "n/a (refuses line ends in quoted fields)");
         } else {
             in_process(row_fccp, [t] { return by_fccp(t); });
         }
 #else
-        ctx.note("csv", row_fccp, t.in.column, "not built (libfccp-dev)");
+        note(ctx, t.in, row_fccp, "not built (libfccp-dev)");
 #endif
         in_process(row_columns, [t] { return by_columns(t, 0); });
         in_process(row_columns_1, [t] { return by_columns(t, 1); });
         if (t.kind == table_kind::numeric || t.kind == table_kind::wide) {
-            ctx.note("csv", row_columns_text, t.in.column, "n/a (no text column)");
+            note(ctx, t.in, row_columns_text, "n/a (no text column)");
         } else {
             in_process(row_columns_text, [t] { return by_text_columns(t, 0); });
         }
@@ -968,8 +976,8 @@ void add_rows(context& ctx, const table_spec& t) {
     ctx.add(
         "csv", row_rows, t.in, [t] { benchmark::DoNotOptimize(by_rows(t)); },
         [&ctx, t] {
-            ctx.note("csv", memory_prefix + std::string(row_rows), t.in.column,
-                     memory_cell(peak_added([t] { benchmark::DoNotOptimize(by_rows(t)); })));
+            note(ctx, t.in, memory_prefix + std::string(row_rows),
+                 memory_cell(peak_added([t] { benchmark::DoNotOptimize(by_rows(t)); })));
             std::uint64_t rows = 0;
             for ([[maybe_unused]] const csv::row& r : csv::rows(t.in.path, options_of(t, 1))) {
                 ++rows;
