@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "../detail/huge_pages.hpp"
 #include "../result.hpp"
 
 namespace fastread::csv {
@@ -131,7 +132,10 @@ class text_column {
     }
     /// Room for `fields` fields of `bytes` bytes in all, so that pushes do not reallocate.
     void reserve(std::size_t fields, std::size_t bytes) {
-        ends_.reserve(fields);
+        if (fields > ends_.capacity()) {
+            ends_.reserve(fields);
+            detail::advise_huge_pages(ends_.data(), ends_.capacity() * sizeof(std::size_t));
+        }
         if (bytes > capacity_) {
             reallocate(bytes);
         }
@@ -182,6 +186,7 @@ class text_column {
     }
     void reallocate(std::size_t capacity) {
         std::unique_ptr<char[]> bytes(new char[capacity]);
+        detail::advise_huge_pages(bytes.get(), capacity);
         if (size_ != 0) {
             std::memcpy(bytes.get(), bytes_.get(), size_);
         }

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "../../detail/call_setup.hpp"
+#include "../../detail/huge_pages.hpp"
 #include "../../error.hpp"
 #include "convert.hpp"
 #include "fast_record.hpp"
@@ -27,10 +28,16 @@
 namespace fastread::detail {
 
 /// Room for `rows` in a column (a text column: bytes too, as many a row as it has so far,
-/// 10 % more).
+/// 10 % more); a big column's pages are advised to be huge (advise_huge_pages: it is about
+/// to be written whole).
 template <class T>
 void csv_reserve_column(std::vector<T>& v, std::size_t rows) {
-    v.reserve(rows);
+    if (rows > v.capacity()) {
+        v.reserve(rows);
+        if constexpr (!std::is_same_v<T, bool>) { // std::vector<bool> has no data()
+            advise_huge_pages(v.data(), v.capacity() * sizeof(T));
+        }
+    }
 }
 inline void csv_reserve_column(csv::text_column& c, std::size_t rows) {
     const double per_row =

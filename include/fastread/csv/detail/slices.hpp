@@ -16,11 +16,18 @@
 /// each slice with the tokenizer; a slice whose last record runs past its end (the parity
 /// was wrong: a quote inside an unquoted field, a quote in a comment line) is read on from
 /// that record to the end of the file on one thread, so the result is the sequential one.
+///
+/// That check alone makes any cut exact (a slice read from a record start ends its last
+/// record at the next cut, or the rest is read on): where the file's head holds no quote
+/// byte, the first pass is skipped and each cut is the first LF after its part's start,
+/// checked the same way. A file whose quotes start after its head may then be read on one
+/// thread from a wrong cut; it is never read wrong.
 
 #include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -128,59 +135,93 @@ inline void csv_parity_add(csv_part_parity& pp, const char* p, const char* end, 
 }
 
 /// csv::columns of `file` in `threads` slices after `body` (the offset after the header,
-/// whose reading left `lines_before` lines behind); nothing when no cut is found.
+/// whose reading left `lines_before` lines behind); nothing when no cut is found. `guess`:
+/// cut at the first LF after each part's start, without the parity pass.
 template <class... T>
 std::optional<result<std::tuple<csv::column_of<T>...>>>
 csv_columns_slices(input_file& file, unsigned threads, std::uint64_t body,
                    std::uint64_t lines_before, const csv_dialect& d,
-                   const csv_columns_job<T...>& job) {
+                   const csv_columns_job<T...>& job, bool guess) {
     using tuple_type = std::tuple<csv::column_of<T>...>;
     const std::uint64_t size = file.size();
     const std::string name = file.path().string();
     const byte_set_masks_fn masks = byte_set_masks_for(scan::active_level());
 
-    // Pass 1: each part's parity and first LFs.
-    std::vector<csv_part_parity> parts(threads);
     std::vector<std::uint64_t> part_start(threads + 1);
     for (unsigned t = 0; t <= threads; ++t) {
         part_start[t] = body + (size - body) / threads * t;
     }
     part_start[threads] = size;
-    slice_reads scan(file, threads);
-    in_slices(threads, threads, [&](unsigned, std::size_t first, std::size_t last) {
-        for (std::size_t t = first; t < last; ++t) {
-            scan.read_through(static_cast<unsigned>(t), part_start[t], part_start[t + 1],
-                              [&](const char* p, const char* end, std::uint64_t at) {
-                                  csv_parity_add(parts[t], p, end,
-                                                 at - static_cast<std::uint64_t>(end - p), d.quote,
-                                                 masks);
-                                  return true;
-                              });
-        }
-    });
-    if (scan.first_read_error() || scan.furthest(true) == UINT64_MAX) {
-        return std::nullopt; // the stream reports it
-    }
-    // The cuts, and the LFs outside quotes in each slice (a bound on its records, their
-    // room reserved: one more for a last line without LF).
     std::vector<std::uint64_t> cuts{body};
-    std::vector<std::uint64_t> records{1};
-    bool odd = false;
-    for (unsigned t = 0; t < threads; ++t) {
-        const std::uint64_t lfs = odd ? parts[t].lf_odd : parts[t].lf_even;
-        if (t > 0) {
-            const std::uint64_t nl = odd ? parts[t].first_odd : parts[t].first_even;
-            if (nl != UINT64_MAX && nl + 1 < size && nl + 1 > cuts.back()) {
-                cuts.push_back(nl + 1);
-                records.back() += 1;            // this LF ends the slice before
-                records.push_back(lfs - 1 + 1); // and one for a last line without LF
+    // The LFs outside quotes in each slice (a bound on its records, their room reserved:
+    // one more for a last line without LF); empty where the cuts are guessed.
+    std::vector<std::uint64_t> records;
+    if (guess) {
+        // The first LF after each part's start (checked in pass 2: the slice before must
+        // end its last record there).
+        std::vector<std::uint64_t> first_lf(threads, UINT64_MAX);
+        slice_reads scan(file, threads);
+        in_slices(threads - 1, threads - 1, [&](unsigned, std::size_t first, std::size_t last) {
+            for (std::size_t t = first + 1; t < last + 1; ++t) {
+                scan.read_through(static_cast<unsigned>(t), part_start[t], size,
+                                  [&](const char* p, const char* end, std::uint64_t at) {
+                                      const void* nl = std::memchr(p, '\n', end - p);
+                                      if (nl == nullptr) {
+                                          return true;
+                                      }
+                                      first_lf[t] = at - static_cast<std::uint64_t>(end - p) +
+                                                    static_cast<std::uint64_t>(
+                                                        static_cast<const char*>(nl) - p);
+                                      return false;
+                                  });
+            }
+        });
+        if (scan.first_read_error()) {
+            return std::nullopt; // the stream reports it
+        }
+        for (unsigned t = 1; t < threads; ++t) {
+            if (first_lf[t] != UINT64_MAX && first_lf[t] + 1 < size &&
+                first_lf[t] + 1 > cuts.back()) {
+                cuts.push_back(first_lf[t] + 1);
+            }
+        }
+    } else {
+        // Pass 1: each part's parity and first LFs.
+        std::vector<csv_part_parity> parts(threads);
+        slice_reads scan(file, threads);
+        in_slices(threads, threads, [&](unsigned, std::size_t first, std::size_t last) {
+            for (std::size_t t = first; t < last; ++t) {
+                scan.read_through(static_cast<unsigned>(t), part_start[t], part_start[t + 1],
+                                  [&](const char* p, const char* end, std::uint64_t at) {
+                                      csv_parity_add(parts[t], p, end,
+                                                     at - static_cast<std::uint64_t>(end - p),
+                                                     d.quote, masks);
+                                      return true;
+                                  });
+            }
+        });
+        if (scan.first_read_error() || scan.furthest(true) == UINT64_MAX) {
+            return std::nullopt; // the stream reports it
+        }
+        // The cuts: each the first LF outside quotes after its part's start.
+        records.push_back(1);
+        bool odd = false;
+        for (unsigned t = 0; t < threads; ++t) {
+            const std::uint64_t lfs = odd ? parts[t].lf_odd : parts[t].lf_even;
+            if (t > 0) {
+                const std::uint64_t nl = odd ? parts[t].first_odd : parts[t].first_even;
+                if (nl != UINT64_MAX && nl + 1 < size && nl + 1 > cuts.back()) {
+                    cuts.push_back(nl + 1);
+                    records.back() += 1;            // this LF ends the slice before
+                    records.push_back(lfs - 1 + 1); // and one for a last line without LF
+                } else {
+                    records.back() += lfs;
+                }
             } else {
                 records.back() += lfs;
             }
-        } else {
-            records.back() += lfs;
+            odd ^= parts[t].odd;
         }
-        odd ^= parts[t].odd;
     }
     cuts.push_back(size);
     const auto slices = static_cast<unsigned>(cuts.size() - 1);
@@ -200,20 +241,24 @@ csv_columns_slices(input_file& file, unsigned threads, std::uint64_t body,
     for (const std::uint64_t r : records) {
         all_records += r;
     }
+    const bool reserved = !records.empty();
     slice_reads reads(file, slices);
     const std::size_t fields = job.head().fields;
     in_slices(slices, slices, [&](unsigned, std::size_t first, std::size_t last) {
         for (std::size_t t = first; t < last; ++t) {
             slice& s = parts2[t];
-            // Slice 0's columns get room for all: the others are appended to them.
-            csv_reserve(s.out, static_cast<std::size_t>(t == 0 ? all_records : records[t]));
+            // Slice 0's columns get room for all: the others are appended to them (without
+            // the counts of pass 1, as the density of their first 1024 rows promises).
+            if (reserved) {
+                csv_reserve(s.out, static_cast<std::size_t>(t == 0 ? all_records : records[t]));
+            }
             csv_slice_input in(reads, static_cast<unsigned>(t), cuts[t], cuts[t + 1]);
             csv_reader r(d, in, cuts[t], false);
             std::size_t f = fields;
             // The bytes whose rows the columns get room for once 1024 are read (text columns
             // by their density): slice 0's columns are joined the others' rows.
             const std::uint64_t bytes = t == 0 ? size - cuts[0] : cuts[t + 1] - cuts[t];
-            s.stop = job.run(r, s.out, s.rows, f, t + 1 < slices, bytes, true);
+            s.stop = job.run(r, s.out, s.rows, f, t + 1 < slices, bytes, reserved);
             s.lines = r.lines();
         }
     });
@@ -316,8 +361,11 @@ csv_columns_file(const std::filesystem::path& path, const csv::options& asked,
                 if (fastread::error e = job.resolve(*h, name); e.code()) {
                     return e;
                 }
-                if (auto done =
-                        csv_columns_slices<T...>(file, threads, r.position(), r.lines(), *d, job)) {
+                // No quote in the head: the cuts are guessed (and checked), not counted.
+                const bool guess =
+                    d->quote == 0 || std::memchr(head.data(), d->quote, head.size()) == nullptr;
+                if (auto done = csv_columns_slices<T...>(file, threads, r.position(), r.lines(), *d,
+                                                         job, guess)) {
                     return std::move(*done);
                 }
             }
