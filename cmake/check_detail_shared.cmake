@@ -17,6 +17,7 @@ set(jobs
     "page_cache=page_cache.hpp"
     "images=pnm.hpp,ppm.hpp,pfm.hpp"
     "numbers=numbers.hpp"
+    "csv=csv.hpp"
     "sources=source.hpp")
 # Shared by design though fewer than two jobs may use them: none today (config.hpp, the
 # switch of the compiled mode, is every job's).

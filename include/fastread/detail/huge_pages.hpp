@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
+#include <vector>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -39,6 +41,18 @@ inline void advise_huge_pages(void* p, std::size_t n) noexcept {
     (void)p;
     (void)n;
 #endif
+}
+
+/// Room for `n` elements in `v` (std::vector::reserve), a new buffer that is big advised to
+/// take huge pages (it is about to be filled).
+template <class T, class A>
+void reserve_filled(std::vector<T, A>& v, std::size_t n) {
+    if (n > v.capacity()) {
+        v.reserve(n);
+        if constexpr (!std::is_same_v<T, bool>) { // std::vector<bool> has no data()
+            advise_huge_pages(v.data(), v.capacity() * sizeof(T));
+        }
+    }
 }
 
 } // namespace fastread::detail

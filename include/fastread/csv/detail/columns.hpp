@@ -32,12 +32,7 @@ namespace fastread::detail {
 /// to be written whole).
 template <class T>
 void csv_reserve_column(std::vector<T>& v, std::size_t rows) {
-    if (rows > v.capacity()) {
-        v.reserve(rows);
-        if constexpr (!std::is_same_v<T, bool>) { // std::vector<bool> has no data()
-            advise_huge_pages(v.data(), v.capacity() * sizeof(T));
-        }
-    }
+    reserve_filled(v, rows);
 }
 inline void csv_reserve_column(csv::text_column& c, std::size_t rows) {
     const double per_row =

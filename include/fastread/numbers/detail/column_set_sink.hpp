@@ -84,7 +84,7 @@ inline void append_numbers(column_set& to, column_set&& from) {
 
 inline void reserve_numbers(column_set& set, std::size_t count) {
     for (number_column& c : set.columns) {
-        std::visit([&](auto& v) { v.reserve(count / set.columns.size() + 1); }, c);
+        std::visit([&](auto& v) { reserve_filled(v, count / set.columns.size() + 1); }, c);
     }
 }
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "../../detail/file_shrank.hpp"
+#include "../../detail/huge_pages.hpp"
 #include "../../detail/input_plan.hpp"
 #include "../../detail/parallel.hpp"
 #include "../../detail/policy.hpp"
@@ -184,14 +185,16 @@ inline double token_density(const char* p, const char* end, const number_syntax&
     return end == p ? 0.0 : static_cast<double>(tokens) / static_cast<double>(end - p);
 }
 
-/// Reserves room for about `count` numbers (spread over the columns).
+/// Reserves room for about `count` numbers (spread over the columns; big ones advised to
+/// take huge pages).
 template <class T>
 void reserve_numbers(std::vector<T>& v, std::size_t count) {
-    v.reserve(count);
+    reserve_filled(v, count);
 }
 template <class... T>
 void reserve_numbers(std::tuple<std::vector<T>...>& t, std::size_t count) {
-    std::apply([&](std::vector<T>&... v) { (v.reserve(count / sizeof...(T) + 1), ...); }, t);
+    std::apply([&](std::vector<T>&... v) { (reserve_filled(v, count / sizeof...(T) + 1), ...); },
+               t);
 }
 
 /// How many numbers `r` holds.
