@@ -284,6 +284,47 @@ TEST_CASE("numbers: random doubles as %.17g, %.6g and %e, and short integers, ar
     }
 }
 
+TEST_CASE("numbers: decimals of tables (digits, '.', digits) are strtod's, bit for bit") {
+    // The shapes of the short-decimal step and those around it: 1 to 9 digits before the
+    // point, 0 to 18 after (over 19 in all, over 15 after, none after, none before), then a
+    // separator, a line end, an exponent or a second point.
+    std::mt19937_64 rng(7);
+    std::string text;
+    std::vector<std::string> tokens;
+    char buffer[96];
+    for (int i = 0; i < 200000; ++i) {
+        const int before = static_cast<int>(rng() % 10);
+        const int after = static_cast<int>(rng() % 19);
+        std::string t = rng() % 4 == 0 ? "-" : "";
+        for (int k = 0; k < before; ++k) {
+            t += static_cast<char>('0' + rng() % 10);
+        }
+        t += '.';
+        for (int k = 0; k < after; ++k) {
+            t += static_cast<char>('0' + rng() % 10);
+        }
+        if (before + after == 0) {
+            t += '5';
+        }
+        if (rng() % 16 == 0) {
+            std::snprintf(buffer, sizeof buffer, "e%d", static_cast<int>(rng() % 41) - 20);
+            t += buffer;
+        }
+        tokens.push_back(t);
+        text += t;
+        text += i % 4 == 3 ? '\n' : ',';
+    }
+    const std::vector<double> got = from_text<double>(text, {.separators = ","});
+    REQUIRE(got.size() == tokens.size());
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        differ += !same_bits(got[i], std::strtod(tokens[i].c_str(), nullptr));
+    }
+    CHECK(differ == 0);
+    // A second point ends the number there: an error, as before.
+    CHECK_THROWS(from_text<double>("1.25.5," + std::string(40, '1') + "\n", {.separators = ","}));
+}
+
 #endif
 
 TEST_CASE("numbers: field separators, empty fields and missing separators") {
