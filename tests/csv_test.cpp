@@ -316,6 +316,61 @@ TEST_CASE("csv: options: TSV, skip_lines, comment, trim, ragged, strict, escape,
     CHECK(one("a,b\n", {}).empty());
 }
 
+TEST_CASE("csv: the parity pass counts as a byte-by-byte reading, at every level", "[csv]") {
+    // Quotes, LFs and other bytes at random; each part read from several offsets in pieces
+    // of several sizes (whole 64-byte blocks and tails), against the count byte by byte.
+    std::uint64_t state = 99;
+    auto next = [&] {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<unsigned>(state >> 33);
+    };
+    std::string text;
+    for (int i = 0; i < 20000; ++i) {
+        const unsigned r = next() % 10;
+        text += r < 2 ? '"' : r < 4 ? '\n' : r < 5 ? ',' : 'a';
+    }
+    using fastread::detail::csv_part_parity;
+    for (const std::size_t from :
+         {std::size_t{0}, std::size_t{1}, std::size_t{63}, std::size_t{4097}}) {
+        {
+            csv_part_parity want;
+            for (std::size_t i = from; i < text.size(); ++i) {
+                if (text[i] == '"') {
+                    want.odd = !want.odd;
+                } else if (text[i] == '\n') {
+                    // Inside quotes, had the part started outside them.
+                    const bool inside = want.odd;
+                    (inside ? want.lf_odd : want.lf_even) += 1;
+                    std::uint64_t& first = inside ? want.first_odd : want.first_even;
+                    if (first == UINT64_MAX) {
+                        first = i;
+                    }
+                }
+            }
+            for (const auto level :
+                 {fastread::scan::simd_level::scalar, fastread::scan::simd_level::sse2,
+                  fastread::scan::simd_level::avx2, fastread::scan::simd_level::avx512}) {
+                for (const std::size_t piece : {std::size_t{64 * 64 * 3}, std::size_t{100}}) {
+                    csv_part_parity got;
+                    const auto add = fastread::detail::csv_parity_add_for(level);
+                    const auto masks = fastread::detail::byte_set_masks_for(level);
+                    for (std::size_t at = from; at < text.size(); at += piece) {
+                        const std::size_t n = std::min(piece, text.size() - at);
+                        add(got, text.data() + at, text.data() + at + n, at, '"', masks);
+                    }
+                    INFO("from " << from << ", level " << static_cast<int>(level) << ", piece "
+                                 << piece);
+                    CHECK(got.odd == want.odd);
+                    CHECK(got.lf_even == want.lf_even);
+                    CHECK(got.lf_odd == want.lf_odd);
+                    CHECK(got.first_even == want.first_even);
+                    CHECK(got.first_odd == want.first_odd);
+                }
+            }
+        }
+    }
+}
+
 TEST_CASE("csv: a file cut for 2 threads where a guess would go wrong reads as on 1 thread",
           "[csv]") {
     // Every record holds quoted line ends, so the first LF after any cut is inside quotes

@@ -92,9 +92,32 @@ inline std::uint64_t csv_prefix_xor(std::uint64_t m) noexcept {
     return m;
 }
 
-/// Adds [p, end) (at input offset `at`) to `pp`.
-inline void csv_parity_add(csv_part_parity& pp, const char* p, const char* end, std::uint64_t at,
-                           char quote, byte_set_masks_fn masks) {
+/// The parity pass's two steps on a 64-bit mask, portable: the prefix XOR by shifts, the
+/// count by std::popcount.
+struct csv_parity_ops {
+    static std::uint64_t prefix_xor(std::uint64_t m) noexcept { return csv_prefix_xor(m); }
+    static int count(std::uint64_t m) noexcept { return std::popcount(m); }
+};
+
+#if FASTREAD_SCAN_X86
+/// The same with the instructions for them: the prefix XOR as a carry-less multiply by all
+/// ones (PCLMULQDQ: bit i of the product is the XOR of bits 0..i), the count as POPCNT.
+struct csv_parity_ops_clmul {
+    using v2di = long long __attribute__((vector_size(16)));
+    [[gnu::target("pclmul,popcnt")]] static std::uint64_t prefix_xor(std::uint64_t m) noexcept {
+        const v2di a = {static_cast<long long>(m), 0}, ones = {-1, -1};
+        return static_cast<std::uint64_t>(__builtin_ia32_pclmulqdq128(a, ones, 0)[0]);
+    }
+    [[gnu::target("pclmul,popcnt")]] static int count(std::uint64_t m) noexcept {
+        return __builtin_popcountll(m);
+    }
+};
+#endif
+
+/// Adds [p, end) (at input offset `at`) to `pp`, with the steps of Ops.
+template <class Ops>
+void csv_parity_add_with(csv_part_parity& pp, const char* p, const char* end, std::uint64_t at,
+                         char quote, byte_set_masks_fn masks) {
     const byte_set qs = byte_set::of(quote != 0 ? quote : '\n', 0, 0, 0, 0);
     const byte_set ns = byte_set::of('\n', 0, 0, 0, 0);
     std::uint64_t qm[64], nm[64];
@@ -112,8 +135,10 @@ inline void csv_parity_add(csv_part_parity& pp, const char* p, const char* end, 
         }
         for (std::size_t b = 0; b < count; ++b) {
             const std::uint64_t q = quote != 0 ? qm[b] : 0;
-            // Bit i: inside quotes at byte i, had the part started outside them.
-            const std::uint64_t inside = csv_prefix_xor(q) ^ (pp.odd ? ~std::uint64_t{0} : 0);
+            // Bit i: inside quotes at byte i, had the part started outside them; bit 63 of
+            // the prefix XOR is the parity of the block's quotes.
+            const std::uint64_t prefix = Ops::prefix_xor(q);
+            const std::uint64_t inside = prefix ^ (pp.odd ? ~std::uint64_t{0} : 0);
             const std::uint64_t even = nm[b] & ~inside, odd = nm[b] & inside;
             if (pp.first_even == UINT64_MAX || pp.first_odd == UINT64_MAX) [[unlikely]] {
                 const std::uint64_t base = at + 64 * b;
@@ -124,14 +149,45 @@ inline void csv_parity_add(csv_part_parity& pp, const char* p, const char* end, 
                     pp.first_odd = base + static_cast<std::uint64_t>(std::countr_zero(odd));
                 }
             }
-            pp.lf_even += static_cast<std::uint64_t>(std::popcount(even));
-            pp.lf_odd += static_cast<std::uint64_t>(std::popcount(odd));
-            pp.odd ^= (std::popcount(q) & 1) != 0;
+            pp.lf_even += static_cast<std::uint64_t>(Ops::count(even));
+            pp.lf_odd += static_cast<std::uint64_t>(Ops::count(odd));
+            pp.odd ^= (prefix >> 63) != 0;
         }
         const std::size_t took = blocks != 0 ? 64 * blocks : bytes;
         p += took;
         at += took;
     }
+}
+
+using csv_parity_add_fn = void (*)(csv_part_parity&, const char*, const char*, std::uint64_t, char,
+                                   byte_set_masks_fn);
+
+inline void csv_parity_add(csv_part_parity& pp, const char* p, const char* end, std::uint64_t at,
+                           char quote, byte_set_masks_fn masks) {
+    csv_parity_add_with<csv_parity_ops>(pp, p, end, at, quote, masks);
+}
+
+#if FASTREAD_SCAN_X86
+[[gnu::target("pclmul,popcnt"), gnu::flatten]] inline void
+csv_parity_add_clmul(csv_part_parity& pp, const char* p, const char* end, std::uint64_t at,
+                     char quote, byte_set_masks_fn masks) {
+    csv_parity_add_with<csv_parity_ops_clmul>(pp, p, end, at, quote, masks);
+}
+#endif
+
+/// The parity pass for `level`: with PCLMULQDQ and POPCNT at the AVX2 and AVX-512 levels
+/// (where the CPU has them), else portable; the same results.
+inline csv_parity_add_fn csv_parity_add_for(scan::simd_level level) noexcept {
+#if FASTREAD_SCAN_X86
+    const scan::simd_level l = cap_level(level);
+    if ((l == scan::simd_level::avx2 || l == scan::simd_level::avx512) &&
+        __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("popcnt")) {
+        return csv_parity_add_clmul;
+    }
+#else
+    (void)level;
+#endif
+    return csv_parity_add;
 }
 
 /// csv::columns of `file` in `threads` slices after `body` (the offset after the header,
@@ -146,6 +202,7 @@ csv_columns_slices(input_file& file, unsigned threads, std::uint64_t body,
     const std::uint64_t size = file.size();
     const std::string name = file.path().string();
     const byte_set_masks_fn masks = byte_set_masks_for(scan::active_level());
+    const csv_parity_add_fn parity_add = csv_parity_add_for(scan::active_level());
 
     std::vector<std::uint64_t> part_start(threads + 1);
     for (unsigned t = 0; t <= threads; ++t) {
@@ -193,9 +250,9 @@ csv_columns_slices(input_file& file, unsigned threads, std::uint64_t body,
             for (std::size_t t = first; t < last; ++t) {
                 scan.read_through(static_cast<unsigned>(t), part_start[t], part_start[t + 1],
                                   [&](const char* p, const char* end, std::uint64_t at) {
-                                      csv_parity_add(parts[t], p, end,
-                                                     at - static_cast<std::uint64_t>(end - p),
-                                                     d.quote, masks);
+                                      parity_add(parts[t], p, end,
+                                                 at - static_cast<std::uint64_t>(end - p), d.quote,
+                                                 masks);
                                       return true;
                                   });
             }
