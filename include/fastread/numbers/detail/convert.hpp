@@ -47,6 +47,39 @@ constexpr void check_number_conversion() {
 #endif
 }
 
+/// The ASCII digits at p, up to 15 (16 bytes are read): their count in `len` (16 where the
+/// first 16 bytes are all digits: the value is then 0, not theirs) and their value. Both
+/// 8-byte words are converted and the count picks the result, with no branch on it (tokens
+/// of mixed lengths would mispredict one).
+[[gnu::always_inline]] inline std::uint64_t digits16(const char* p, unsigned& len) noexcept {
+    std::uint64_t x0, x1;
+    std::memcpy(&x0, p, 8);
+    std::memcpy(&x1, p + 8, 8);
+    if constexpr (std::endian::native == std::endian::big) {
+        x0 = __builtin_bswap64(x0);
+        x1 = __builtin_bswap64(x1);
+    }
+    const std::uint64_t t0 = x0 ^ 0x3030303030303030ull, t1 = x1 ^ 0x3030303030303030ull;
+    const unsigned len0 = static_cast<unsigned>(std::countr_zero(
+                              (t0 | (t0 + 0x0606060606060606ull)) & 0xF0F0F0F0F0F0F0F0ull)) >>
+                          3;
+    const unsigned len1 = static_cast<unsigned>(std::countr_zero(
+                              (t1 | (t1 + 0x0606060606060606ull)) & 0xF0F0F0F0F0F0F0F0ull)) >>
+                          3;
+    len = len0 + (len0 == 8 ? len1 : 0);
+    if (len == 16) {
+        return 0;
+    }
+    static constexpr std::uint64_t scale[9] = {1,      10,      100,      1000,     10000,
+                                               100000, 1000000, 10000000, 100000000};
+    // swar_digits8 of n digits, 0 for n 0 (a shift by 64 is undefined).
+    auto digits_of = [](std::uint64_t t, unsigned n) -> std::uint64_t {
+        return n == 0 ? 0 : swar_digits8(t, n);
+    };
+    const std::uint64_t low = digits_of(t0, len0);
+    return len0 == 8 ? low * scale[len1] + digits_of(t1, len1) : low;
+}
+
 /// Converts the decimal integer at [p, end): an optional '+' or '-', then ASCII digits (any
 /// count, leading zeros included), as strtoll/strtoull in base 10 read them. Returns the
 /// byte after the last digit; `st` is invalid when there is no digit, out_of_range when the
@@ -64,33 +97,11 @@ template <class T>
     std::uint64_t acc = 0;
     bool overflow = false;
     if (end - p >= 16) {
-        // Up to 15 digits without a branch on their count (tokens of mixed lengths would
-        // mispredict one): both 8-byte words are converted, the count picks the result.
-        std::uint64_t x0, x1;
-        std::memcpy(&x0, p, 8);
-        std::memcpy(&x1, p + 8, 8);
-        if constexpr (std::endian::native == std::endian::big) {
-            x0 = __builtin_bswap64(x0);
-            x1 = __builtin_bswap64(x1);
-        }
-        const std::uint64_t t0 = x0 ^ 0x3030303030303030ull, t1 = x1 ^ 0x3030303030303030ull;
-        const unsigned len0 = static_cast<unsigned>(std::countr_zero(
-                                  (t0 | (t0 + 0x0606060606060606ull)) & 0xF0F0F0F0F0F0F0F0ull)) >>
-                              3;
-        const unsigned len1 = static_cast<unsigned>(std::countr_zero(
-                                  (t1 | (t1 + 0x0606060606060606ull)) & 0xF0F0F0F0F0F0F0F0ull)) >>
-                              3;
-        if (len0 + (len0 == 8 ? len1 : 0) < 16) {
-            static constexpr std::uint64_t scale[9] = {1,      10,      100,      1000,     10000,
-                                                       100000, 1000000, 10000000, 100000000};
-            // swar_digits8 of len digits, 0 for len 0 (a shift by 64 is undefined).
-            auto digits_of = [](std::uint64_t t, unsigned len) -> std::uint64_t {
-                return len == 0 ? 0 : swar_digits8(t, len);
-            };
-            const std::uint64_t low = digits_of(t0, len0);
-            const std::uint64_t both = low * scale[len1] + digits_of(t1, len1);
-            acc = len0 == 8 ? both : low;
-            p += len0 + (len0 == 8 ? len1 : 0);
+        unsigned len = 0;
+        const std::uint64_t v = digits16(p, len);
+        if (len < 16) {
+            acc = v;
+            p += len;
             goto done;
         }
     }
@@ -208,9 +219,8 @@ const char* convert_common_floating(const char* p, const char* end, T& out) noex
     std::int64_t exponent = 0;
     if (end - p >= 25) {
         // The common shape of a table's decimals first: 1 to 7 digits, '.', then 1 to 15
-        // digits and no exponent; the fraction's two words converted without a branch on
-        // their count (tokens of mixed lengths would mispredict one), as convert_integer does.
-        std::uint64_t x, y0, y1;
+        // digits (digits16, as convert_integer takes them) and no exponent.
+        std::uint64_t x;
         std::memcpy(&x, p, 8);
         if constexpr (std::endian::native == std::endian::big) {
             x = __builtin_bswap64(x);
@@ -221,21 +231,9 @@ const char* convert_common_floating(const char* p, const char* end, T& out) noex
                         3;
         if (il - 1 < 7 && p[il] == '.') {
             const char* f = p + il + 1;
-            std::memcpy(&y0, f, 8);
-            std::memcpy(&y1, f + 8, 8);
-            if constexpr (std::endian::native == std::endian::big) {
-                y0 = __builtin_bswap64(y0);
-                y1 = __builtin_bswap64(y1);
-            }
-            const std::uint64_t u0 = y0 ^ 0x3030303030303030ull, u1 = y1 ^ 0x3030303030303030ull;
-            const auto len0 = static_cast<unsigned>(std::countr_zero(
-                                  (u0 | (u0 + 0x0606060606060606ull)) & 0xF0F0F0F0F0F0F0F0ull)) >>
-                              3;
-            const auto len1 = static_cast<unsigned>(std::countr_zero(
-                                  (u1 | (u1 + 0x0606060606060606ull)) & 0xF0F0F0F0F0F0F0F0ull)) >>
-                              3;
-            const unsigned flen = len0 + (len0 == 8 ? len1 : 0);
-            if (len0 != 0 && flen < 16 && il + flen <= 19 && (f[flen] | 0x20) != 'e') {
+            unsigned flen = 0;
+            const std::uint64_t frac = digits16(f, flen);
+            if (flen - 1 < 15 && il + flen <= 19 && (f[flen] | 0x20) != 'e') {
                 static constexpr std::uint64_t scale[16] = {1,
                                                             10,
                                                             100,
@@ -252,12 +250,6 @@ const char* convert_common_floating(const char* p, const char* end, T& out) noex
                                                             10000000000000,
                                                             100000000000000,
                                                             1000000000000000};
-                auto digits_of = [](std::uint64_t w, unsigned len) -> std::uint64_t {
-                    return len == 0 ? 0 : swar_digits8(w, len);
-                };
-                const std::uint64_t low = swar_digits8(u0, len0 == 8 ? 8 : len0);
-                const std::uint64_t frac =
-                    len0 == 8 ? low * scale[len1] + digits_of(u1, len1) : low;
                 m = std::uint64_t{swar_digits8(t, il)} * scale[flen] + frac;
                 digits = static_cast<int>(il + flen);
                 exponent = -static_cast<std::int64_t>(flen);
