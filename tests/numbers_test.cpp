@@ -327,6 +327,34 @@ TEST_CASE("numbers: decimals of tables (digits, '.', digits) are strtod's, bit f
 
 #endif
 
+TEST_CASE("numbers: integers of 1 to 20 digits, leading zeros too, are strtoull's") {
+    // Every count of digits the 16-byte digit step takes (1-15), the one it hands back (16
+    // digits and more), and each followed by a separator, a line end or the input's end.
+    std::mt19937_64 rng(16);
+    std::string text;
+    std::vector<std::string> tokens;
+    for (int i = 0; i < 100000; ++i) {
+        const int digits = 1 + static_cast<int>(rng() % 20);
+        std::string t;
+        for (int k = 0; k < digits; ++k) {
+            t += static_cast<char>(k == 0 && digits == 20 ? '0'
+                                                          : '0' + rng() % 10); // fits in 64 bits
+        }
+        tokens.push_back(t);
+        text += t;
+        if (i + 1 < 100000) {
+            text += "\t \n,"[rng() % 4];
+        }
+    }
+    const std::vector<std::uint64_t> got = from_text<std::uint64_t>(text, {.separators = " \t\n,"});
+    REQUIRE(got.size() == tokens.size());
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        differ += got[i] != std::strtoull(tokens[i].c_str(), nullptr, 10);
+    }
+    CHECK(differ == 0);
+}
+
 TEST_CASE("numbers: field separators, empty fields and missing separators") {
     const number_options csv{.separators = ","};
     CHECK(error_of<int>("1,,2\n", csv).message() ==

@@ -47,11 +47,70 @@ constexpr void check_number_conversion() {
 #endif
 }
 
+#if defined(__GNUC__) && defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__))
+#define FASTREAD_DIGITS16_SSE2 1
+// SSE2 (every x86-64 CPU) through the compilers' vector extensions and the builtins that
+// <emmintrin.h> wraps: that header would cost the csv translation unit 2,700 lines.
+using digits_u8x16 = unsigned char __attribute__((vector_size(16)));
+using digits_c8x16 = char __attribute__((vector_size(16)));
+using digits_u16x8 = unsigned short __attribute__((vector_size(16)));
+using digits_i16x8 = short __attribute__((vector_size(16)));
+using digits_i32x4 = int __attribute__((vector_size(16)));
+
+/// The inverses of 5^k modulo 2^64, k = 0..16: a multiple of 5^k times its inverse is the
+/// quotient, exactly (Granlund and Montgomery, "Division by invariant integers using
+/// multiplication", 1994, section 9).
+struct inverse_powers_of_5 {
+    std::uint64_t v[17];
+    constexpr inverse_powers_of_5() : v() {
+        std::uint64_t inv = 5; // Newton's iteration doubles the correct low bits each step
+        for (int i = 0; i < 5; ++i) {
+            inv *= 2 - 5 * inv;
+        }
+        v[0] = 1;
+        for (int k = 1; k < 17; ++k) {
+            v[k] = v[k - 1] * inv;
+        }
+    }
+};
+inline constexpr inverse_powers_of_5 inverse_5{};
+#endif
+
 /// The ASCII digits at p, up to 15 (16 bytes are read): their count in `len` (16 where the
-/// first 16 bytes are all digits: the value is then 0, not theirs) and their value. Both
-/// 8-byte words are converted and the count picks the result, with no branch on it (tokens
-/// of mixed lengths would mispredict one).
+/// first 16 bytes are all digits: the value is then 0, not theirs) and their value, with no
+/// branch on the count (tokens of mixed lengths would mispredict one). On x86 with SSE2:
+/// the 16 bytes classified in one register, the bytes after the digits cleared, pairs,
+/// quads and octets of digits combined by multiply-adds (the 16 digits' value is the
+/// number times 10^(16 - len)), then an exact division by that power. Elsewhere: both 8-byte
+/// words converted with SWAR and the count picking the result.
 [[gnu::always_inline]] inline std::uint64_t digits16(const char* p, unsigned& len) noexcept {
+#if FASTREAD_DIGITS16_SSE2
+    digits_u8x16 t;
+    std::memcpy(&t, p, 16);
+    t -= '0';
+    const auto mask =
+        static_cast<unsigned>(__builtin_ia32_pmovmskb128(reinterpret_cast<digits_c8x16>(t <= 9)));
+    len = static_cast<unsigned>(std::countr_one(mask));
+    if (len == 16) {
+        return 0;
+    }
+    static constexpr unsigned char keep[32] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                               0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    digits_u8x16 k;
+    std::memcpy(&k, keep + 16 - len, 16);
+    const auto w = reinterpret_cast<digits_u16x8>(t & k);
+    const auto pairs = reinterpret_cast<digits_i16x8>((w & 0xFF) * 10 + (w >> 8));
+    const digits_i32x4 quads =
+        __builtin_ia32_pmaddwd128(pairs, digits_i16x8{100, 1, 100, 1, 100, 1, 100, 1});
+    const digits_i32x4 octets =
+        __builtin_ia32_pmaddwd128(__builtin_ia32_packssdw128(quads, quads),
+                                  digits_i16x8{10000, 1, 10000, 1, 10000, 1, 10000, 1});
+    const std::uint64_t scaled =
+        static_cast<std::uint64_t>(static_cast<std::uint32_t>(octets[0])) * 100000000 +
+        static_cast<std::uint32_t>(octets[1]);
+    // scaled = value * 10^z = value * 5^z * 2^z, z = 16 - len.
+    return (scaled >> (16 - len)) * inverse_5.v[16 - len];
+#else
     std::uint64_t x0, x1;
     std::memcpy(&x0, p, 8);
     std::memcpy(&x1, p + 8, 8);
@@ -78,6 +137,7 @@ constexpr void check_number_conversion() {
     };
     const std::uint64_t low = digits_of(t0, len0);
     return len0 == 8 ? low * scale[len1] + digits_of(t1, len1) : low;
+#endif
 }
 
 /// Converts the decimal integer at [p, end): an optional '+' or '-', then ASCII digits (any
