@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -500,6 +501,114 @@ TEST_CASE("csv: numeric columns read the same through the fast path and the toke
             REQUIRE_FALSE(f);
             CHECK(e.error().message() == f.error().message());
         }
+    }
+}
+
+TEST_CASE("csv: ISO 8601 dates and timestamps, exact, through the fast path and the tokenizer",
+          "[csv]") {
+    using namespace std::chrono;
+    using stamp = sys_time<nanoseconds>;
+    const sys_days d = sys_days{year{2024} / 1 / 31};
+    // Each good field with the value std::chrono's arithmetic gives it.
+    const std::vector<std::pair<std::string, stamp>> stamps = {
+        {"2024-01-31 12:34:56", d + 12h + 34min + 56s},
+        {"2024-01-31T12:34:56.123456789Z", d + 12h + 34min + 56s + 123456789ns},
+        {"2024-01-31t12:34:56,5+01:00", d + 11h + 34min + 56s + 500ms},
+        {"2024-01-31T00:00:00-05:30", d + 5h + 30min},
+        {"2024-01-31T23:30:00-01:00", d + 24h + 30min},
+        {"2024-01-31", stamp(d)},
+        {"1969-12-31T23:59:59.5Z", sys_days{year{1970} / 1 / 1} - 500ms},
+        {"2262-04-11T23:47:16.854775807Z", stamp(nanoseconds(INT64_MAX))},
+        {"1677-09-21T00:12:43.145224192Z", stamp(nanoseconds(INT64_MIN))},
+    };
+    const std::vector<std::pair<std::string, sys_days>> dates = {
+        {"2024-02-29", sys_days{year{2024} / 2 / 29}},
+        {"2000-02-29", sys_days{year{2000} / 2 / 29}},
+        {"1970-01-01", sys_days{}},
+        {"0000-01-01", sys_days{year{0} / 1 / 1}},
+        {"9999-12-31", sys_days{year{9999} / 12 / 31}},
+        {"1899-12-31", sys_days{year{1899} / 12 / 31}},
+    };
+    std::string text = "t,d,t2,d2\n";
+    std::vector<stamp> want_t;
+    std::vector<sys_days> want_d;
+    for (int i = 0; i < 2000; ++i) {
+        const auto& [ts, tv] = stamps[static_cast<std::size_t>(i) % stamps.size()];
+        const auto& [ds, dv] = dates[static_cast<std::size_t>(i * 7) % dates.size()];
+        const std::string field = ts.find(',') != std::string::npos ? '"' + ts + '"' : ts;
+        text += field + "," + ds + "," + field + "," + ds + (i % 5 == 0 ? "\r\n" : "\n");
+        want_t.push_back(tv);
+        want_d.push_back(dv);
+    }
+    for (std::size_t chunk : {std::size_t{1} << 20, std::size_t{7}}) {
+        INFO(chunk);
+        chunked_source fast_src{text, chunk};
+        auto [t, dd] = csv::columns<stamp, sys_days>(fast_src, {"t", "d"});
+        CHECK(t == want_t);
+        CHECK(dd == want_d);
+        // A column asked for twice keeps the record off the fast path: the tokenizer's reading.
+        chunked_source slow_src{text, chunk};
+        auto [t1, t2, d1, d2] =
+            csv::columns<stamp, stamp, sys_days, sys_days>(slow_src, {"t", 2, "d", "d"});
+        CHECK(t1 == want_t);
+        CHECK(t2 == want_t);
+        CHECK(d2 == want_d);
+    }
+    // Missing values in optional columns; quoted fields.
+    {
+        const std::string t = "a,b\n2024-01-31,NA\n,\"2024-02-01 10:00:00\"\n\"2024-03-01\",\n";
+        fastread::memory_source src(std::span<const char>(t.data(), t.size()));
+        auto [a, b] = csv::columns<std::optional<sys_days>, std::optional<stamp>>(src, {"a", "b"});
+        CHECK(a ==
+              std::vector<std::optional<sys_days>>{d, std::nullopt, sys_days{year{2024} / 3 / 1}});
+        CHECK(b == std::vector<std::optional<stamp>>{
+                       std::nullopt, sys_days{year{2024} / 2 / 1} + 10h, std::nullopt});
+    }
+    // What is not one: an error naming row and column, the same on both paths.
+    for (const char* bad : {"2023-02-29",
+                            "2024-13-01",
+                            "2024-04-31",
+                            "2024-00-10",
+                            "2024-1-01",
+                            "24-01-01",
+                            "2024/01/01",
+                            "2024-01-31x",
+                            "2024-01-31 24:00:00",
+                            "2024-01-31 12:60:00",
+                            "2024-01-31 12:00:60",
+                            "2024-01-31 12:00",
+                            "2024-01-31T12:00:00.",
+                            "2024-01-31T12:00:00.1234567891",
+                            "2024-01-31T12:00:00+1:00",
+                            "2024-01-31T12:00:00+01",
+                            "2024-01-31T12:00:00+01:00x",
+                            "2024-01-31_12:00:00",
+                            "2262-04-11T23:47:16.854775808Z",
+                            "1677-09-21T00:12:43.145224191Z",
+                            "-2024-01-31",
+                            " 2024-01-31"}) {
+        INFO(bad);
+        const std::string t = "a,b\n2024-01-31,1\n" + std::string(bad) + ",2\n";
+        fastread::memory_source s1(std::span<const char>(t.data(), t.size()));
+        const auto fast_read = csv::try_columns<stamp>(s1, {"a"});
+        fastread::memory_source s2(std::span<const char>(t.data(), t.size()));
+        const auto slow_read = csv::try_columns<stamp, stamp>(s2, {"a", "a"});
+        REQUIRE_FALSE(fast_read);
+        REQUIRE_FALSE(slow_read);
+        CHECK(fast_read.error().code() == fastread::errc::invalid_date);
+        CHECK(fast_read.error().message() ==
+              "byte 17: line 3, row 2, column 1 (\"a\"): \"" + std::string(bad) +
+                  "\" is not a timestamp (ISO 8601, years 1678 to 2261)");
+        CHECK(slow_read.error().message() == fast_read.error().message());
+    }
+    {
+        const std::string t = "a\n2024-01-31 00:00:00\n";
+        fastread::memory_source src(std::span<const char>(t.data(), t.size()));
+        const auto r = csv::try_columns<sys_days>(src, {"a"});
+        REQUIRE_FALSE(r);
+        CHECK(r.error().message() ==
+              "byte 2: line 2, row 1, column 1 (\"a\"): \"2024-01-31 00:00:00\" is not a date "
+              "(YYYY-MM-DD)");
     }
 }
 

@@ -301,16 +301,19 @@ namespace fastread::csv {
 /// The columns `keys` (header names or 0-based indices, one per type) of the delimited text
 /// of `source` (any byte_source), read on the calling thread: one vector per column, in row
 /// order, the field converted to its type. `T`: a standard integer type, float, double
-/// (bit-identical to strtod), bool (true/false, True/False, TRUE/FALSE), std::string, or
+/// (bit-identical to strtod), bool (true/false, True/False, TRUE/FALSE), std::string,
+/// std::chrono::sys_days (an ISO 8601 date, `2024-01-31`),
+/// std::chrono::sys_time<std::chrono::nanoseconds> (an ISO 8601 timestamp in UTC: a date,
+/// 'T' or a space, `hh:mm:ss`, a fraction of up to 9 digits, 'Z' or an offset `+hh:mm`
+/// converted to UTC, none read as UTC; a date alone is its midnight; years 1678 to 2261), or
 /// std::optional of one of those, empty where the field is one of `options::missing`; or
 /// csv::text, whose column is a text_column (the fields' bytes in one buffer) where the
 /// others are a std::vector (column_of<T>).
 /// @returns the columns, or the error: a missing value in a column that is not optional
 ///          (errc::missing_value), a field that does not convert (invalid_number,
-///          number_out_of_range), a row of another field count (wrong_column_count), an
-///          unclosed quote (malformed_input), each with offset, line, row and column; a name
-///          not in the header or an index beyond it (errc::invalid_argument); a source's
-///          read error.
+///          number_out_of_range, invalid_date), a row of another field count (wrong_column_count),
+///          an unclosed quote (malformed_input), each with offset, line, row and column; a name not
+///          in the header or an index beyond it (errc::invalid_argument); a source's read error.
 template <class... T, byte_source Source>
 result<std::tuple<column_of<T>...>> try_columns(Source& source,
                                                 const std::array<column_key, sizeof...(T)>& keys,
@@ -318,6 +321,7 @@ result<std::tuple<column_of<T>...>> try_columns(Source& source,
     static_assert(sizeof...(T) > 0, "csv::columns needs at least one column type");
     static_assert((detail::is_csv_column<T> && ...),
                   "csv::columns reads integers, float, double, bool, std::string, "
+                  "std::chrono::sys_days, std::chrono::sys_time<std::chrono::nanoseconds>, "
                   "std::optional of those, and csv::text");
     (detail::check_number_conversion<typename detail::csv_optional<T>::type>(), ...);
     detail::csv_source_input<Source> in(source);
@@ -349,6 +353,7 @@ result<std::tuple<column_of<T>...>> try_columns(const std::filesystem::path& pat
     static_assert(sizeof...(T) > 0, "csv::columns needs at least one column type");
     static_assert((detail::is_csv_column<T> && ...),
                   "csv::columns reads integers, float, double, bool, std::string, "
+                  "std::chrono::sys_days, std::chrono::sys_time<std::chrono::nanoseconds>, "
                   "std::optional of those, and csv::text");
     (detail::check_number_conversion<typename detail::csv_optional<T>::type>(), ...);
     return detail::csv_columns_file<T...>(path, o, keys);

@@ -65,6 +65,7 @@ enum class errc {
     empty_field,           ///< numbers: a separator with no number before or after it
     token_too_long,        ///< numbers: a token longer than the longest number accepted
     missing_value,         ///< csv: a missing value in a column that is not std::optional
+    invalid_date,          ///< csv: a field that is not an ISO 8601 date or timestamp
 };
 
 /// The category of `errc`: name "fastread", a message per code.
@@ -129,6 +130,8 @@ inline const std::error_category& error_category() noexcept {
                 return "token too long";
             case errc::missing_value:
                 return "missing value";
+            case errc::invalid_date:
+                return "not a date or timestamp";
             }
             return "unknown fastread error";
         }

@@ -65,6 +65,8 @@ int main(int argc, char** argv) {
                                "2,2,\"Too slow.\nWould not buy again.\"\n");
     write(dir / "genes.tsv", "gene\tcount\nBRCA1\t12\nTP53\t7\n");
     write(dir / "bad.csv", "a,b\n1,2\n3,x\n");
+    write(dir / "rides.csv", "pickup,dropoff_date,minutes\n2024-01-31 23:50:00,2024-02-01,15\n"
+                             "2024-02-01T08:00:00+01:00,2024-02-01,42\n");
     // Netpbm images: a 4x3 raw PGM, a 3x2 raw PPM, a 2x2 16-bit raw PPM, a plain PPM,
     // a 2x2 PAM with alpha, a PBM.
     write(dir / "a.pgm", std::string("P5\n4 3\n255\n") +

@@ -7,8 +7,8 @@
 /// @file
 /// The field conversions of csv::columns<T...>: integers and floating point through the
 /// number kernels of fastread::numbers (the whole field one number; floating point
-/// bit-identical to strtod), bool, std::string, and std::optional of those (empty for a
-/// missing value).
+/// bit-identical to strtod), bool, std::string, dates and timestamps (dates.hpp), and
+/// std::optional of those (empty for a missing value).
 
 #include <cstddef>
 #include <optional>
@@ -20,6 +20,7 @@
 #include "../../numbers/detail/convert.hpp"
 #include "../../numbers/detail/number_type.hpp"
 #include "../../result.hpp"
+#include "dates.hpp"
 
 namespace fastread::detail {
 
@@ -34,8 +35,12 @@ struct csv_optional<std::optional<T>> : std::true_type {
 
 /// The value types csv::columns reads (inside std::optional or not).
 template <class T>
-inline constexpr bool is_csv_value =
-    is_number_type<T> || std::is_same_v<T, bool> || std::is_same_v<T, std::string>;
+inline constexpr bool is_csv_value = is_number_type<T> || std::is_same_v<T, bool> ||
+                                     std::is_same_v<T, std::string> || is_csv_time<T>;
+
+/// The value types the fast path of csv::columns holds as values (the others as text).
+template <class T>
+inline constexpr bool csv_fast_scalar = is_number_type<T> || is_csv_time<T>;
 
 template <class T>
 inline constexpr bool is_csv_column =
@@ -50,6 +55,10 @@ std::string csv_type_name() {
         return "float";
     } else if constexpr (std::is_same_v<T, bool>) {
         return "bool";
+    } else if constexpr (is_csv_date<T>) {
+        return "date (YYYY-MM-DD)";
+    } else if constexpr (is_csv_timestamp<T>) {
+        return "timestamp (ISO 8601, years 1678 to 2261)";
     } else if constexpr (std::is_signed_v<T>) {
         return std::to_string(sizeof(T) * 8) + "-bit integer";
     } else {
@@ -72,6 +81,10 @@ template <class V>
             return errc::invalid_number;
         }
         return errc{};
+    } else if constexpr (is_csv_date<V>) {
+        return parse_csv_date(f, out) ? errc{} : errc::invalid_date;
+    } else if constexpr (is_csv_timestamp<V>) {
+        return parse_csv_timestamp(f, out) ? errc{} : errc::invalid_date;
     } else {
         number_status st = number_status::invalid;
         const char* end = f.data() + f.size();

@@ -121,11 +121,11 @@ class csv_fast_record {
     // the view of a text field; inside std::optional for a column that may miss values.
     template <class C>
     using fast_value = std::conditional_t<
-        is_number_type<typename csv_optional<C>::type>, C,
+        csv_fast_scalar<typename csv_optional<C>::type>, C,
         std::conditional_t<csv_optional<C>::value, std::optional<text_piece>, text_piece>>;
     template <class C>
     static constexpr bool fast_type =
-        is_number_type<typename csv_optional<C>::type> ||
+        csv_fast_scalar<typename csv_optional<C>::type> ||
         std::is_same_v<typename csv_optional<C>::type, std::string> || std::is_same_v<C, csv::text>;
 
     // Field of column type C at p, exactly as the tokenizer would read it, into v; the byte
@@ -151,7 +151,7 @@ class csv_fast_record {
                     return true;
                 }
             }
-            if constexpr (!is_number_type<V>) {
+            if constexpr (!csv_fast_scalar<V>) {
                 if (!missing_.has({})) {
                     v = text_piece{};
                     q = p;
@@ -174,6 +174,18 @@ class csv_fast_record {
             v = value;
             return !check_missing_ ||
                    !missing_.has(std::string_view(p, static_cast<std::size_t>(q - p)));
+        } else if constexpr (is_csv_time<V>) {
+            if (c == quote_ && quote_ != 0) {
+                return false; // a quoted date: the tokenizer's
+            }
+            q = cursor.next(p);
+            const std::string_view field(p, static_cast<std::size_t>(q - p));
+            V value{};
+            if (field.size() > max_field_bytes_ || csv_convert(field, value) != errc{}) {
+                return false;
+            }
+            v = value;
+            return !check_missing_ || !missing_.has(field);
         } else {
             text_piece piece;
             if (c == quote_ && quote_ != 0) {
@@ -259,7 +271,7 @@ class csv_fast_record {
     [[gnu::always_inline]] void fast_append(Column& column, fast_value<C>& v,
                                             std::string& scratch) const {
         using V = typename csv_optional<C>::type;
-        if constexpr (is_number_type<V>) {
+        if constexpr (csv_fast_scalar<V>) {
             column.push_back(v);
         } else if constexpr (std::is_same_v<V, csv::text>) {
             column.push_back(piece_text(v, scratch));
