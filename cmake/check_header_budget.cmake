@@ -14,6 +14,7 @@ endforeach()
 # Lines after `g++ -std=c++20 -E -P` (GCC 12, libstdc++ 12), header by header.
 set(budgets
     "csv.hpp=77000"
+    "csv/sniff.hpp=83000"
     "csv/text_column.hpp=52000"
     "duplicate_actions.hpp=89500"
     "duplicate_actions.hpp:compiled=60000"
