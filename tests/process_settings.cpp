@@ -8,6 +8,7 @@
 // Built twice (tests/CMakeLists.txt): with -fno-exceptions -fno-rtti (the try_ forms), and
 // with exceptions and FASTREAD_PROCESS_SETTINGS_THROWING (the throwing forms).
 // cmake/check_try_list.cmake checks that every public try_ form is called here.
+#include <fastread/csv/sniff.hpp>
 #include <fastread/duplicate_actions.hpp>
 #include <fastread/fastread.hpp>
 
@@ -130,6 +131,19 @@ std::vector<entry_point> entry_points(const fs::path& dir) {
             (void)fastread::columns<int, int>(s);
         });
     const fastread::csv::options spaced{.delimiter = ' ', .header = false};
+    add(
+        "csv::try_sniff(path)", [=] { return fastread::csv::try_sniff(text, spaced); },
+        [=] { (void)fastread::csv::sniff(text, spaced); });
+    add(
+        "csv::try_sniff(source)",
+        [=] {
+            fastread::memory_source s(std::span<const char>("1 2", 3));
+            return fastread::csv::try_sniff(s, spaced);
+        },
+        [=] {
+            fastread::memory_source s(std::span<const char>("1 2", 3));
+            (void)fastread::csv::sniff(s, spaced);
+        });
     add(
         "csv::try_rows(path)", [=] { return fastread::csv::try_rows(text, spaced); },
         [=] { (void)fastread::csv::rows(text, spaced); });

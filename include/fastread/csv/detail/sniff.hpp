@@ -1,0 +1,189 @@
+// The public header first: it includes this one after the types this one uses.
+#include "../sniff.hpp"
+#ifndef FASTREAD_CSV_DETAIL_SNIFF_HPP
+#define FASTREAD_CSV_DETAIL_SNIFF_HPP
+
+/// @file
+/// csv::sniff's steps (declared in fastread::csv, included by csv/sniff.hpp): the records
+/// of a sample for each candidate delimiter, their score, the header and the types.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fastread::detail {
+
+/// The bytes sniffed at most: the head of the input.
+inline constexpr std::size_t csv_sniff_bytes = std::size_t{1} << 20;
+
+/// The records of `sample` with delimiter `d`, at most `limit`: whole records only (a last
+/// one cut by the sample's end is dropped unless `whole` says the sample is the input).
+inline std::vector<std::vector<std::string>> csv_sniff_records(std::string_view sample, char d,
+                                                               bool whole, std::size_t limit) {
+    csv_dialect dialect;
+    dialect.delimiter = d;
+    csv_tokenizer tok(dialect);
+    const char* p = sample.data();
+    const char* const end = p + sample.size();
+    tok.reset(p, end);
+    std::vector<std::vector<std::string>> out;
+    while (out.size() < limit) {
+        const csv_step step = tok.parse(p, end, whole);
+        if (step != csv_step::record) {
+            break; // the end, a record cut by the sample's end, or malformed text
+        }
+        out.emplace_back(tok.fields().begin(), tok.fields().end());
+        p = tok.next_record();
+    }
+    return out;
+}
+
+/// How well a delimiter splits `records`: the share of records with the most common field
+/// count; 0 where that count is 1 (nothing split) or no more than half the records have it
+/// (prose split at its spaces).
+inline double csv_sniff_score(const std::vector<std::vector<std::string>>& records) {
+    if (records.empty()) {
+        return 0;
+    }
+    std::vector<std::size_t> counts;
+    counts.reserve(records.size());
+    for (const auto& r : records) {
+        counts.push_back(r.size());
+    }
+    std::sort(counts.begin(), counts.end());
+    std::size_t best = 0, best_count = 0;
+    for (std::size_t i = 0; i < counts.size();) {
+        std::size_t j = i;
+        while (j < counts.size() && counts[j] == counts[i]) {
+            ++j;
+        }
+        if (j - i > best) {
+            best = j - i;
+            best_count = counts[i];
+        }
+        i = j;
+    }
+    const double share = static_cast<double>(best) / static_cast<double>(records.size());
+    return best_count > 1 && share > 0.5 ? share : 0;
+}
+
+/// csv::sniff of the first bytes of an input (`whole`: they are all of it), the spellings
+/// of a missing value being `missing_spellings`.
+inline csv::dialect csv_sniff_sample(std::string_view sample, bool whole,
+                                     const std::vector<std::string>& missing_spellings) {
+    csv::dialect out;
+    if (sample.size() >= 3 && sample.substr(0, 3) == "\xEF\xBB\xBF") {
+        out.bom = true;
+        sample.remove_prefix(3);
+    }
+    constexpr std::size_t limit = 10000; // records sampled after the first
+    std::vector<std::vector<std::string>> records;
+    double best = -1;
+    for (const char d : {',', '\t', ';', '|', ':', ' '}) {
+        std::vector<std::vector<std::string>> r = csv_sniff_records(sample, d, whole, limit + 1);
+        const double score = csv_sniff_score(r);
+        if (score > best) { // ties: the earlier delimiter of the list
+            best = score;
+            out.delimiter = d;
+            records = std::move(r);
+        }
+    }
+    // The line end of the first record.
+    const std::size_t nl = sample.find_first_of("\r\n");
+    out.line_end = nl == std::string_view::npos     ? "\n"
+                   : sample[nl] == '\n'             ? "\n"
+                   : sample.substr(nl, 2) == "\r\n" ? "\r\n"
+                                                    : "\r";
+    std::size_t width = 0;
+    for (const auto& r : records) {
+        width = std::max(width, r.size());
+    }
+    const csv_missing missing(missing_spellings);
+    // Each column's type over the records after the first; the first's fit.
+    auto type_of = [&](std::size_t from, std::vector<std::uint64_t>& values,
+                       std::vector<std::uint64_t>& missed) {
+        std::vector<csv::type> types(width, csv::type::text);
+        std::vector<bool> seen(width, false);
+        values.assign(width, 0);
+        missed.assign(width, 0);
+        for (std::size_t i = from; i < records.size(); ++i) {
+            for (std::size_t k = 0; k < width; ++k) {
+                if (k >= records[i].size() || missing.has(records[i][k])) {
+                    ++missed[k];
+                    continue;
+                }
+                const csv::type t = csv::infer_type(records[i][k]);
+                types[k] = seen[k] ? csv::widen(types[k], t) : t;
+                seen[k] = true;
+                ++values[k];
+            }
+        }
+        return types;
+    };
+    std::vector<std::uint64_t> values, missed;
+    const std::vector<csv::type> body = type_of(1, values, missed);
+    // A header: a first row whose value does not fit its column's type somewhere; where
+    // every column is text, a first row of distinct names, none empty (pandas' default).
+    bool header = !records.empty();
+    if (!records.empty()) {
+        const std::vector<std::string>& first = records[0];
+        bool typed = false, misfit = false;
+        std::set<std::string> names;
+        for (std::size_t k = 0; k < width; ++k) {
+            const std::string f = k < first.size() ? first[k] : std::string();
+            names.insert(f);
+            if (body[k] != csv::type::text && values[k] != 0) {
+                typed = true;
+                misfit =
+                    misfit || missing.has(f) || csv::widen(body[k], csv::infer_type(f)) != body[k];
+            }
+        }
+        const bool plain_names =
+            names.size() == width && std::none_of(first.begin(), first.end(),
+                                                  [](const std::string& s) { return s.empty(); });
+        header = typed ? misfit : plain_names;
+    }
+    out.header = header;
+    const std::vector<csv::type> types = header ? body : type_of(0, values, missed);
+    for (std::size_t k = 0; k < width; ++k) {
+        csv::column_info c;
+        c.name =
+            header && k < records[0].size() ? records[0][k] : "column_" + std::to_string(k + 1);
+        c.type = values[k] == 0 ? csv::type::text : types[k];
+        c.values = values[k];
+        c.missing = missed[k];
+        out.columns.push_back(std::move(c));
+    }
+    out.sampled_rows = records.size() - (header && !records.empty() ? 1 : 0);
+    out.sampled_bytes = sample.size() + (out.bom ? 3 : 0);
+    return out;
+}
+
+/// Reads the head of `in` (up to csv_sniff_bytes) and sniffs it.
+inline result<csv::dialect> csv_sniff_input(csv_input& in,
+                                            const std::vector<std::string>& missing) {
+    std::string head(csv_sniff_bytes, '\0');
+    std::size_t got = 0;
+    bool whole = false;
+    while (got < head.size()) {
+        const std::size_t n = in.read(head.data() + got, head.size() - got);
+        if (n == 0) {
+            whole = true;
+            break;
+        }
+        got += n;
+    }
+    if (const fastread::error* e = in.read_error()) {
+        return *e;
+    }
+    head.resize(got);
+    return csv_sniff_sample(head, whole, missing);
+}
+
+} // namespace fastread::detail
+
+#endif // FASTREAD_CSV_DETAIL_SNIFF_HPP
