@@ -59,7 +59,7 @@ inline type infer_type(std::string_view f) noexcept {
     if (f.empty()) {
         return type::text;
     }
-    if (f == "true" || f == "True" || f == "TRUE" || f == "false" || f == "False" || f == "FALSE") {
+    if (bool b = false; detail::csv_convert(f, b) == errc{}) { // csv::columns<bool>'s spellings
         return type::boolean;
     }
     const char c = f[0];
