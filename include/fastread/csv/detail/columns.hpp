@@ -82,6 +82,70 @@ struct csv_stop {
     std::optional<fastread::error> read_error;
 };
 
+/// What csv_next_record found.
+enum class csv_next { record, skip, stop };
+
+/// The next record of `r` read by the tokenizer, checked as every job checks it: the end or
+/// an error (csv_next::stop, `stop` set: none at the end), a slice's last record running
+/// past its end (stop.misaligned), a record of another field count than `fields` (0: the
+/// first record's count, which sets it; `widest`: the fields the first record must have,
+/// else an invalid_argument stop) as `ragged` says (skip, or an error); `rows`: the rows
+/// before it.
+inline csv_next csv_next_record(csv_reader& r, csv_stop& stop, std::uint64_t rows,
+                                std::size_t& fields, bool slice_end, csv::ragged_rows ragged,
+                                bool header, std::size_t widest = 0) {
+    const std::uint64_t before = r.position();
+    const csv_step step = r.next();
+    if (const fastread::error* e = r.read_error()) {
+        stop.read_error = *e;
+        return csv_next::stop;
+    }
+    if (step == csv_step::end) {
+        return csv_next::stop;
+    }
+    if (step == csv_step::failed) {
+        if (slice_end && r.failure().code == errc::malformed_input &&
+            r.failure().reason.find("no closing quote") != std::string::npos) {
+            stop.misaligned = true;
+            stop.resume = before;
+            return csv_next::stop;
+        }
+        stop.code = r.failure().code;
+        stop.reason = r.failure().reason;
+        stop.at = {r.failure_offset(), r.failure_line(), rows + 1, r.failure().field};
+        return csv_next::stop;
+    }
+    if (slice_end && r.unterminated()) {
+        stop.misaligned = true;
+        stop.resume = before;
+        return csv_next::stop;
+    }
+    const csv_fields& f = r.fields();
+    if (fields == 0) {
+        fields = f.size();
+        if (widest > fields) {
+            stop.code = errc::invalid_argument;
+            stop.reason = "column index " + std::to_string(widest - 1) + " beyond the first row's " +
+                          std::to_string(fields) + " fields";
+            stop.at = {r.offset(), r.line(), rows + 1, SIZE_MAX};
+            return csv_next::stop;
+        }
+    }
+    if (f.size() != fields && ragged != csv::ragged_rows::keep) {
+        if (ragged == csv::ragged_rows::skip) {
+            return csv_next::skip;
+        }
+        if (ragged == csv::ragged_rows::error || f.size() > fields) {
+            stop.code = errc::wrong_column_count;
+            stop.reason = "a row of " + std::to_string(f.size()) + " fields, the " +
+                          (header ? "header has " : "first row has ") + std::to_string(fields);
+            stop.at = {r.offset(), r.line(), rows + 1, SIZE_MAX};
+            return csv_next::stop;
+        }
+    }
+    return csv_next::record;
+}
+
 /// The typed columns of one call: which field each comes from, and the conversions.
 template <class... T>
 class csv_columns_job {
@@ -124,6 +188,28 @@ class csv_columns_job {
     }
 
     const csv_head& head() const noexcept { return head_; }
+
+    /// What csv_job_slices asks of a job besides run: room for `rows` in `out`'s columns;
+    /// `from` appended to `to`; the join of the slices' columns, column `k` of each of
+    /// `rest` appended to `to`'s (one column a call, the columns joined on threads).
+    using output_type = tuple_type;
+    void reserve(tuple_type& out, std::size_t rows) const { csv_reserve(out, rows); }
+    void append(tuple_type& to, tuple_type&& from) const;
+    static constexpr std::size_t join_units() noexcept { return n; }
+    void join(tuple_type& to, const std::vector<tuple_type*>& rest, std::size_t k) const {
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            auto one = [&](auto index) {
+                constexpr std::size_t c = decltype(index)::value;
+                if (c == k) {
+                    for (tuple_type* from : rest) {
+                        csv_append_column(std::get<c>(to), std::move(std::get<c>(*from)));
+                    }
+                }
+            };
+            (one(std::integral_constant<std::size_t, I>{}), ...);
+        }
+        (std::index_sequence_for<T...>{});
+    }
 
     /// Reads the records of `r` into `out` until the end, an error, or (with `slice_end`
     /// set: a slice that is not the file's last) a record that runs past the end. `fields`
@@ -169,59 +255,20 @@ class csv_columns_job {
                     continue;
                 }
             }
-            const std::uint64_t before = r.position();
-            const csv_step step = r.next();
-            if (const fastread::error* e = r.read_error()) {
-                stop.read_error = *e;
+            std::size_t widest = 0; // the fields a record must have for every key
+            for (std::size_t k = 0; k < n; ++k) {
+                widest = std::max(widest, index_[k] + 1);
+            }
+            const csv_next next =
+                csv_next_record(r, stop, rows, fields, slice_end, ragged_, !head_.names.empty(),
+                                head_.names.empty() && fields == 0 ? widest : 0);
+            if (next == csv_next::stop) {
                 return stop;
             }
-            if (step == csv_step::end) {
-                return stop;
-            }
-            if (step == csv_step::failed) {
-                if (slice_end && r.failure().code == errc::malformed_input &&
-                    r.failure().reason.find("no closing quote") != std::string::npos) {
-                    stop.misaligned = true;
-                    stop.resume = before;
-                    return stop;
-                }
-                stop.code = r.failure().code;
-                stop.reason = r.failure().reason;
-                stop.at = {r.failure_offset(), r.failure_line(), rows + 1, r.failure().field};
-                return stop;
-            }
-            if (slice_end && r.unterminated()) {
-                stop.misaligned = true;
-                stop.resume = before;
-                return stop;
+            if (next == csv_next::skip) {
+                continue;
             }
             const csv_fields& f = r.fields();
-            if (fields == 0) {
-                fields = f.size();
-                for (std::size_t k = 0; k < n; ++k) {
-                    if (index_[k] >= fields) {
-                        stop.code = errc::invalid_argument;
-                        stop.reason = "column index " + std::to_string(index_[k]) +
-                                      " beyond the first row's " + std::to_string(fields) +
-                                      " fields";
-                        stop.at = {r.offset(), r.line(), rows + 1, SIZE_MAX};
-                        return stop;
-                    }
-                }
-            }
-            if (f.size() != fields && ragged_ != csv::ragged_rows::keep) {
-                if (ragged_ == csv::ragged_rows::skip) {
-                    continue;
-                }
-                if (ragged_ == csv::ragged_rows::error || f.size() > fields) {
-                    stop.code = errc::wrong_column_count;
-                    stop.reason = "a row of " + std::to_string(f.size()) + " fields, the " +
-                                  (head_.names.empty() ? "first row has " : "header has ") +
-                                  std::to_string(fields);
-                    stop.at = {r.offset(), r.line(), rows + 1, SIZE_MAX};
-                    return stop;
-                }
-            }
             ++rows;
             std::size_t bad = SIZE_MAX;
             errc code{};
@@ -326,6 +373,37 @@ void csv_append(std::tuple<C...>& to, std::tuple<C...>&& from) {
     (std::index_sequence_for<C...>{});
 }
 
+template <class... T>
+void csv_columns_job<T...>::append(tuple_type& to, tuple_type&& from) const {
+    csv_append(to, std::move(from));
+}
+
+/// The records of `in` read by `job` (resolved against the header here) on the calling
+/// thread, `o` settled and `d` its dialect; `size_hint`: the input's size, when known.
+template <class Job>
+result<typename Job::output_type> csv_job_input(csv_input& in, const csv::options& o,
+                                                const csv_dialect& d, Job& job,
+                                                const std::string& file,
+                                                std::uint64_t size_hint = 0) {
+    csv_reader r(d, in);
+    result<csv_head> head = csv_read_head(r, o, file);
+    if (!head) {
+        return head.error();
+    }
+    if (fastread::error e = job.resolve(*head, file); e.code()) {
+        return e;
+    }
+    typename Job::output_type out;
+    std::uint64_t rows = 0;
+    std::size_t fields = head->fields;
+    const csv_stop stop = job.run(r, out, rows, fields, false,
+                                  size_hint > r.position() ? size_hint - r.position() : 0);
+    if (stop.code != errc{} || stop.read_error) {
+        return csv_stop_error(stop, 0, 0, file, head->names);
+    }
+    return out;
+}
+
 /// csv::columns of a csv_input, on the calling thread.
 template <class... T>
 result<std::tuple<csv::column_of<T>...>>
@@ -339,24 +417,8 @@ csv_columns_input(csv_input& in, const csv::options& o,
     if (!d) {
         return d.error();
     }
-    csv_reader r(*d, in);
-    result<csv_head> head = csv_read_head(r, o, file);
-    if (!head) {
-        return head.error();
-    }
     csv_columns_job<T...> job(o, keys);
-    if (fastread::error e = job.resolve(*head, file); e.code()) {
-        return e;
-    }
-    std::tuple<csv::column_of<T>...> out;
-    std::uint64_t rows = 0;
-    std::size_t fields = head->fields;
-    const csv_stop stop = job.run(r, out, rows, fields, false,
-                                  size_hint > r.position() ? size_hint - r.position() : 0);
-    if (stop.code != errc{} || stop.read_error) {
-        return csv_stop_error(stop, 0, 0, file, head->names);
-    }
-    return out;
+    return csv_job_input(in, o, *d, job, file, size_hint);
 }
 
 } // namespace fastread::detail

@@ -190,15 +190,15 @@ inline csv_parity_add_fn csv_parity_add_for(scan::simd_level level) noexcept {
     return csv_parity_add;
 }
 
-/// csv::columns of `file` in `threads` slices after `body` (the offset after the header,
+/// The records of `file` read by `job` (csv_columns_job's members: run, head, reserve,
+/// append, join_units, join) in `threads` slices after `body` (the offset after the header,
 /// whose reading left `lines_before` lines behind); nothing when no cut is found. `guess`:
 /// cut at the first LF after each part's start, without the parity pass.
-template <class... T>
-std::optional<result<std::tuple<csv::column_of<T>...>>>
-csv_columns_slices(input_file& file, unsigned threads, std::uint64_t body,
-                   std::uint64_t lines_before, const csv_dialect& d,
-                   const csv_columns_job<T...>& job, bool guess) {
-    using tuple_type = std::tuple<csv::column_of<T>...>;
+template <class Job>
+std::optional<result<typename Job::output_type>>
+csv_job_slices(input_file& file, unsigned threads, std::uint64_t body, std::uint64_t lines_before,
+               const csv_dialect& d, const Job& job, bool guess) {
+    using tuple_type = typename Job::output_type;
     const std::uint64_t size = file.size();
     const std::string name = file.path().string();
     const byte_set_masks_fn masks = byte_set_masks_for(scan::active_level());
@@ -307,7 +307,7 @@ csv_columns_slices(input_file& file, unsigned threads, std::uint64_t body,
             // Slice 0's columns get room for all: the others are appended to them (without
             // the counts of pass 1, as the density of their first 1024 rows promises).
             if (reserved) {
-                csv_reserve(s.out, static_cast<std::size_t>(t == 0 ? all_records : records[t]));
+                job.reserve(s.out, static_cast<std::size_t>(t == 0 ? all_records : records[t]));
             }
             csv_slice_input in(reads, static_cast<unsigned>(t), cuts[t], cuts[t + 1]);
             csv_reader r(d, in, cuts[t], false);
@@ -353,9 +353,9 @@ csv_columns_slices(input_file& file, unsigned threads, std::uint64_t body,
             }
             tuple_type out = std::move(parts2[0].out);
             for (unsigned u = 1; u <= t; ++u) {
-                csv_append(out, std::move(parts2[u].out));
+                job.append(out, std::move(parts2[u].out));
             }
-            csv_append(out, std::move(tail));
+            job.append(out, std::move(tail));
             return result<tuple_type>(std::move(out));
         }
         rows_before += s.rows;
@@ -364,38 +364,24 @@ csv_columns_slices(input_file& file, unsigned threads, std::uint64_t body,
     // The join, in file order, into slice 0's columns (which have room for all): the columns
     // shared among the threads, each appended by one (its pages touched there).
     tuple_type out = std::move(parts2[0].out);
-    in_slices(sizeof...(T), slices, [&](unsigned, std::size_t first, std::size_t last) {
-        [&]<std::size_t... I>(std::index_sequence<I...>) {
-            auto one = [&](auto index) {
-                constexpr std::size_t k = decltype(index)::value;
-                if (k >= first && k < last) {
-                    auto& to = std::get<k>(out);
-                    for (unsigned t = 1; t < slices; ++t) {
-                        csv_append_column(to, std::move(std::get<k>(parts2[t].out)));
-                    }
-                }
-            };
-            (one(std::integral_constant<std::size_t, I>{}), ...);
+    std::vector<tuple_type*> rest;
+    for (unsigned t = 1; t < slices; ++t) {
+        rest.push_back(&parts2[t].out);
+    }
+    in_slices(job.join_units(), slices, [&](unsigned, std::size_t first, std::size_t last) {
+        for (std::size_t k = first; k < last; ++k) {
+            job.join(out, rest, k);
         }
-        (std::index_sequence_for<T...>{});
     });
     return result<tuple_type>(std::move(out));
 }
 
-/// csv::columns(path): see its comment in columns.hpp.
-template <class... T>
-result<std::tuple<csv::column_of<T>...>>
-csv_columns_file(const std::filesystem::path& path, const csv::options& asked,
-                 const std::array<csv::column_key, sizeof...(T)>& keys) {
-    const result<csv::options> settled = settle_call(asked);
-    if (!settled) {
-        return settled.error();
-    }
-    const csv::options& o = *settled;
-    result<csv_dialect> d = csv_dialect_of(o);
-    if (!d) {
-        return d.error();
-    }
+/// The records of the file at `path` read by `job` (resolved against its header here), `o`
+/// settled and `d` its dialect: see csv::columns(path)'s comment in csv.hpp.
+template <class Job>
+result<typename Job::output_type> csv_job_file(const std::filesystem::path& path,
+                                               const csv::options& o, const csv_dialect& d,
+                                               Job& job) {
     const thread_scope threads_scope(o.threads);
     result<input_file> opened = input_file::open(path);
     if (!opened) {
@@ -403,7 +389,7 @@ csv_columns_file(const std::filesystem::path& path, const csv::options& asked,
     }
     input_file& file = *opened;
     const std::string name = path.string();
-    if (file.info().regular && o.io == io_mode::read && d->escape == 0 && o.header) {
+    if (file.info().regular && o.io == io_mode::read && d.escape == 0 && o.header) {
         if (const unsigned threads = file.slice_threads(file.size(), number_bytes_per_thread,
                                                         2 * number_bytes_per_thread);
             threads > 1) {
@@ -411,18 +397,17 @@ csv_columns_file(const std::filesystem::path& path, const csv::options& asked,
             const std::span<const char> head = file.head(plan_head_bytes);
             memory_source hsrc(head);
             csv_source_input<memory_source> in(hsrc);
-            csv_reader r(*d, in);
+            csv_reader r(d, in);
             result<csv_head> h = csv_read_head(r, o, name);
             if (h && !h->names.empty() && !r.unterminated() && r.position() < file.size()) {
-                csv_columns_job<T...> job(o, keys);
                 if (fastread::error e = job.resolve(*h, name); e.code()) {
                     return e;
                 }
                 // No quote in the head: the cuts are guessed (and checked), not counted.
                 const bool guess =
-                    d->quote == 0 || std::memchr(head.data(), d->quote, head.size()) == nullptr;
-                if (auto done = csv_columns_slices<T...>(file, threads, r.position(), r.lines(), *d,
-                                                         job, guess)) {
+                    d.quote == 0 || std::memchr(head.data(), d.quote, head.size()) == nullptr;
+                if (auto done =
+                        csv_job_slices(file, threads, r.position(), r.lines(), d, job, guess)) {
                     return std::move(*done);
                 }
             }
@@ -434,7 +419,24 @@ csv_columns_file(const std::filesystem::path& path, const csv::options& asked,
         return source.error();
     }
     csv_source_input<file_source> in(*source);
-    return csv_columns_input<T...>(in, o, keys, name, size);
+    return csv_job_input(in, o, d, job, name, size);
+}
+
+/// csv::columns(path): see its comment in csv.hpp.
+template <class... T>
+result<std::tuple<csv::column_of<T>...>>
+csv_columns_file(const std::filesystem::path& path, const csv::options& asked,
+                 const std::array<csv::column_key, sizeof...(T)>& keys) {
+    const result<csv::options> settled = settle_call(asked);
+    if (!settled) {
+        return settled.error();
+    }
+    result<csv_dialect> d = csv_dialect_of(*settled);
+    if (!d) {
+        return d.error();
+    }
+    csv_columns_job<T...> job(*settled, keys);
+    return csv_job_file(path, *settled, *d, job);
 }
 
 } // namespace fastread::detail
