@@ -103,8 +103,9 @@ struct csv_part_column {
             std::vector<csv_timestamp> out;
             out.reserve(days.size());
             for (const std::chrono::sys_days d : days) {
-                const std::int64_t n = d.time_since_epoch().count();
-                if (n < -106751 || n > 106750) { // outside sys_time<nanoseconds>'s days
+                std::int64_t ns = 0; // midnight, in nanoseconds: past int64's range is text
+                if (__builtin_mul_overflow(std::int64_t{d.time_since_epoch().count()},
+                                           std::int64_t{86400000000000}, &ns)) {
                     make_pending();
                     return;
                 }
@@ -116,6 +117,38 @@ struct csv_part_column {
             return;
         }
         make_pending();
+    }
+
+    /// Room for `rows` rows in the vector of the column's kind (text: bytes as many a row
+    /// as it has so far; csv_reserve_column), advised to take huge pages when big.
+    void reserve(std::size_t rows) {
+        switch (kind) {
+        case csv_kind::none:
+            break;
+        case csv_kind::text:
+            if (!pending) {
+                csv_reserve_column(text, rows);
+            }
+            break;
+        case csv_kind::boolean:
+            csv_reserve_column(bools, rows);
+            break;
+        case csv_kind::int64:
+            csv_reserve_column(ints, rows);
+            break;
+        case csv_kind::float64:
+            csv_reserve_column(doubles, rows);
+            break;
+        case csv_kind::date:
+            csv_reserve_column(days, rows);
+            break;
+        case csv_kind::timestamp:
+            csv_reserve_column(stamps, rows);
+            break;
+        }
+        if (!missing.empty()) {
+            missing.reserve(rows);
+        }
     }
 
     /// `n` placeholders (a missing row's value) of the column's kind.
@@ -358,8 +391,11 @@ class csv_table_job {
     }
 
     csv_stop run(csv_reader& r, csv_table_part& out, std::uint64_t& rows, std::size_t& fields,
-                 bool slice_end, std::uint64_t = 0, bool = false) const {
+                 bool slice_end, std::uint64_t input_bytes = 0, bool = false) const {
         csv_stop stop;
+        // After 1024 rows, room for as many as the bytes left promise (10 % more).
+        const std::uint64_t start = r.position();
+        const std::uint64_t reserve_at = input_bytes != 0 ? rows + 1024 : UINT64_MAX;
         if (out.columns.size() != keys_.size()) {
             out.columns.assign(keys_.size(), {});
             for (std::size_t k = 0; k < keys_.size(); ++k) {
@@ -375,6 +411,16 @@ class csv_table_job {
             }
             if (next == csv_next::skip) {
                 continue;
+            }
+            if (rows == reserve_at) [[unlikely]] {
+                const std::uint64_t read = std::max<std::uint64_t>(r.position() - start, 1);
+                const double expect = static_cast<double>(rows) * static_cast<double>(input_bytes) /
+                                      static_cast<double>(read) * 1.1;
+                if (expect < static_cast<double>(SIZE_MAX / 64)) {
+                    for (csv_part_column& c : out.columns) {
+                        c.reserve(static_cast<std::size_t>(expect) + 64);
+                    }
+                }
             }
             ++rows;
             const csv_fields& f = r.fields();

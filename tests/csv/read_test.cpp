@@ -1,0 +1,297 @@
+#include <fastread/csv/read.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include <sys/stat.h>
+
+#include "test_util.hpp"
+
+namespace {
+
+namespace csv = fastread::csv;
+using namespace std::chrono_literals;
+
+template <class T>
+std::vector<T> as_vector(std::span<const T> s) {
+    return {s.begin(), s.end()};
+}
+
+std::vector<std::string> texts(const csv::column& c) {
+    std::vector<std::string> out;
+    for (const std::string_view v : c.values<std::string_view>()) {
+        out.emplace_back(v);
+    }
+    return out;
+}
+
+std::vector<bool> missing_rows(const csv::column& c) {
+    std::vector<bool> out;
+    for (std::size_t i = 0; i < c.size(); ++i) {
+        out.push_back(c.missing(i));
+    }
+    return out;
+}
+
+csv::table read_text(const std::string& text, csv::read_options o = {}) {
+    fastread::memory_source src(std::span<const char>(text.data(), text.size()));
+    return csv::read(src, o);
+}
+
+} // namespace
+
+TEST_CASE("csv::read: each column the narrowest type that keeps every value, at 1 and 2 threads",
+          "[csv]") {
+    // 6 MiB (two slices on 2 threads), the values that widen a column in the last rows, after
+    // a sample's reach: an integer column whose last value is 2.5, a date column with a bad
+    // date in its last row, a column empty but for its last row, int64 beyond 2^53, zip codes
+    // with leading zeros, and a column of int64 beyond 2^53 with a decimal in its last row.
+    fastread_test::temp_dir dir;
+    const auto path = dir.path() / "infer.csv";
+    std::string text = "n,day,late,big,zip,bigmix,flag,when\n";
+    std::vector<std::int64_t> n, big;
+    std::vector<std::string> day, zip, bigmix;
+    std::int64_t i = 0;
+    for (; text.size() < (std::size_t{6} << 20); ++i) {
+        const std::string d = "2024-01-" + std::string(i % 28 < 9 ? "0" : "") +
+                              std::to_string(i % 28 + 1);
+        const std::int64_t b = (std::int64_t{1} << 53) + 1 + i;
+        const std::string z = std::string(i % 7 == 0 ? "0" : "1") + std::to_string(1000 + i % 9000);
+        text += std::to_string(i) + "," + d + ",," + std::to_string(b) + "," + z + "," +
+                std::to_string(b) + "," + (i % 2 ? "true" : "False") + "," + d + " 10:00:00\n";
+        n.push_back(i);
+        day.push_back(d);
+        big.push_back(b);
+        zip.push_back(z);
+        bigmix.push_back(std::to_string(b));
+    }
+    text += "2.5,2023-02-29,42,-9007199254740993,01234,2.5,TRUE,2024-02-01T00:00:00.5+01:00\n";
+    day.push_back("2023-02-29");
+    zip.push_back("01234");
+    bigmix.push_back("2.5");
+    big.push_back(-9007199254740993);
+    fastread_test::write_file(path, text);
+    const std::size_t rows = n.size() + 1;
+
+    for (const unsigned threads : {1u, 2u}) {
+        INFO("threads " << threads);
+        csv::read_options o;
+        o.csv.threads = threads;
+        const csv::table t = csv::read(path, o);
+        REQUIRE(t.rows() == rows);
+        CHECK(t.column_names() == std::vector<std::string>{"n", "day", "late", "big", "zip",
+                                                          "bigmix", "flag", "when"});
+        REQUIRE(t["n"].type() == csv::type::float64);
+        const std::span<const double> nv = t["n"].values<double>();
+        REQUIRE(nv.size() == rows);
+        for (std::size_t k = 0; k < n.size(); ++k) {
+            REQUIRE(nv[k] == static_cast<double>(n[k]));
+        }
+        CHECK(nv[rows - 1] == 2.5);
+        REQUIRE(t["day"].type() == csv::type::text);
+        CHECK(texts(t["day"]) == day);
+        REQUIRE(t["late"].type() == csv::type::int64);
+        CHECK(t["late"].missing_count() == rows - 1);
+        CHECK(t["late"].values<std::int64_t>()[rows - 1] == 42);
+        CHECK_FALSE(t["late"].missing(rows - 1));
+        CHECK(t["late"].missing(0));
+        REQUIRE(t["big"].type() == csv::type::int64);
+        CHECK(as_vector(t["big"].values<std::int64_t>()) == big);
+        REQUIRE(t["zip"].type() == csv::type::text);
+        CHECK(texts(t["zip"]) == zip);
+        REQUIRE(t["bigmix"].type() == csv::type::text); // no double keeps 2^53 + 1
+        CHECK(texts(t["bigmix"]) == bigmix);
+        REQUIRE(t["flag"].type() == csv::type::boolean);
+        CHECK(t["flag"].values<bool>()[0] == false);
+        CHECK(t["flag"].values<bool>()[1] == true);
+        CHECK(t["flag"].values<bool>()[rows - 1] == true);
+        REQUIRE(t["when"].type() == csv::type::timestamp);
+        const auto when = t["when"].values<std::chrono::sys_time<std::chrono::nanoseconds>>();
+        CHECK(when[0] == std::chrono::sys_days{2024y / 1 / 1} + 10h);
+        CHECK(when[rows - 1] == std::chrono::sys_days{2024y / 1 / 31} + 23h + 500ms);
+        // The dialect says what every value gave.
+        CHECK(t.dialect().columns.size() == 8);
+        CHECK(t.dialect().columns[2].missing == rows - 1);
+        CHECK(t.dialect().columns[2].values == 1);
+    }
+}
+
+TEST_CASE("csv::read: widening within a part and across parts", "[csv]") {
+    // date then timestamp: timestamp (the dates their midnight); int then bool: text; a
+    // column of missing values only: text, all missing; NA among integers: missing.
+    const csv::table t = read_text("a,b,c,d,e\n"
+                                   "2024-01-31,1,,7,x\n"
+                                   "2024-02-01 12:00:00Z,true,,NA,y\n"
+                                   "2024-02-02,3,NA,9,\n");
+    REQUIRE(t.rows() == 3);
+    REQUIRE(t["a"].type() == csv::type::timestamp);
+    const auto a = t["a"].values<std::chrono::sys_time<std::chrono::nanoseconds>>();
+    CHECK(a[0] == std::chrono::sys_days{2024y / 1 / 31});
+    CHECK(a[1] == std::chrono::sys_days{2024y / 2 / 1} + 12h);
+    CHECK(a[2] == std::chrono::sys_days{2024y / 2 / 2});
+    REQUIRE(t["b"].type() == csv::type::text);
+    CHECK(texts(t["b"]) == std::vector<std::string>{"1", "true", "3"});
+    REQUIRE(t["c"].type() == csv::type::text);
+    CHECK(t["c"].missing_count() == 3);
+    CHECK(texts(t["c"]) == std::vector<std::string>{"", "", ""});
+    REQUIRE(t["d"].type() == csv::type::int64);
+    CHECK(as_vector(t["d"].values<std::int64_t>()) == std::vector<std::int64_t>{7, 0, 9});
+    CHECK(missing_rows(t["d"]) == std::vector<bool>{false, true, false});
+    REQUIRE(t["e"].type() == csv::type::text);
+    CHECK(missing_rows(t["e"]) == std::vector<bool>{false, false, true});
+    // A date beyond the timestamps' range beside a timestamp: text.
+    const csv::table u = read_text("a\n2300-01-01\n2024-01-01 00:00:00\n");
+    CHECK(u["a"].type() == csv::type::text);
+    CHECK(texts(u["a"]) == std::vector<std::string>{"2300-01-01", "2024-01-01 00:00:00"});
+}
+
+TEST_CASE("csv::read: the wrong type, a name not there, fixed types and select", "[csv]") {
+    const std::string text = "id;zip;fare\n1;01234;2.5\n2;00501;3\n";
+    const csv::table t = read_text(text);
+    CHECK(t.dialect().delimiter == ';');
+    CHECK(t["zip"].type() == csv::type::text);
+    CHECK_THROWS_WITH(t["fare"].values<std::int64_t>(),
+                      "csv::column::values<std::int64_t>: column \"fare\" is of type double");
+    CHECK_THROWS_AS(t["fare"].values<bool>(), std::invalid_argument);
+    CHECK_THROWS_AS(t["nope"], std::out_of_range);
+    CHECK_THROWS_AS(t[3], std::out_of_range);
+
+    csv::read_options o;
+    o.types = {{"zip", csv::type::int64}};
+    o.select = {"fare", "zip"};
+    const csv::table s = read_text(text, o);
+    CHECK(s.column_names() == std::vector<std::string>{"fare", "zip"});
+    CHECK(as_vector(s["zip"].values<std::int64_t>()) == std::vector<std::int64_t>{1234, 501});
+    CHECK(as_vector(s["fare"].values<double>()) == std::vector<double>{2.5, 3});
+
+    o.types = {{"fare", csv::type::int64}};
+    o.select = {};
+    fastread::memory_source src(std::span<const char>(text.data(), text.size()));
+    const auto bad = csv::try_read(src, o);
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().code() == fastread::errc::invalid_number);
+    CHECK(bad.error().offset() == 20);
+    CHECK(bad.error().line() == 2);
+    CHECK(bad.error().column() == 3);
+    CHECK(bad.error().message() == "byte 20: line 2, row 1, column 3 (\"fare\"): \"2.5\" is not a "
+                                   "64-bit integer");
+    o.types = {{"tip", csv::type::float64}};
+    fastread::memory_source src2(std::span<const char>(text.data(), text.size()));
+    CHECK(csv::try_read(src2, o).error().code() == fastread::errc::invalid_argument);
+    csv::read_options sel;
+    sel.select = {"id", 7};
+    fastread::memory_source src3(std::span<const char>(text.data(), text.size()));
+    CHECK(csv::try_read(src3, sel).error().code() == fastread::errc::invalid_argument);
+}
+
+TEST_CASE("csv::read: UTF-16 with a BOM reads as its UTF-8 twin; no BOM in a name", "[csv]") {
+    const std::u32string text = U"caf\u00e9,n\u00b0,\U0001F600\nb\u00e9b\u00e9,1,\"x,\U0001F600\"\n";
+    std::string utf8;
+    for (const char32_t c : text) {
+        fastread::detail::csv_put_utf8(utf8, static_cast<std::uint32_t>(c));
+    }
+    auto utf16 = [&](bool le) {
+        std::string out = le ? "\xFF\xFE" : "\xFE\xFF";
+        auto unit = [&](std::uint32_t u) {
+            const char hi = static_cast<char>(u >> 8), lo = static_cast<char>(u & 0xFF);
+            out += le ? lo : hi;
+            out += le ? hi : lo;
+        };
+        for (const char32_t c : text) {
+            if (c >= 0x10000) {
+                unit(0xD800 + ((c - 0x10000) >> 10));
+                unit(0xDC00 + ((c - 0x10000) & 0x3FF));
+            } else {
+                unit(c);
+            }
+        }
+        return out;
+    };
+    fastread_test::temp_dir dir;
+    const csv::table want = read_text(utf8);
+    REQUIRE(want.column_names() ==
+            std::vector<std::string>{"caf\xC3\xA9", "n\xC2\xB0", "\xF0\x9F\x98\x80"});
+    for (const bool le : {true, false}) {
+        const auto path = dir.path() / (le ? "le.csv" : "be.csv");
+        fastread_test::write_file(path, utf16(le));
+        const csv::table t = csv::read(path);
+        CHECK(t.column_names() == want.column_names());
+        CHECK(texts(t[0]) == texts(want[0]));
+        CHECK(texts(t[2]) == std::vector<std::string>{"x,\xF0\x9F\x98\x80"});
+        CHECK(t[1].values<std::int64_t>()[0] == 1);
+    }
+    // A UTF-8 BOM: skipped, not part of the first name.
+    const csv::table b = read_text("\xEF\xBB\xBF" "id,v\n1,2\n");
+    CHECK(b.column_names() == std::vector<std::string>{"id", "v"});
+    CHECK(b.dialect().bom);
+    // An unpaired surrogate and an odd byte count: errors at their offsets.
+    const auto lone = dir.path() / "lone.csv";
+    fastread_test::write_file(lone, std::string("\xFF\xFE" "a\0\n\0\x00\xD8" "b\0", 10));
+    const auto r = csv::try_read(lone);
+    REQUIRE_FALSE(r);
+    CHECK(r.error().code() == fastread::errc::invalid_data_byte);
+    CHECK(r.error().offset() == 6);
+    fastread_test::write_file(lone, std::string("\xFF\xFE" "a\0\n", 5));
+    CHECK(csv::try_read(lone).error().offset() == 4);
+    // Latin-1 when asked.
+    csv::read_options latin;
+    latin.encoding = csv::encoding::latin1;
+    const csv::table l = read_text("nom\ncaf\xE9\n", latin);
+    CHECK(texts(l["nom"]) == std::vector<std::string>{"caf\xC3\xA9"});
+}
+
+TEST_CASE("csv::read: validate_utf8 names the first invalid byte; empty input; a FIFO", "[csv]") {
+    csv::read_options o;
+    o.validate_utf8 = true;
+    const std::string text = "a,b\nok,\xC3\xA9\nx,ab\xC3(\n";
+    fastread::memory_source src(std::span<const char>(text.data(), text.size()));
+    const auto r = csv::try_read(src, o);
+    REQUIRE_FALSE(r);
+    CHECK(r.error().code() == fastread::errc::invalid_data_byte);
+    CHECK(r.error().offset() == 15);
+    CHECK(r.error().line() == 3);
+    CHECK(r.error().column() == 6);
+    CHECK(r.error().message() == "byte 15: line 3, column 6: byte 0x28 is not valid UTF-8");
+    // Without the check the same text reads (the bytes as they are).
+    CHECK(texts(read_text(text)["b"]) == std::vector<std::string>{"\xC3\xA9", "ab\xC3("});
+
+    const csv::table e = read_text("");
+    CHECK(e.rows() == 0);
+    CHECK(e.columns().empty());
+
+    fastread_test::temp_dir dir;
+    const auto fifo = dir.path() / "fifo.csv";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    std::thread writer([&] { std::ofstream(fifo, std::ios::binary) << "a\tb\n1\tx\n3\ty\n"; });
+    const csv::table t = csv::read(fifo);
+    writer.join();
+    CHECK(t.dialect().delimiter == '\t');
+    CHECK(as_vector(t["a"].values<std::int64_t>()) == std::vector<std::int64_t>{1, 3});
+    CHECK(texts(t["b"]) == std::vector<std::string>{"x", "y"});
+}
+
+TEST_CASE("csv::read: without sniff, the options' dialect; no header names column_N", "[csv]") {
+    csv::read_options o;
+    o.sniff = false;
+    o.csv.header = false;
+    o.csv.delimiter = '|';
+    const csv::table t = read_text("1|a\n2|b\n", o);
+    CHECK(t.column_names() == std::vector<std::string>{"column_1", "column_2"});
+    CHECK(as_vector(t["column_1"].values<std::int64_t>()) == std::vector<std::int64_t>{1, 2});
+    const auto bad = [&] {
+        fastread::memory_source src(std::span<const char>("a,b\n1\n", 6));
+        csv::read_options d;
+        d.sniff = false;
+        return csv::try_read(src, d);
+    }();
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().code() == fastread::errc::wrong_column_count);
+}
