@@ -299,6 +299,7 @@ std::uint64_t by_rows(const table_spec& t) {
 
 // ---- the C and C++ peers, in process ---------------------------------------------------
 
+#if FASTREAD_HAVE_LIBCSV || FASTREAD_HAVE_FCCP
 // The type of each column as the harnesses store it: s string, i integer, d double,
 // o double or missing, - not read.
 std::string column_kinds(table_kind k) {
@@ -315,6 +316,7 @@ std::string column_kinds(table_kind k) {
     }
     return {};
 }
+#endif
 
 int checked_index(table_kind k);
 

@@ -8,6 +8,7 @@
 // Built twice (tests/CMakeLists.txt): with -fno-exceptions -fno-rtti (the try_ forms), and
 // with exceptions and FASTREAD_PROCESS_SETTINGS_THROWING (the throwing forms).
 // cmake/check_try_list.cmake checks that every public try_ form is called here.
+#include <fastread/csv/read.hpp>
 #include <fastread/csv/sniff.hpp>
 #include <fastread/duplicate_actions.hpp>
 #include <fastread/fastread.hpp>
@@ -143,6 +144,21 @@ std::vector<entry_point> entry_points(const fs::path& dir) {
         [=] {
             fastread::memory_source s(std::span<const char>("1 2", 3));
             (void)fastread::csv::sniff(s, spaced);
+        });
+    fastread::csv::read_options read_spaced;
+    read_spaced.csv = spaced;
+    add(
+        "csv::try_read(path)", [=] { return fastread::csv::try_read(text, read_spaced); },
+        [=] { (void)fastread::csv::read(text, read_spaced); });
+    add(
+        "csv::try_read(source)",
+        [=] {
+            fastread::memory_source s(std::span<const char>("1 2", 3));
+            return fastread::csv::try_read(s, read_spaced);
+        },
+        [=] {
+            fastread::memory_source s(std::span<const char>("1 2", 3));
+            (void)fastread::csv::read(s, read_spaced);
         });
     add(
         "csv::try_rows(path)", [=] { return fastread::csv::try_rows(text, spaced); },

@@ -9,6 +9,7 @@
 // library's (pthread_create, memfd_create, mmap) and pass the calls on.
 
 #include <fastread/csv.hpp>
+#include <fastread/csv/read.hpp>
 #include <fastread/duplicates.hpp>
 #include <fastread/files_equal.hpp>
 #include <fastread/lines.hpp>
@@ -213,6 +214,16 @@ void run_every_entry_point(const big_files& f, unsigned threads) {
         fastread::csv::columns<std::uint64_t, std::uint64_t>(f.csv, {"i", "three_i"}, csv_options);
     CHECK(i == left);
     CHECK(three_i == right);
+    fastread::csv::read_options read_options;
+    read_options.csv.threads = threads;
+    const fastread::csv::table read = fastread::csv::read(f.csv, read_options);
+    REQUIRE(read.rows() == f.table_rows);
+    const auto read_i = read["i"].values<std::int64_t>();
+    bool read_ok = read["three_i"].type() == fastread::csv::type::int64;
+    for (std::size_t k = 0; read_ok && k < read_i.size(); ++k) {
+        read_ok = static_cast<std::uint64_t>(read_i[k]) == left[k];
+    }
+    CHECK(read_ok);
     std::uint64_t csv_rows = 0;
     for (const fastread::csv::row& r : fastread::csv::rows(f.csv, csv_options)) {
         csv_rows += r[0] == std::to_string(csv_rows);

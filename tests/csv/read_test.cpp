@@ -61,8 +61,8 @@ TEST_CASE("csv::read: each column the narrowest type that keeps every value, at 
     std::vector<std::string> day, zip, bigmix;
     std::int64_t i = 0;
     for (; text.size() < (std::size_t{6} << 20); ++i) {
-        const std::string d = "2024-01-" + std::string(i % 28 < 9 ? "0" : "") +
-                              std::to_string(i % 28 + 1);
+        const std::string d =
+            "2024-01-" + std::string(i % 28 < 9 ? "0" : "") + std::to_string(i % 28 + 1);
         const std::int64_t b = (std::int64_t{1} << 53) + 1 + i;
         const std::string z = std::string(i % 7 == 0 ? "0" : "1") + std::to_string(1000 + i % 9000);
         text += std::to_string(i) + "," + d + ",," + std::to_string(b) + "," + z + "," +
@@ -87,8 +87,8 @@ TEST_CASE("csv::read: each column the narrowest type that keeps every value, at 
         o.csv.threads = threads;
         const csv::table t = csv::read(path, o);
         REQUIRE(t.rows() == rows);
-        CHECK(t.column_names() == std::vector<std::string>{"n", "day", "late", "big", "zip",
-                                                          "bigmix", "flag", "when"});
+        CHECK(t.column_names() ==
+              std::vector<std::string>{"n", "day", "late", "big", "zip", "bigmix", "flag", "when"});
         REQUIRE(t["n"].type() == csv::type::float64);
         const std::span<const double> nv = t["n"].values<double>();
         REQUIRE(nv.size() == rows);
@@ -193,7 +193,8 @@ TEST_CASE("csv::read: the wrong type, a name not there, fixed types and select",
 }
 
 TEST_CASE("csv::read: UTF-16 with a BOM reads as its UTF-8 twin; no BOM in a name", "[csv]") {
-    const std::u32string text = U"caf\u00e9,n\u00b0,\U0001F600\nb\u00e9b\u00e9,1,\"x,\U0001F600\"\n";
+    const std::u32string text =
+        U"caf\u00e9,n\u00b0,\U0001F600\nb\u00e9b\u00e9,1,\"x,\U0001F600\"\n";
     std::string utf8;
     for (const char32_t c : text) {
         fastread::detail::csv_put_utf8(utf8, static_cast<std::uint32_t>(c));
@@ -229,17 +230,23 @@ TEST_CASE("csv::read: UTF-16 with a BOM reads as its UTF-8 twin; no BOM in a nam
         CHECK(t[1].values<std::int64_t>()[0] == 1);
     }
     // A UTF-8 BOM: skipped, not part of the first name.
-    const csv::table b = read_text("\xEF\xBB\xBF" "id,v\n1,2\n");
+    const csv::table b = read_text("\xEF\xBB\xBF"
+                                   "id,v\n1,2\n");
     CHECK(b.column_names() == std::vector<std::string>{"id", "v"});
     CHECK(b.dialect().bom);
     // An unpaired surrogate and an odd byte count: errors at their offsets.
     const auto lone = dir.path() / "lone.csv";
-    fastread_test::write_file(lone, std::string("\xFF\xFE" "a\0\n\0\x00\xD8" "b\0", 10));
+    fastread_test::write_file(lone, std::string("\xFF\xFE"
+                                                "a\0\n\0\x00\xD8"
+                                                "b\0",
+                                                10));
     const auto r = csv::try_read(lone);
     REQUIRE_FALSE(r);
     CHECK(r.error().code() == fastread::errc::invalid_data_byte);
     CHECK(r.error().offset() == 6);
-    fastread_test::write_file(lone, std::string("\xFF\xFE" "a\0\n", 5));
+    fastread_test::write_file(lone, std::string("\xFF\xFE"
+                                                "a\0\n",
+                                                5));
     CHECK(csv::try_read(lone).error().offset() == 4);
     // Latin-1 when asked.
     csv::read_options latin;

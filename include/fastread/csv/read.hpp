@@ -9,8 +9,8 @@
 ///
 /// ```
 /// fastread::csv::table t = fastread::csv::read("trips.csv");
-/// for (const auto& c : t.columns()) std::printf("%s: %s\n", c.name().c_str(), to_string(c.type()).c_str());
-/// std::span<const double> fare = t["fare_amount"].values<double>();
+/// for (const auto& c : t.columns()) std::printf("%s: %s\n", c.name().c_str(),
+/// to_string(c.type()).c_str()); std::span<const double> fare = t["fare_amount"].values<double>();
 /// ```
 
 #include <chrono>
@@ -135,10 +135,10 @@ class column {
     friend struct detail::csv_table_builder;
     void check(csv::type t, const char* asked) const {
         if (t != type_) {
-            detail::throw_error(fastread::error(
-                make_error_code(errc::invalid_argument),
-                "csv::column::values<" + std::string(asked) + ">: column \"" + name_ +
-                    "\" is of type " + to_string(type_)));
+            detail::throw_error(fastread::error(make_error_code(errc::invalid_argument),
+                                                "csv::column::values<" + std::string(asked) +
+                                                    ">: column \"" + name_ + "\" is of type " +
+                                                    to_string(type_)));
         }
     }
 
@@ -170,8 +170,8 @@ class table {
     const column& operator[](std::size_t i) const {
         if (i >= columns_.size()) {
             detail::throw_error(fastread::error(make_error_code(errc::out_of_range),
-                                                "csv::table: column " + std::to_string(i) +
-                                                    " of " + std::to_string(columns_.size())));
+                                                "csv::table: column " + std::to_string(i) + " of " +
+                                                    std::to_string(columns_.size())));
         }
         return columns_[i];
     }

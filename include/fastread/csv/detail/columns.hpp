@@ -125,8 +125,8 @@ inline csv_next csv_next_record(csv_reader& r, csv_stop& stop, std::uint64_t row
         fields = f.size();
         if (widest > fields) {
             stop.code = errc::invalid_argument;
-            stop.reason = "column index " + std::to_string(widest - 1) + " beyond the first row's " +
-                          std::to_string(fields) + " fields";
+            stop.reason = "column index " + std::to_string(widest - 1) +
+                          " beyond the first row's " + std::to_string(fields) + " fields";
             stop.at = {r.offset(), r.line(), rows + 1, SIZE_MAX};
             return csv_next::stop;
         }
@@ -381,10 +381,9 @@ void csv_columns_job<T...>::append(tuple_type& to, tuple_type&& from) const {
 /// The records of `in` read by `job` (resolved against the header here) on the calling
 /// thread, `o` settled and `d` its dialect; `size_hint`: the input's size, when known.
 template <class Job>
-result<typename Job::output_type> csv_job_input(csv_input& in, const csv::options& o,
-                                                const csv_dialect& d, Job& job,
-                                                const std::string& file,
-                                                std::uint64_t size_hint = 0) {
+result<typename Job::output_type>
+csv_job_input(csv_input& in, const csv::options& o, const csv_dialect& d, Job& job,
+              const std::string& file, std::uint64_t size_hint = 0) {
     csv_reader r(d, in);
     result<csv_head> head = csv_read_head(r, o, file);
     if (!head) {

@@ -54,10 +54,10 @@ inline csv_kind csv_join(csv_kind a, csv_kind b, bool big) noexcept {
 /// One column of a part.
 struct csv_part_column {
     csv_kind kind = csv_kind::none;
-    bool big = false;         ///< an int64 value beyond 2^53
-    bool pending = false;     ///< text whose values are read again (none kept here)
-    std::uint64_t size = 0;   ///< its rows
-    std::uint64_t missed = 0; ///< of which missing
+    bool big = false;                  ///< an int64 value beyond 2^53
+    bool pending = false;              ///< text whose values are read again (none kept here)
+    std::uint64_t size = 0;            ///< its rows
+    std::uint64_t missed = 0;          ///< of which missing
     std::vector<std::uint8_t> missing; ///< empty while none is; else 1 per missing row
     std::vector<std::uint8_t> bools;
     std::vector<std::int64_t> ints;

@@ -150,11 +150,11 @@ inline fastread::error csv_check_utf8(std::string_view b, const std::string& fil
     const std::uint64_t column = at - line_start + 1;
     char hex[8];
     std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(b[at]));
-    const fastread::error e = parse_error_value(
-        at,
-        "line " + std::to_string(line) + ", column " + std::to_string(column) + ": byte " + hex +
-            " is not valid UTF-8",
-        file, errc::invalid_data_byte);
+    const fastread::error e =
+        parse_error_value(at,
+                          "line " + std::to_string(line) + ", column " + std::to_string(column) +
+                              ": byte " + hex + " is not valid UTF-8",
+                          file, errc::invalid_data_byte);
     return fastread::error(e.code(), e.message(), e.path(), e.offset(), line, column);
 }
 
@@ -215,9 +215,8 @@ inline result<csv_layout> csv_read_layout(csv_input& in, const csv::read_options
 
 /// The keys of the columns `o` reads (select, types) in layout `l`; the invalid_argument
 /// error of a name or index not in it.
-inline result<std::vector<csv_table_key>> csv_read_keys(const csv_layout& l,
-                                                        const csv::read_options& o,
-                                                        const std::string& file) {
+inline result<std::vector<csv_table_key>>
+csv_read_keys(const csv_layout& l, const csv::read_options& o, const std::string& file) {
     auto find = [&](const std::string& name) {
         std::size_t i = 0;
         while (i < l.names.size() && l.names[i] != name) {
@@ -241,8 +240,7 @@ inline result<std::vector<csv_table_key>> csv_read_keys(const csv_layout& l,
                              : "column index " +
                                    (k.index() == SIZE_MAX ? std::string("< 0")
                                                           : std::to_string(k.index())) +
-                                   " beyond the " + std::to_string(l.names.size()) +
-                                   " columns") +
+                                   " beyond the " + std::to_string(l.names.size()) + " columns") +
                 of);
         }
         keys.push_back({i, l.start[i], false});
