@@ -14,6 +14,7 @@
 // call adds (in a forked child).
 
 #include <fastread/csv.hpp>
+#include <fastread/csv/read.hpp>
 
 #include <cmath>
 #include <cstdint>
@@ -229,6 +230,24 @@ tally by_text_columns(const table_spec& t, unsigned threads) {
         for (double f : fare) {
             out.sum += f;
         }
+    }
+    return out;
+}
+
+int checked_index(table_kind k);
+
+// csv::read with its defaults (the dialect sniffed, every column's type inferred); the
+// tally of the checked column (by index: the inferred table's names are the header's).
+tally by_read(const table_spec& t, unsigned threads) {
+    csv::read_options o;
+    o.csv.threads = threads;
+    const csv::table table = csv::read(t.in.path, o);
+    tally out;
+    out.rows = table.rows();
+    const csv::column& c = table[static_cast<std::size_t>(checked_index(t.kind))];
+    const std::span<const double> v = c.values<double>();
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        out.sum += c.missing(i) ? 0.0 : v[i];
     }
     return out;
 }
@@ -570,6 +589,19 @@ std::string fread_script(const table_spec& t, int threads) {
            std::to_string(checked_index(t.kind) + 1) + "]]), na.rm = TRUE), digits = 17), '\\n')";
 }
 
+// The peers' calls as their users make them on a file they know nothing of: no type, no
+// delimiter given (each finds them itself), then the rows and the checked column's sum.
+std::string pandas_default_script(const table_spec& t) {
+    return "import pandas, sys\nd = pandas.read_csv(sys.argv[1])\nprint(len(d), "
+           "repr(float(d.iloc[:, " +
+           std::to_string(checked_index(t.kind)) + "].sum())))\n";
+}
+std::string fread_default_script(const table_spec& t) {
+    return "suppressMessages(library(data.table)); a <- commandArgs(TRUE); d <- fread(a[1]); "
+           "cat(nrow(d), format(sum(as.numeric(d[[" +
+           std::to_string(checked_index(t.kind) + 1) + "]]), na.rm = TRUE), digits = 17), '\\n')";
+}
+
 // The columns' names and, per reader, their types: as the other readers are given them.
 struct column_type {
     const char* name;
@@ -665,6 +697,30 @@ std::string duckdb_script(const table_spec& t, const std::string& module, int th
            "  const [n, sum] = r.getRows()[0];\n" + "  console.log(n + ' ' + sum);\n" + "})();\n";
 }
 
+// DuckDB's read_csv with its auto-detection (dialect and types sniffed), its default threads.
+std::string duckdb_default_script(const table_spec& t, const std::string& module) {
+    const std::string checked =
+        column_types(t.kind)[static_cast<std::size_t>(checked_index(t.kind))].name;
+    return "const { DuckDBInstance } = require(" + quote_js(module) + ");\n" +
+           "const file = process.argv[1].replace(/'/g, \"''\");\n" +
+           "(async () => {\n"
+           "  const db = await DuckDBInstance.create(':memory:');\n" +
+           "  const c = await db.connect();\n" + "  await c.run(" +
+           quote_js("CREATE TABLE t AS FROM read_csv('") + " + file + " + quote_js("')") + ");\n" +
+           "  const r = await c.runAndReadAll(" +
+           quote_js("SELECT count(*)::VARCHAR, sum(" + checked + ")::DOUBLE FROM t") + ");\n" +
+           "  const [n, sum] = r.getRows()[0];\n" + "  console.log(n + ' ' + sum);\n" + "})();\n";
+}
+
+// polars' readCSV with its defaults (types inferred from its first rows).
+std::string polars_default_script(const table_spec& t, const std::string& module) {
+    const std::string checked =
+        column_types(t.kind)[static_cast<std::size_t>(checked_index(t.kind))].name;
+    return "const pl = require(" + quote_js(module) + ");\n" +
+           "const d = pl.readCSV(process.argv[1]);\n" +
+           "console.log(d.height + ' ' + d.getColumn('" + checked + "').sum());\n";
+}
+
 // polars' node package: pl.readCSV with the types given (the wide table: its first 10
 // columns asked for), then the height and the checked column's sum. Its threads are set by
 // POLARS_MAX_THREADS in the environment.
@@ -722,6 +778,24 @@ const char* const row_node_duckdb = "node start-up: DuckDB's module and instance
 const char* const row_polars_1 = "polars readCSV, POLARS_MAX_THREADS=1 (node, process)";
 const char* const row_polars_2 = "polars readCSV, POLARS_MAX_THREADS=2 (node, process)";
 const char* const row_node_polars = "node start-up: require polars (process)";
+// Types not given: each reader sniffs and infers (the mixed and quoted tables).
+const char* const row_pandas_infer = "pandas.read_csv(f), types inferred (process)";
+const char* const row_fread_infer = "data.table fread(f), its defaults (process)";
+const char* const row_duckdb_infer = "DuckDB read_csv(f), auto-detected (node, process)";
+const char* const row_polars_infer = "polars readCSV(f), its defaults (node, process)";
+const char* const row_read = "fastread::csv::read, types inferred";
+const char* const row_read_1 = "fastread::csv::read, types inferred, 1 thread";
+// The tools (the mixed and quoted tables): rows counted, two columns selected as CSV.
+const char* const row_tool_count = "fastread-csv count (process)";
+const char* const row_mlr_count = "mlr count (process)";
+const char* const row_sqlite_count = "sqlite3 .import, count(*) (process)";
+const char* const row_tool_select = "fastread-csv select 2 columns (process)";
+const char* const row_mlr_select = "mlr cut -f 2 columns (process)";
+const char* const row_sqlite_select = "sqlite3 .import, select 2 columns (process)";
+const char* const infer_rows[] = {row_pandas_infer, row_fread_infer, row_duckdb_infer,
+                                  row_polars_infer, row_read,        row_read_1,
+                                  row_tool_count,   row_mlr_count,   row_sqlite_count,
+                                  row_tool_select,  row_mlr_select,  row_sqlite_select};
 
 bool have_vroom() {
     static const bool found = std::system("Rscript -e 'library(vroom)' > /dev/null 2>&1") == 0;
@@ -847,9 +921,110 @@ const char* const memory_prefix = "peak memory: ";
 
 // The rows whose peak memory is measured (in their check), in the table's order.
 std::vector<const char*> memory_rows() {
-    return {row_python_csv, row_pandas,   row_fread_1,  row_fread_2,   row_vroom,
-            row_duckdb_1,   row_duckdb_2, row_polars_1, row_polars_2,  row_libcsv,
-            row_fccp,       row_rows,     row_columns,  row_columns_1, row_columns_text};
+    return {row_python_csv,   row_pandas,      row_fread_1,      row_fread_2,      row_vroom,
+            row_duckdb_1,     row_duckdb_2,    row_polars_1,     row_polars_2,     row_libcsv,
+            row_fccp,         row_rows,        row_columns,      row_columns_1,    row_columns_text,
+            row_pandas_infer, row_fread_infer, row_duckdb_infer, row_polars_infer, row_read,
+            row_read_1};
+}
+
+// A tool's row: `argv` run as a process with its standard output to /dev/null (as a user
+// pipes it on), its check run once with the output kept: `check(output)`.
+void tool_row(context& ctx, const table_spec& t, const char* row, std::vector<std::string> argv,
+              std::function<std::string(const std::string&)> check) {
+    std::string line;
+    for (const std::string& a : argv) {
+        line += (line.empty() ? "" : " ") + quote(a);
+    }
+    const std::vector<std::string> timed{"sh", "-c", line + " > /dev/null"};
+    ctx.add(
+        "csv", row, t.in, [timed] { benchmark::DoNotOptimize(run_process(timed)); },
+        [argv, check] { return check(run_process(argv)); });
+}
+
+// The rows whose types are not given (the mixed and quoted tables only; the others' cells
+// say so): the peers' default calls, csv::read, and the tools.
+template <class Process, class InProcess>
+void add_infer_rows(context& ctx, const table_spec& t, Process& process, InProcess& in_process) {
+    if (t.kind != table_kind::mixed && t.kind != table_kind::quoted) {
+        for (const char* r : infer_rows) {
+            note(ctx, t.in, r, "n/a (the mixed and quoted tables only)");
+        }
+        return;
+    }
+    if (!python_with_pandas().empty()) {
+        process(row_pandas_infer,
+                {python_with_pandas(), "-c", pandas_default_script(t), t.in.path.string()});
+    } else {
+        note(ctx, t.in, row_pandas_infer, "n/a (python3-pandas not installed)");
+    }
+    if (have_fread()) {
+        process(row_fread_infer, {"Rscript", "-e", fread_default_script(t), t.in.path.string()});
+    } else {
+        note(ctx, t.in, row_fread_infer, "n/a (r-cran-data.table not installed)");
+    }
+    if (const std::string& m = duckdb_module(); !m.empty()) {
+        process(row_duckdb_infer, {"node", "-e", duckdb_default_script(t, m), t.in.path.string()});
+    } else {
+        note(ctx, t.in, row_duckdb_infer, "n/a (npm package not installed)");
+    }
+    if (const std::string& m = polars_module(); !m.empty()) {
+        process(row_polars_infer, {"node", "-e", polars_default_script(t, m), t.in.path.string()});
+    } else {
+        note(ctx, t.in, row_polars_infer, "n/a (npm package not installed)");
+    }
+    in_process(row_read, [t] { return by_read(t, 0); });
+    in_process(row_read_1, [t] { return by_read(t, 1); });
+
+    const std::string path = t.in.path.string();
+    const std::uint64_t rows = t.in.items;
+    auto count_is = [rows](const std::string& out) {
+        const unsigned long long n = std::strtoull(out.c_str(), nullptr, 10);
+        return n == rows ? std::string()
+                         : "counted " + std::to_string(n) + " rows, not " + std::to_string(rows);
+    };
+    const std::string a = t.kind == table_kind::quoted ? "text" : "vendor_id";
+    const std::string b = t.kind == table_kind::quoted ? "value" : "fare_amount";
+    if (std::string(FASTREAD_CSV).empty()) {
+        note(ctx, t.in, row_tool_count, "not built (examples)");
+        note(ctx, t.in, row_tool_select, "not built (examples)");
+    } else {
+        tool_row(ctx, t, row_tool_count, {FASTREAD_CSV, "count", path}, count_is);
+        tool_row(ctx, t, row_tool_select, {FASTREAD_CSV, "select", a + "," + b, path},
+                 [path, a, b](const std::string& out) {
+                     // Python's csv module, the quote rules' reference (mlr and sqlite3 turn
+                     // a quoted field's CR LF into LF).
+                     const std::string py =
+                         "import csv, sys\n"
+                         "r = csv.reader(open(sys.argv[1], newline=''))\n"
+                         "w = csv.writer(sys.stdout, lineterminator='\\n')\n"
+                         "h = next(r); i = h.index(sys.argv[2]); j = h.index(sys.argv[3])\n"
+                         "w.writerow([h[i], h[j]])\n"
+                         "for row in r: w.writerow([row[i], row[j]])\n";
+                     const std::string want = run_process({"python3", "-c", py, path, a, b});
+                     return out == want ? std::string() : "its output is not Python's csv module's";
+                 });
+    }
+    if (std::system("mlr --version > /dev/null 2>&1") == 0) {
+        tool_row(ctx, t, row_mlr_count, {"mlr", "--icsv", "--onidx", "count", path}, count_is);
+        tool_row(ctx, t, row_mlr_select, {"mlr", "--csv", "cut", "-o", "-f", a + "," + b, path},
+                 [](const std::string&) { return std::string(); });
+    } else {
+        note(ctx, t.in, row_mlr_count, "n/a (miller not installed)");
+        note(ctx, t.in, row_mlr_select, "n/a (miller not installed)");
+    }
+    if (std::system("sqlite3 --version > /dev/null 2>&1") == 0) {
+        tool_row(ctx, t, row_sqlite_count,
+                 {"sqlite3", ":memory:", ".import --csv " + path + " t", "select count(*) from t"},
+                 count_is);
+        tool_row(ctx, t, row_sqlite_select,
+                 {"sqlite3", "-csv", ":memory:", ".import --csv " + path + " t",
+                  "select " + a + ", " + b + " from t"},
+                 [](const std::string&) { return std::string(); });
+    } else {
+        note(ctx, t.in, row_sqlite_count, "n/a (sqlite3 not installed)");
+        note(ctx, t.in, row_sqlite_select, "n/a (sqlite3 not installed)");
+    }
 }
 
 void add_rows(context& ctx, const table_spec& t) {
@@ -888,6 +1063,9 @@ void add_rows(context& ctx, const table_spec& t) {
                               row_node_duckdb, row_polars_1, row_polars_2, row_node_polars,
                               row_columns, row_columns_1, row_columns_text, row_libcsv, row_fccp}) {
             note(ctx, t.in, r, "n/a (the file's types are not known)");
+        }
+        for (const char* r : infer_rows) {
+            note(ctx, t.in, r, "n/a (the generated tables only)");
         }
     } else {
         if (!python_with_pandas().empty()) {
@@ -974,6 +1152,7 @@ void add_rows(context& ctx, const table_spec& t) {
         } else {
             in_process(row_columns_text, [t] { return by_text_columns(t, 0); });
         }
+        add_infer_rows(ctx, t, process, in_process);
     }
     ctx.add(
         "csv", row_rows, t.in, [t] { benchmark::DoNotOptimize(by_rows(t)); },
@@ -997,6 +1176,7 @@ void register_csv_family(context& ctx) {
         row_fread_2,    row_r_vroom,     row_vroom,    row_node_duckdb, row_duckdb_1,
         row_duckdb_2,   row_node_polars, row_polars_1, row_polars_2,    row_libcsv,
         row_fccp,       row_rows,        row_columns,  row_columns_1,   row_columns_text};
+    rows.insert(rows.end(), std::begin(infer_rows), std::end(infer_rows));
     for (const char* r : memory_rows()) {
         rows.push_back(memory_prefix + std::string(r));
     }
@@ -1004,7 +1184,9 @@ void register_csv_family(context& ctx) {
     ctx.mark_default("csv", row_columns, {row_rows});
     ctx.mark_rows("csv", row_kind::peer,
                   {row_python_csv, row_pandas, row_fread_1, row_fread_2, row_vroom, row_duckdb_1,
-                   row_duckdb_2, row_polars_1, row_polars_2});
+                   row_duckdb_2, row_polars_1, row_polars_2, row_pandas_infer, row_fread_infer,
+                   row_duckdb_infer, row_polars_infer, row_mlr_count, row_sqlite_count,
+                   row_mlr_select, row_sqlite_select});
     ctx.mark_rows("csv", row_kind::floor,
                   {row_python, row_r, row_r_vroom, row_node_duckdb, row_node_polars});
     const options& o = ctx.opts();

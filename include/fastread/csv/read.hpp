@@ -13,6 +13,7 @@
 /// to_string(c.type()).c_str()); std::span<const double> fare = t["fare_amount"].values<double>();
 /// ```
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -86,7 +87,8 @@ class column {
     /// The values as `T`: bool, std::int64_t, double, std::chrono::sys_days,
     /// std::chrono::sys_time<std::chrono::nanoseconds> or std::string_view for the types
     /// boolean, int64, float64, date, timestamp and text (views valid while the table
-    /// lives). O(1).
+    /// lives). O(1), but for text the first call, which makes the views (16 bytes a row;
+    /// text() has the bytes without them); thread-safe.
     /// @throws std::invalid_argument naming the column and its type when `T` is another's.
     template <class T>
     std::span<const T> values() const {
@@ -111,7 +113,7 @@ class column {
                           "std::chrono::sys_days, std::chrono::sys_time<std::chrono::nanoseconds> "
                           "or std::string_view");
             check(csv::type::text, "std::string_view");
-            return views_;
+            return views();
         }
     }
 
@@ -123,16 +125,50 @@ class column {
     }
 
     ///@{
-    /// Moves the column (its views stay valid); not copyable.
+    /// Moves the column (its views stay valid); not copyable. Not to be moved while
+    /// another thread reads it.
     column() = default;
-    column(column&&) noexcept = default;
-    column& operator=(column&&) noexcept = default;
+    column(column&& o) noexcept { *this = std::move(o); }
+    column& operator=(column&& o) noexcept {
+        name_ = std::move(o.name_);
+        type_ = o.type_;
+        size_ = o.size_;
+        missed_ = o.missed_;
+        missing_ = std::move(o.missing_);
+        bools_ = std::move(o.bools_);
+        ints_ = std::move(o.ints_);
+        doubles_ = std::move(o.doubles_);
+        days_ = std::move(o.days_);
+        stamps_ = std::move(o.stamps_);
+        text_ = std::move(o.text_);
+        views_ = std::move(o.views_);
+        views_made_.store(o.views_made_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        return *this;
+    }
     column(const column&) = delete;
     column& operator=(const column&) = delete;
     ///@}
 
   private:
     friend struct detail::csv_table_builder;
+    // The text column's views, made at the first call (0: not yet, 1: being made by a
+    // thread, which the others wait for, 2: made).
+    std::span<const std::string_view> views() const {
+        if (views_made_.load(std::memory_order_acquire) != 2) [[unlikely]] {
+            unsigned char expected = 0;
+            if (views_made_.compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) {
+                views_.reserve(text_.size());
+                for (const std::string_view v : text_) {
+                    views_.push_back(v);
+                }
+                views_made_.store(2, std::memory_order_release);
+            } else {
+                while (views_made_.load(std::memory_order_acquire) != 2) {
+                }
+            }
+        }
+        return views_;
+    }
     void check(csv::type t, const char* asked) const {
         if (t != type_) {
             detail::throw_error(fastread::error(make_error_code(errc::invalid_argument),
@@ -153,7 +189,8 @@ class column {
     std::vector<std::chrono::sys_days> days_;
     std::vector<std::chrono::sys_time<std::chrono::nanoseconds>> stamps_;
     text_column text_;
-    std::vector<std::string_view> views_;
+    mutable std::vector<std::string_view> views_;
+    mutable std::atomic<unsigned char> views_made_{0};
 };
 
 /// What csv::read returns: named columns of the same number of rows, and the dialect they

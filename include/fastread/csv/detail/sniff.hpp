@@ -42,17 +42,30 @@ inline std::vector<std::vector<std::string>> csv_sniff_records(std::string_view 
     return out;
 }
 
-/// How well a delimiter splits `records`: the share of records with the most common field
-/// count; 0 where that count is 1 (nothing split) or no more than half the records have it
-/// (prose split at its spaces).
-inline double csv_sniff_score(const std::vector<std::vector<std::string>>& records) {
-    if (records.empty()) {
-        return 0;
+/// The field counts of the records of `sample` with delimiter `d`, at most `limit`, as
+/// csv_sniff_records finds the records (nothing copied).
+inline std::vector<std::size_t> csv_sniff_counts(std::string_view sample, char d, bool whole,
+                                                 std::size_t limit) {
+    csv_dialect dialect;
+    dialect.delimiter = d;
+    csv_tokenizer tok(dialect);
+    const char* p = sample.data();
+    const char* const end = p + sample.size();
+    tok.reset(p, end);
+    std::vector<std::size_t> out;
+    while (out.size() < limit && tok.parse(p, end, whole) == csv_step::record) {
+        out.push_back(tok.fields().size());
+        p = tok.next_record();
     }
-    std::vector<std::size_t> counts;
-    counts.reserve(records.size());
-    for (const auto& r : records) {
-        counts.push_back(r.size());
+    return out;
+}
+
+/// How well a delimiter splits records of field counts `counts`: the share of records with
+/// the most common field count; 0 where that count is 1 (nothing split) or no more than half
+/// the records have it (prose split at its spaces).
+inline double csv_sniff_score(std::vector<std::size_t> counts) {
+    if (counts.empty()) {
+        return 0;
     }
     std::sort(counts.begin(), counts.end());
     std::size_t best = 0, best_count = 0;
@@ -67,7 +80,7 @@ inline double csv_sniff_score(const std::vector<std::vector<std::string>>& recor
         }
         i = j;
     }
-    const double share = static_cast<double>(best) / static_cast<double>(records.size());
+    const double share = static_cast<double>(best) / static_cast<double>(counts.size());
     return best_count > 1 && share > 0.5 ? share : 0;
 }
 
@@ -81,17 +94,16 @@ inline csv::dialect csv_sniff_sample(std::string_view sample, bool whole,
         sample.remove_prefix(3);
     }
     constexpr std::size_t limit = 10000; // records sampled after the first
-    std::vector<std::vector<std::string>> records;
     double best = -1;
     for (const char d : {',', '\t', ';', '|', ':', ' '}) {
-        std::vector<std::vector<std::string>> r = csv_sniff_records(sample, d, whole, limit + 1);
-        const double score = csv_sniff_score(r);
+        const double score = csv_sniff_score(csv_sniff_counts(sample, d, whole, limit + 1));
         if (score > best) { // ties: the earlier delimiter of the list
             best = score;
             out.delimiter = d;
-            records = std::move(r);
         }
     }
+    const std::vector<std::vector<std::string>> records =
+        csv_sniff_records(sample, out.delimiter, whole, limit + 1);
     // The line end of the first record.
     const std::size_t nl = sample.find_first_of("\r\n");
     out.line_end = nl == std::string_view::npos     ? "\n"

@@ -285,12 +285,6 @@ struct csv_table_builder {
         c.days_ = std::move(p.days);
         c.stamps_ = std::move(p.stamps);
         c.text_ = std::move(p.text);
-        if (c.type_ == csv::type::text) {
-            c.views_.reserve(c.text_.size());
-            for (const std::string_view v : c.text_) {
-                c.views_.push_back(v);
-            }
-        }
         return c;
     }
 
@@ -373,13 +367,13 @@ result<csv::table> csv_read_with(result<csv_layout>&& l, const csv::read_options
     if (!keys) {
         return keys.error();
     }
-    csv_table_job job(ro, *keys);
+    csv_table_job job(ro, *d, *keys);
     result<csv_table_part> part = read(ro, *d, job);
     if (!part) {
         return part.error();
     }
     if (const std::vector<std::size_t> pending = csv_pending(*part); !pending.empty()) {
-        csv_table_job text_job(ro, csv_text_keys(*keys, pending));
+        csv_table_job text_job(ro, *d, csv_text_keys(*keys, pending));
         result<csv_table_part> text = read(ro, *d, text_job);
         if (!text) {
             return text.error();

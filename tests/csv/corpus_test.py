@@ -1,0 +1,144 @@
+#!/usr/bin/python3
+"""csv::sniff and csv::read on real CSV/TSV files from Debian packages, against CleverCSV
+(the dialect) and pandas.read_csv (the values), as issue 57 asks.
+
+Usage: corpus_test.py CORPUS_DUMP FILE...   (CORPUS_DUMP: tests/csv/corpus_dump.cpp built)
+
+For each file:
+- the dialect: csv::sniff's delimiter and quote must be CleverCSV's (clevercsv.Sniffer) unless
+  the file is listed in DIALECT_DIFFERENCES with the reason;
+- the values: pandas.read_csv with fastread's dialect, its types inferred, then column by
+  column: an int64 column of pandas is int64 here with the same values, a float64 one double
+  (or int64 where pandas made an integer column with missing values float), bool bool, an
+  object column text with the same strings; missing values where pandas has NaN. The
+  exceptions are where pandas loses information, each by its rule in `keeps_more`: leading
+  zeros (pandas reads `007` as 7: text here), integers beyond 2^53 beside decimals (pandas
+  rounds them into float64: text here), dates and timestamps (pandas leaves them text).
+Exit status 1 with the differences listed.
+"""
+import math
+import subprocess
+import sys
+
+import clevercsv
+import pandas
+
+# Files whose dialect differs from CleverCSV's on purpose (basename: why).
+DIALECT_DIFFERENCES = {}
+
+
+def dump(tool, path):
+    out = subprocess.run([tool, path], capture_output=True, check=False).stdout.decode("latin-1")
+    dialect, columns = None, []
+    for line in out.splitlines():
+        kind, _, rest = line.partition(" ")
+        if kind == "D":
+            d, q, h = rest.split()
+            dialect = (chr(int(d)), chr(int(q)) if int(q) else "", h == "1")
+        elif kind == "C":
+            _, t, name = rest.split()
+            columns.append({"type": t, "name": bytes.fromhex("" if name == "-" else name),
+                            "values": {}, "missing": set()})
+        elif kind == "V":
+            i, v = rest.split(" ", 1)
+            columns[-1]["values"][int(i)] = v
+        elif kind == "M":
+            columns[-1]["missing"].add(int(rest))
+        elif kind == "E":
+            return None, rest
+    return dialect, columns
+
+
+def text_of(v):
+    return bytes.fromhex("" if v == "-" else v).decode("utf-8", "surrogateescape")
+
+
+def keeps_more(ours, series, k):
+    """Why our column may differ from pandas': it keeps what pandas loses, or None."""
+    texts = [text_of(v) for v in ours["values"].values()] if ours["type"] == "text" else []
+    if ours["type"] == "text" and str(series.dtype) in ("int64", "float64"):
+        if any(len(t) > 1 and t.lstrip("+-")[:1] == "0" and t.lstrip("+-")[1:2].isdigit()
+               for t in texts):
+            return "leading zeros"
+        if any(t.lstrip("+-").isdigit() and abs(int(t)) > 2 ** 53 for t in texts):
+            return "an integer beyond 2^53 beside decimals"
+    if ours["type"] in ("date", "timestamp") and str(series.dtype) == "object":
+        return "dates (pandas leaves them text)"
+    return None
+
+
+def compare(ours, series, rows):
+    """The first difference of column `ours` from pandas' `series`, or None."""
+    t, dtype = ours["type"], str(series.dtype)
+    for i in range(rows):
+        v = series.iloc[i]
+        na = v is None or (isinstance(v, float) and math.isnan(v))
+        if i in ours["missing"]:
+            if not na:
+                return f"row {i + 1}: missing here, {v!r} in pandas"
+            continue
+        if na:
+            return f"row {i + 1}: {ours['values'].get(i)!r} here, missing in pandas"
+        mine = ours["values"][i]
+        if t == "int64" and dtype in ("int64", "float64"):
+            if int(mine) != v:
+                return f"row {i + 1}: {mine} here, {v!r} in pandas"
+        elif t == "double" and dtype in ("float64", "int64"):
+            if float(mine) != float(v):
+                return f"row {i + 1}: {mine} here, {v!r} in pandas"
+        elif t == "bool" and dtype in ("bool", "object"):
+            if (mine == "1") != bool(v):
+                return f"row {i + 1}: {mine} here, {v!r} in pandas"
+        elif t == "text" and dtype == "object":
+            if text_of(mine) != str(v):
+                return f"row {i + 1}: {text_of(mine)!r} here, {v!r} in pandas"
+        else:
+            return f"type {t} here, {dtype} in pandas"
+    return None
+
+
+def main():
+    tool, files = sys.argv[1], sys.argv[2:]
+    failures, compared = [], 0
+    for path in files:
+        name = path.rsplit("/", 1)[-1]
+        with open(path, newline="", encoding="utf-8", errors="surrogateescape") as f:
+            sample = f.read(1 << 20)
+        dialect, columns = dump(tool, path)
+        if dialect is None:
+            failures.append(f"{name}: csv::read failed: {columns}")
+            continue
+        clever = clevercsv.Sniffer().sniff(sample)
+        if clever is not None and (clever.delimiter, clever.quotechar) != dialect[:2] \
+                and name not in DIALECT_DIFFERENCES:
+            failures.append(f"{name}: dialect {dialect[:2]!r} here, CleverCSV's "
+                            f"{(clever.delimiter, clever.quotechar)!r}")
+            continue
+        frame = pandas.read_csv(path, sep=dialect[0], quotechar=dialect[1] or '"',
+                                header=0 if dialect[2] else None,
+                                keep_default_na=False,
+                                na_values=["", "NA", "N/A", "NaN", "null", "NULL"])
+        if len(frame.columns) != len(columns):
+            failures.append(f"{name}: {len(columns)} columns here, {len(frame.columns)} in pandas")
+            continue
+        notes = []
+        for k, ours in enumerate(columns):
+            series = frame.iloc[:, k]
+            why = keeps_more(ours, series, k)
+            if why:
+                notes.append(f"column {k + 1} {why}")
+                continue
+            diff = compare(ours, series, len(frame))
+            if diff:
+                failures.append(f"{name}: column {k + 1} ({ours['name'].decode('utf-8', 'replace')}): {diff}")
+        compared += 1
+        print(f"{name}: {len(frame)} rows, {len(columns)} columns, dialect "
+              f"{dialect!r}: equal" + (f" ({'; '.join(notes)})" if notes else ""))
+    for f in failures:
+        print("DIFFERENT:", f)
+    print(f"{compared} of {len(files)} files equal")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
