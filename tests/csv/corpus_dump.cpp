@@ -1,7 +1,7 @@
 // csv::sniff and csv::read of one file, printed for tests/csv/corpus_test.py to compare with
 // CleverCSV and pandas: the dialect, then each column and its values.
 //
-//   D <delimiter byte> <quote byte> <header 0/1>
+//   D <delimiter byte> <quote byte> <header 0/1> <lines skipped before the table>
 //   C <index> <type> <name as hex>
 //   V <row> <value>      int64: decimal; double: %.17g; bool: 0/1; date: days since
 //                        1970-01-01; timestamp: nanoseconds since the epoch; text: hex
@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
     try {
         const csv::table t = csv::read(argv[1]);
         const csv::dialect& d = t.dialect();
-        std::printf("D %d %d %d\n", d.delimiter, d.quote, d.header ? 1 : 0);
+        std::printf("D %d %d %d %zu\n", d.delimiter, d.quote, d.header ? 1 : 0, d.skip_lines);
         for (std::size_t k = 0; k < t.columns().size(); ++k) {
             const csv::column& c = t[k];
             std::printf("C %zu %s %s\n", k, to_string(c.type()).c_str(), hex(c.name()).c_str());

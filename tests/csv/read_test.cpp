@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <span>
 #include <string>
 #include <string_view>
@@ -293,12 +294,27 @@ TEST_CASE("csv::read: without sniff, the options' dialect; no header names colum
     const csv::table t = read_text("1|a\n2|b\n", o);
     CHECK(t.column_names() == std::vector<std::string>{"column_1", "column_2"});
     CHECK(as_vector(t["column_1"].values<std::int64_t>()) == std::vector<std::int64_t>{1, 2});
+    // A short row gets missing values (as pandas reads it); a long one is an error.
+    csv::read_options d;
+    d.sniff = false;
+    const csv::table s = read_text("a,b\n1\n2,3\n", d);
+    CHECK(as_vector(s["a"].values<std::int64_t>()) == std::vector<std::int64_t>{1, 2});
+    CHECK(missing_rows(s["b"]) == std::vector<bool>{true, false});
     const auto bad = [&] {
-        fastread::memory_source src(std::span<const char>("a,b\n1\n", 6));
-        csv::read_options d;
-        d.sniff = false;
+        fastread::memory_source src(std::span<const char>("a,b\n1,2,3\n", 10));
         return csv::try_read(src, d);
     }();
     REQUIRE_FALSE(bad);
     CHECK(bad.error().code() == fastread::errc::wrong_column_count);
+    // Numbers with spaces around them are numbers; text keeps its spaces; a quote of '.
+    const csv::table sp = read_text("'n' 'x'\n1 ' .5'\n2 ' a '\n");
+    CHECK(sp.dialect().quote == '\'');
+    CHECK(sp.column_names() == std::vector<std::string>{"n", "x"});
+    CHECK(texts(sp["x"]) == std::vector<std::string>{" .5", " a "});
+    const csv::table num = read_text("id,v\n1, .01138\n2,3088 \n");
+    CHECK(as_vector(num["v"].values<double>()) == std::vector<double>{0.01138, 3088});
+    // The header of a table of decimals under integer names (years): found by its votes.
+    const csv::table years = read_text("name,1960,1961\nAruba,4.82,4.655\nPeru,6.9,6.85\n");
+    CHECK(years.dialect().header);
+    CHECK(years.column_names() == std::vector<std::string>{"name", "1960", "1961"});
 }

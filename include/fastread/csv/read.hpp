@@ -52,8 +52,14 @@ struct read_options {
     /// `csv`'s are used as they are.
     bool sniff = true;
     /// The rest of the reading: the missing-value spellings, `ragged`, `trim`, `strict`, the
-    /// limits, `io`, `threads` (and, without `sniff`, the dialect).
-    csv::options csv = {};
+    /// limits, `io`, `threads` (and, without `sniff`, the dialect). By default a row shorter
+    /// than the header gets missing values (ragged_rows::fill, as pandas reads it); a longer
+    /// one is an error.
+    csv::options csv = [] {
+        csv::options o;
+        o.ragged = csv::ragged_rows::fill;
+        return o;
+    }();
     /// Columns whose type is fixed, not inferred: a value that does not convert is an error
     /// naming its row and column; integers and doubles then read leading zeros (`007` is 7).
     std::vector<column_type> types = {};

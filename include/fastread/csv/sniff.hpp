@@ -121,20 +121,25 @@ struct column_info {
 
 /// What csv::sniff found.
 struct dialect {
-    char delimiter = ',';            ///< among , TAB ; | : and space
-    char quote = '"';                ///< the quote byte of RFC 4180
-    bool header = true;              ///< whether the first row names the columns
-    bool bom = false;                ///< whether the input starts with a UTF-8 byte order mark
-    std::string line_end;            ///< "\n", "\r\n" or "\r" (the first record's; "\n" if none)
+    char delimiter = ','; ///< among , TAB ; | : and space
+    char quote = '"';     ///< the quote byte of RFC 4180
+    bool header = true;   ///< whether the first row names the columns
+    bool bom = false;     ///< whether the input starts with a UTF-8 byte order mark
+    std::string line_end; ///< "\n", "\r\n" or "\r" (the first record's; "\n" if none)
+    /// Physical lines before the table (a preamble: `# Data source: ...`): the leading
+    /// lines of another field count than most records', when they are fewer than 20 (one
+    /// field, or fewer fields than most records have).
+    std::size_t skip_lines = 0;
     std::uint64_t sampled_rows = 0;  ///< the records read for it (the header's not counted)
     std::uint64_t sampled_bytes = 0; ///< the bytes they came from
     std::vector<column_info> columns;
 
-    /// `base` with this dialect's delimiter, quote and header.
+    /// `base` with this dialect's delimiter, quote, header and skip_lines.
     csv::options options(csv::options base = {}) const {
         base.delimiter = delimiter;
         base.quote = quote;
         base.header = header;
+        base.skip_lines = skip_lines;
         return base;
     }
 };

@@ -17,15 +17,28 @@
 
 namespace fastread::detail {
 
+/// `f` without the spaces and tabs at its ends: what a typed value is read from.
+inline std::string_view csv_sniff_trimmed(std::string_view f) noexcept {
+    while (!f.empty() && (f.front() == ' ' || f.front() == '\t')) {
+        f.remove_prefix(1);
+    }
+    while (!f.empty() && (f.back() == ' ' || f.back() == '\t')) {
+        f.remove_suffix(1);
+    }
+    return f;
+}
+
 /// The bytes sniffed at most: the head of the input.
 inline constexpr std::size_t csv_sniff_bytes = std::size_t{1} << 20;
 
 /// The records of `sample` with delimiter `d`, at most `limit`: whole records only (a last
 /// one cut by the sample's end is dropped unless `whole` says the sample is the input).
 inline std::vector<std::vector<std::string>> csv_sniff_records(std::string_view sample, char d,
-                                                               bool whole, std::size_t limit) {
+                                                               bool whole, std::size_t limit,
+                                                               char quote = '"') {
     csv_dialect dialect;
     dialect.delimiter = d;
+    dialect.quote = quote;
     csv_tokenizer tok(dialect);
     const char* p = sample.data();
     const char* const end = p + sample.size();
@@ -45,9 +58,10 @@ inline std::vector<std::vector<std::string>> csv_sniff_records(std::string_view 
 /// The field counts of the records of `sample` with delimiter `d`, at most `limit`, as
 /// csv_sniff_records finds the records (nothing copied).
 inline std::vector<std::size_t> csv_sniff_counts(std::string_view sample, char d, bool whole,
-                                                 std::size_t limit) {
+                                                 std::size_t limit, char quote) {
     csv_dialect dialect;
     dialect.delimiter = d;
+    dialect.quote = quote;
     csv_tokenizer tok(dialect);
     const char* p = sample.data();
     const char* const end = p + sample.size();
@@ -94,16 +108,83 @@ inline csv::dialect csv_sniff_sample(std::string_view sample, bool whole,
         sample.remove_prefix(3);
     }
     constexpr std::size_t limit = 10000; // records sampled after the first
+    // The delimiter and the quote (" or ') together: the pair whose records have the most
+    // consistent field count; ties go to the earlier delimiter of the list, then to ".
     double best = -1;
     for (const char d : {',', '\t', ';', '|', ':', ' '}) {
-        const double score = csv_sniff_score(csv_sniff_counts(sample, d, whole, limit + 1));
-        if (score > best) { // ties: the earlier delimiter of the list
-            best = score;
-            out.delimiter = d;
+        for (const char q : {'"', '\''}) {
+            if (q == '\'' && sample.find('\'') == std::string_view::npos) {
+                continue;
+            }
+            const double score = csv_sniff_score(csv_sniff_counts(sample, d, whole, limit + 1, q));
+            if (score > best) {
+                best = score;
+                out.delimiter = d;
+                out.quote = q;
+            }
+        }
+    }
+    // Where both quotes split as well: ' only where more fields are wrapped in it than in ".
+    if (out.quote == '"' && sample.find('\'') != std::string_view::npos &&
+        csv_sniff_score(csv_sniff_counts(sample, out.delimiter, whole, limit + 1, '\'')) == best) {
+        std::size_t wrapped[2] = {0, 0};
+        for (const auto& r : csv_sniff_records(sample, out.delimiter, whole, limit + 1, 0)) {
+            for (const std::string& f : r) {
+                const std::string_view t = csv_sniff_trimmed(f);
+                for (int q = 0; q < 2; ++q) {
+                    const char c = q == 0 ? '"' : '\'';
+                    wrapped[q] += t.size() >= 2 && t.front() == c && t.back() == c;
+                }
+            }
+        }
+        out.quote = wrapped[1] > wrapped[0] ? '\'' : '"';
+    }
+    // A preamble: fewer than 20 leading records of fewer fields than the most common count,
+    // each on one line, skipped as lines.
+    {
+        std::vector<std::size_t> counts =
+            csv_sniff_counts(sample, out.delimiter, whole, limit + 1, out.quote);
+        std::vector<std::size_t> sorted = counts;
+        std::sort(sorted.begin(), sorted.end());
+        std::size_t modal = 0, run = 0;
+        for (std::size_t i = 0; i < sorted.size();) {
+            std::size_t j = i;
+            while (j < sorted.size() && sorted[j] == sorted[i]) {
+                ++j;
+            }
+            if (j - i > run) {
+                run = j - i;
+                modal = sorted[i];
+            }
+            i = j;
+        }
+        std::size_t lead = 0;
+        while (lead < counts.size() && lead < 20 && counts[lead] < modal) {
+            ++lead;
+        }
+        if (lead > 0 && lead < 20 && lead < counts.size()) {
+            std::size_t at = 0, lines = 0;
+            while (lines < lead && at < sample.size()) {
+                const std::size_t nl = sample.find('\n', at);
+                if (nl == std::string_view::npos) {
+                    break;
+                }
+                at = nl + 1;
+                ++lines;
+            }
+            // Only where each preamble record is one line: its lines, read again, give the
+            // same field counts.
+            const std::vector<std::size_t> again =
+                csv_sniff_counts(sample.substr(0, at), out.delimiter, true, lead + 1, out.quote);
+            if (lines == lead && again.size() == lead &&
+                std::equal(again.begin(), again.end(), counts.begin())) {
+                out.skip_lines = lead;
+                sample.remove_prefix(at);
+            }
         }
     }
     const std::vector<std::vector<std::string>> records =
-        csv_sniff_records(sample, out.delimiter, whole, limit + 1);
+        csv_sniff_records(sample, out.delimiter, whole, limit + 1, out.quote);
     // The line end of the first record.
     const std::size_t nl = sample.find_first_of("\r\n");
     out.line_end = nl == std::string_view::npos     ? "\n"
@@ -128,7 +209,7 @@ inline csv::dialect csv_sniff_sample(std::string_view sample, bool whole,
                     ++missed[k];
                     continue;
                 }
-                const csv::type t = csv::infer_type(records[i][k]);
+                const csv::type t = csv::infer_type(csv_sniff_trimmed(records[i][k]));
                 types[k] = seen[k] ? csv::widen(types[k], t) : t;
                 seen[k] = true;
                 ++values[k];
@@ -143,17 +224,24 @@ inline csv::dialect csv_sniff_sample(std::string_view sample, bool whole,
     bool header = !records.empty();
     if (!records.empty()) {
         const std::vector<std::string>& first = records[0];
+        // Besides a misfit, votes (as Python's csv.Sniffer.has_header counts them): a typed
+        // column whose first value is of another type that fits it (an integer above a
+        // column of decimals, `1960` over fertility rates) votes for a header, one of the
+        // same type against.
         bool typed = false, misfit = false;
+        int votes = 0;
         std::set<std::string> names;
         for (std::size_t k = 0; k < width; ++k) {
             const std::string f = k < first.size() ? first[k] : std::string();
             names.insert(f);
             if (body[k] != csv::type::text && values[k] != 0) {
                 typed = true;
-                misfit =
-                    misfit || missing.has(f) || csv::widen(body[k], csv::infer_type(f)) != body[k];
+                const csv::type t = csv::infer_type(csv_sniff_trimmed(f));
+                misfit = misfit || missing.has(f) || csv::widen(body[k], t) != body[k];
+                votes += t == body[k] ? -1 : 1;
             }
         }
+        misfit = misfit || votes > 0;
         const bool plain_names =
             names.size() == width && std::none_of(first.begin(), first.end(),
                                                   [](const std::string& s) { return s.empty(); });

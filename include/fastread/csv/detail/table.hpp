@@ -196,17 +196,25 @@ struct csv_part_column {
 
     /// Whether `f` (not missing) fits the kind as inferred values do, stored if so.
     /// `exact`: a fixed type (every spelling its conversion reads, leading zeros too).
-    [[gnu::always_inline]] bool put(std::string_view f, bool exact, errc& code) {
+    /// A value that is not text is read without the spaces and tabs around it (` .01138`,
+    /// `3088 `: numbers as pandas reads them); text keeps them.
+    [[gnu::always_inline]] bool put(std::string_view field, bool exact, errc& code) {
         bool ok = false;
+        if (kind == csv_kind::text) {
+            if (!pending) {
+                text.push_back(field);
+            }
+            if (!missing.empty()) {
+                missing.push_back(0);
+            }
+            ++size;
+            return true;
+        }
+        const std::string_view f = csv_trimmed(field);
         switch (kind) {
         case csv_kind::none:
-            return false;
         case csv_kind::text:
-            if (!pending) {
-                text.push_back(f);
-            }
-            ok = true;
-            break;
+            return false;
         case csv_kind::boolean: {
             bool b = false;
             code = csv_convert(f, b);
@@ -275,7 +283,7 @@ struct csv_part_column {
     /// infer's widening, out of line: `f` did not fit the kind.
     [[gnu::noinline]] void widen_for(std::string_view f) {
         errc code{};
-        const csv_kind t = csv_kind_of(csv::infer_type(f));
+        const csv_kind t = csv_kind_of(csv::infer_type(csv_trimmed(f)));
         csv_kind k = csv_join(kind, t, big);
         if (k == kind) {
             k = csv_kind::text; // the kind's own syntax, but not kept exactly (2^53, 0-lead)
@@ -324,6 +332,17 @@ struct csv_part_column {
         missed += from.missed;
         big = big || from.big;
         from = {};
+    }
+
+    /// `f` without the spaces and tabs at its ends.
+    static std::string_view csv_trimmed(std::string_view f) noexcept {
+        while (!f.empty() && (f.front() == ' ' || f.front() == '\t')) {
+            f.remove_prefix(1);
+        }
+        while (!f.empty() && (f.back() == ' ' || f.back() == '\t')) {
+            f.remove_suffix(1);
+        }
+        return f;
     }
 
     /// Whether `f` has a leading zero before another digit (`007`, `-01`, `00.5`).
@@ -575,7 +594,7 @@ class csv_table_job {
             c.put_missing();
         } else if (!key.fixed) {
             if (c.kind == csv_kind::none) [[unlikely]] {
-                c.convert_to(csv_kind_of(csv::infer_type(field)));
+                c.convert_to(csv_kind_of(csv::infer_type(csv_part_column::csv_trimmed(field))));
             }
             c.infer(field);
         } else if (errc code{}; !c.put(field, true, code)) {
