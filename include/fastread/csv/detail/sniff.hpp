@@ -74,26 +74,37 @@ inline std::vector<std::size_t> csv_sniff_counts(std::string_view sample, char d
     return out;
 }
 
-/// How well a delimiter splits records of field counts `counts`: the share of records with
-/// the most common field count; 0 where that count is 1 (nothing split) or no more than half
-/// the records have it (prose split at its spaces).
-inline double csv_sniff_score(std::vector<std::size_t> counts) {
-    if (counts.empty()) {
-        return 0;
-    }
+/// The most common of the field counts `counts` (the smallest where several are) and how
+/// many records have it; {0, 0} for none.
+struct csv_sniff_mode {
+    std::size_t count = 0;
+    std::size_t records = 0;
+};
+inline csv_sniff_mode csv_sniff_modal(std::vector<std::size_t> counts) {
     std::sort(counts.begin(), counts.end());
-    std::size_t best = 0, best_count = 0;
+    csv_sniff_mode m;
     for (std::size_t i = 0; i < counts.size();) {
         std::size_t j = i;
         while (j < counts.size() && counts[j] == counts[i]) {
             ++j;
         }
-        if (j - i > best) {
-            best = j - i;
-            best_count = counts[i];
+        if (j - i > m.records) {
+            m = {counts[i], j - i};
         }
         i = j;
     }
+    return m;
+}
+
+/// How well a delimiter splits records of field counts `counts`: the share of records with
+/// the most common field count; 0 where that count is 1 (nothing split) or no more than half
+/// the records have it (prose split at its spaces).
+inline double csv_sniff_score(const std::vector<std::size_t>& counts) {
+    if (counts.empty()) {
+        return 0;
+    }
+    const csv_sniff_mode m = csv_sniff_modal(counts);
+    const std::size_t best = m.records, best_count = m.count;
     const double share = static_cast<double>(best) / static_cast<double>(counts.size());
     return best_count > 1 && share > 0.5 ? share : 0;
 }
@@ -142,22 +153,9 @@ inline csv::dialect csv_sniff_sample(std::string_view sample, bool whole,
     // A preamble: fewer than 20 leading records of fewer fields than the most common count,
     // each on one line, skipped as lines.
     {
-        std::vector<std::size_t> counts =
+        const std::vector<std::size_t> counts =
             csv_sniff_counts(sample, out.delimiter, whole, limit + 1, out.quote);
-        std::vector<std::size_t> sorted = counts;
-        std::sort(sorted.begin(), sorted.end());
-        std::size_t modal = 0, run = 0;
-        for (std::size_t i = 0; i < sorted.size();) {
-            std::size_t j = i;
-            while (j < sorted.size() && sorted[j] == sorted[i]) {
-                ++j;
-            }
-            if (j - i > run) {
-                run = j - i;
-                modal = sorted[i];
-            }
-            i = j;
-        }
+        const std::size_t modal = csv_sniff_modal(counts).count;
         std::size_t lead = 0;
         while (lead < counts.size() && lead < 20 && counts[lead] < modal) {
             ++lead;
