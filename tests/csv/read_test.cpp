@@ -193,7 +193,7 @@ TEST_CASE("csv::read: the wrong type, a name not there, fixed types and select",
     CHECK(csv::try_read(src3, sel).error().code() == fastread::errc::invalid_argument);
 }
 
-TEST_CASE("csv::read: UTF-16 with a BOM reads as its UTF-8 twin; no BOM in a name", "[csv]") {
+TEST_CASE("csv::read: UTF-16 with a BOM reads as its UTF-8 twin, and no BOM is in a name", "[csv]") {
     const std::u32string text =
         U"caf\u00e9,n\u00b0,\U0001F600\nb\u00e9b\u00e9,1,\"x,\U0001F600\"\n";
     std::string utf8;
@@ -256,7 +256,7 @@ TEST_CASE("csv::read: UTF-16 with a BOM reads as its UTF-8 twin; no BOM in a nam
     CHECK(texts(l["nom"]) == std::vector<std::string>{"caf\xC3\xA9"});
 }
 
-TEST_CASE("csv::read: validate_utf8 names the first invalid byte; empty input; a FIFO", "[csv]") {
+TEST_CASE("csv::read: validate_utf8 names the first invalid byte, empty input, a FIFO", "[csv]") {
     csv::read_options o;
     o.validate_utf8 = true;
     const std::string text = "a,b\nok,\xC3\xA9\nx,ab\xC3(\n";
@@ -286,7 +286,7 @@ TEST_CASE("csv::read: validate_utf8 names the first invalid byte; empty input; a
     CHECK(texts(t["b"]) == std::vector<std::string>{"x", "y"});
 }
 
-TEST_CASE("csv::read: without sniff, the options' dialect; no header names column_N", "[csv]") {
+TEST_CASE("csv::read: without sniff, the options' dialect, and no header names column_N", "[csv]") {
     csv::read_options o;
     o.sniff = false;
     o.csv.header = false;
