@@ -193,7 +193,8 @@ TEST_CASE("csv::read: the wrong type, a name not there, fixed types and select",
     CHECK(csv::try_read(src3, sel).error().code() == fastread::errc::invalid_argument);
 }
 
-TEST_CASE("csv::read: UTF-16 with a BOM reads as its UTF-8 twin, and no BOM is in a name", "[csv]") {
+TEST_CASE("csv::read: UTF-16 with a BOM reads as its UTF-8 twin, and no BOM is in a name",
+          "[csv]") {
     const std::u32string text =
         U"caf\u00e9,n\u00b0,\U0001F600\nb\u00e9b\u00e9,1,\"x,\U0001F600\"\n";
     std::string utf8;
