@@ -193,6 +193,51 @@ TEST_CASE("csv::read: the wrong type, a name not there, fixed types and select",
     CHECK(csv::try_read(src3, sel).error().code() == fastread::errc::invalid_argument);
 }
 
+TEST_CASE("csv::read: records converted in batches, the first bad value in row then column order",
+          "[csv]") {
+    // 600 rows (batches of 256): row 300's second field and row 301's first do not convert
+    // to the fixed int64; the error is row 300's, at its byte. A quoted value with a doubled
+    // quote in an inferred column, and a column that widens at row 257 (a batch's first).
+    std::string text = "a,b,c,d\n";
+    std::uint64_t bad_at = 0;
+    for (int i = 1; i <= 600; ++i) {
+        const std::string a = i == 301 ? "y" : std::to_string(i);
+        const std::string b = i == 300 ? "x" : std::to_string(2 * i);
+        if (i == 300) {
+            bad_at = text.size() + a.size() + 1;
+        }
+        text += a + "," + b + "," + (i == 257 ? "2.5" : std::to_string(i)) + "," +
+                (i == 5 ? "\"say \"\"hi\"\"\"" : "w" + std::to_string(i)) + "\n";
+    }
+    csv::read_options o;
+    o.types = {{"a", csv::type::int64}, {"b", csv::type::int64}};
+    for (const unsigned threads : {1u, 2u}) {
+        o.csv.threads = threads;
+        fastread::memory_source src(std::span<const char>(text.data(), text.size()));
+        const auto bad = csv::try_read(src, o);
+        REQUIRE_FALSE(bad);
+        CHECK(bad.error().code() == fastread::errc::invalid_number);
+        CHECK(bad.error().offset() == bad_at);
+        CHECK(bad.error().line() == 301);
+        CHECK(bad.error().column() == 2);
+        CHECK(bad.error().message() == "byte " + std::to_string(bad_at) +
+                                           ": line 301, row 300, column 2 (\"b\"): \"x\" is not a "
+                                           "64-bit integer");
+    }
+    const csv::table t = read_text(text);
+    REQUIRE(t.rows() == 600);
+    CHECK(t["a"].type() == csv::type::text);
+    CHECK(t["b"].type() == csv::type::text);
+    REQUIRE(t["c"].type() == csv::type::float64);
+    const auto c = t["c"].values<double>();
+    CHECK(c[255] == 256);
+    CHECK(c[256] == 2.5);
+    CHECK(c[599] == 600);
+    REQUIRE(t["d"].type() == csv::type::text);
+    CHECK(t["d"].values<std::string_view>()[4] == "say \"hi\"");
+    CHECK(t["d"].values<std::string_view>()[599] == "w600");
+}
+
 TEST_CASE("csv::read: UTF-16 with a BOM reads as its UTF-8 twin, and no BOM is in a name",
           "[csv]") {
     const std::u32string text =

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -31,6 +32,14 @@ struct csv_dialect {
     std::size_t max_field_bytes = std::size_t{1} << 30;
     std::size_t max_fields = std::size_t{1} << 20;
 };
+
+/// Whether `c` can be part of a number's text (digits, letters of inf, nan and exponents,
+/// signs, '.', and the parentheses and underscore of nan(chars)): a dialect byte that is one
+/// could continue a number past its field's end.
+constexpr bool csv_number_byte(char c) noexcept {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '+' ||
+           c == '-' || c == '.' || c == '(' || c == ')' || c == '_';
+}
 
 /// The first structural byte at or after a position of a buffer, from the masks of its
 /// 64-byte blocks, computed a window of blocks at a time (16 KiB of text).
@@ -121,6 +130,59 @@ class csv_cursor {
     std::uint64_t block_mask_ = 0; // its mask, the bits before that answer cleared
     std::uint64_t masks_[window];
 };
+
+/// The closing quote of a quoted field read from the structural cursor: `s` is the byte
+/// after its opening quote. Delimiters and line ends inside are text (the line ends, CR LF
+/// as one, added to `inside`); a doubled quote is one quote of the text (`doubled` set).
+/// Null where the bytes before `end` do not hold the closing quote and the byte after it, or
+/// at any other structural byte (the escape): the tokenizer's to read. O(the field's bytes).
+[[gnu::always_inline]] inline const char* csv_closing_quote(const char* s, const char* end,
+                                                            csv_cursor& cursor, char quote,
+                                                            char delimiter, std::uint64_t& inside,
+                                                            bool& doubled) noexcept {
+    for (;;) {
+        s = cursor.next(s);
+        if (s == end) {
+            return nullptr;
+        }
+        const char b = *s;
+        if (b == quote) {
+            if (s + 1 == end) {
+                return nullptr;
+            }
+            if (s[1] != quote) {
+                return s;
+            }
+            doubled = true;
+            s += 2;
+            continue;
+        }
+        if (b == '\n') {
+            ++inside;
+        } else if (b == '\r') {
+            if (s + 1 == end) {
+                return nullptr;
+            }
+            inside += s[1] != '\n';
+        } else if (b != delimiter) {
+            return nullptr; // the escape byte
+        }
+        ++s;
+    }
+}
+
+/// The text of a quoted field's bytes `raw` (inside its quotes) that hold doubled quotes:
+/// each pair as one quote, in `scratch` (cleared first). O(raw's bytes).
+inline std::string_view csv_undoubled(std::string_view raw, char quote, std::string& scratch) {
+    scratch.clear();
+    std::size_t from = 0;
+    for (std::size_t k = raw.find(quote); k != std::string_view::npos; k = raw.find(quote, from)) {
+        scratch.append(raw.data() + from, k + 1 - from); // through the first quote
+        from = k + 2;                                    // the second one skipped
+    }
+    scratch.append(raw.data() + from, raw.size() - from);
+    return scratch;
+}
 
 /// The fields of a record: views, in a buffer that grows as records need (a vector whose
 /// push is inlined: the tokenizer's hottest store).

@@ -36,10 +36,7 @@ class csv_fast_record {
     explicit csv_fast_record(const csv::options& o)
         : missing_(o.missing), delimiter_(o.delimiter), quote_(o.quote), comment_(o.comment),
           max_field_bytes_(o.max_field_bytes) {
-        auto number_byte = [](char c) {
-            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                   c == '+' || c == '-' || c == '.' || c == '(' || c == ')' || c == '_';
-        };
+        constexpr auto number_byte = csv_number_byte;
         // Only where its fields are exactly the tokenizer's: no trim, and no dialect byte that
         // a number can hold.
         usable_ =
@@ -191,36 +188,11 @@ class csv_fast_record {
             if (c == quote_ && quote_ != 0) {
                 // A quoted field: to the quote that is not doubled. Delimiters and line ends
                 // inside are text (the line ends counted); an escape is the tokenizer's.
-                const char* s = p + 1;
                 std::uint64_t inside = 0;
-                for (;;) {
-                    s = cursor.next(s);
-                    if (s == end) {
-                        return false;
-                    }
-                    const char b = *s;
-                    if (b == quote_) {
-                        if (s + 1 == end) {
-                            return false;
-                        }
-                        if (s[1] != quote_) {
-                            break;
-                        }
-                        piece.doubled = true;
-                        s += 2;
-                        continue;
-                    }
-                    if (b == '\n') {
-                        ++inside;
-                    } else if (b == '\r') {
-                        if (s + 1 == end) {
-                            return false;
-                        }
-                        inside += s[1] != '\n';
-                    } else if (b != delimiter_) {
-                        return false; // the escape byte
-                    }
-                    ++s;
+                const char* s = csv_closing_quote(p + 1, end, cursor, quote_, delimiter_, inside,
+                                                  piece.doubled);
+                if (s == nullptr) {
+                    return false;
                 }
                 piece.raw = std::string_view(p + 1, static_cast<std::size_t>(s - p - 1));
                 // Without its doubled quotes the text is shorter than raw: a raw over the
@@ -252,18 +224,7 @@ class csv_fast_record {
     // The text of a piece: its raw bytes, or (with doubled quotes) those without the second
     // quote of each pair, in `scratch`.
     std::string_view piece_text(const text_piece& t, std::string& scratch) const {
-        if (!t.doubled) {
-            return t.raw;
-        }
-        scratch.clear();
-        std::size_t from = 0;
-        for (std::size_t k = t.raw.find(quote_); k != std::string_view::npos;
-             k = t.raw.find(quote_, from)) {
-            scratch.append(t.raw.data() + from, k + 1 - from); // through the first quote
-            from = k + 2;                                      // the second one skipped
-        }
-        scratch.append(t.raw.data() + from, t.raw.size() - from);
-        return scratch;
+        return t.doubled ? csv_undoubled(t.raw, quote_, scratch) : t.raw;
     }
 
     // Appends a fast_value to its column.

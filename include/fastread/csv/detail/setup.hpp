@@ -54,28 +54,25 @@ inline result<csv_dialect> csv_dialect_of(const csv::options& o) {
     return d;
 }
 
-/// The missing-value spellings, looked up by length and first byte first (most fields are
-/// rejected by one of the two without a comparison).
+/// The missing-value spellings, looked up by first byte and length first: a field is
+/// compared only with spellings of its first byte and length (a number starting with 1 or -
+/// is not compared with pandas' `1.#QNAN` or `-NaN` unless it is as long).
 class csv_missing {
   public:
     explicit csv_missing(const std::vector<std::string>& spellings) : spellings_(spellings) {
         for (const std::string& s : spellings_) {
-            longest_ = std::max(longest_, s.size());
             if (s.empty()) {
                 empty_ = true;
             } else {
-                first_[static_cast<unsigned char>(s[0])] = true;
+                lengths_[static_cast<unsigned char>(s[0])] |= length_bit(s.size());
             }
         }
     }
     [[gnu::always_inline]] bool has(std::string_view field) const noexcept {
-        if (field.size() > longest_) {
-            return false;
-        }
         if (field.empty()) {
             return empty_;
         }
-        if (!first_[static_cast<unsigned char>(field[0])]) {
+        if ((lengths_[static_cast<unsigned char>(field[0])] & length_bit(field.size())) == 0) {
             return false;
         }
         for (const std::string& s : spellings_) {
@@ -87,10 +84,14 @@ class csv_missing {
     }
 
   private:
+    // Bit n for length n below 31; bit 31 for any longer.
+    static constexpr std::uint32_t length_bit(std::size_t n) noexcept {
+        return std::uint32_t{1} << (n < 31 ? n : 31);
+    }
+
     std::vector<std::string> spellings_;
-    std::size_t longest_ = 0;
     bool empty_ = false;
-    bool first_[256] = {};
+    std::uint32_t lengths_[256] = {}; // by first byte: the lengths of its spellings
 };
 
 /// Where a problem is: enough to word the error.

@@ -31,46 +31,41 @@ inline std::string_view csv_sniff_trimmed(std::string_view f) noexcept {
 /// The bytes sniffed at most: the head of the input.
 inline constexpr std::size_t csv_sniff_bytes = std::size_t{1} << 20;
 
-/// The records of `sample` with delimiter `d`, at most `limit`: whole records only (a last
-/// one cut by the sample's end is dropped unless `whole` says the sample is the input).
+/// Calls `each(fields)` (a csv_fields) for the records of `sample` with delimiter `d` and
+/// `quote`, at most `limit`: whole records only (a last one cut by the sample's end is
+/// dropped unless `whole` says the sample is the input); stops at malformed text.
+template <class Each>
+void csv_sniff_walk(std::string_view sample, char d, bool whole, std::size_t limit, char quote,
+                    Each&& each) {
+    csv_dialect dialect;
+    dialect.delimiter = d;
+    dialect.quote = quote;
+    csv_tokenizer tok(dialect);
+    const char* p = sample.data();
+    const char* const end = p + sample.size();
+    tok.reset(p, end);
+    for (std::size_t n = 0; n < limit && tok.parse(p, end, whole) == csv_step::record; ++n) {
+        each(tok.fields());
+        p = tok.next_record();
+    }
+}
+
+/// The records of `sample` (csv_sniff_walk's), each field copied.
 inline std::vector<std::vector<std::string>> csv_sniff_records(std::string_view sample, char d,
                                                                bool whole, std::size_t limit,
                                                                char quote = '"') {
-    csv_dialect dialect;
-    dialect.delimiter = d;
-    dialect.quote = quote;
-    csv_tokenizer tok(dialect);
-    const char* p = sample.data();
-    const char* const end = p + sample.size();
-    tok.reset(p, end);
     std::vector<std::vector<std::string>> out;
-    while (out.size() < limit) {
-        const csv_step step = tok.parse(p, end, whole);
-        if (step != csv_step::record) {
-            break; // the end, a record cut by the sample's end, or malformed text
-        }
-        out.emplace_back(tok.fields().begin(), tok.fields().end());
-        p = tok.next_record();
-    }
+    csv_sniff_walk(sample, d, whole, limit, quote,
+                   [&](const csv_fields& f) { out.emplace_back(f.begin(), f.end()); });
     return out;
 }
 
-/// The field counts of the records of `sample` with delimiter `d`, at most `limit`, as
-/// csv_sniff_records finds the records (nothing copied).
+/// The field counts of the records of `sample` (csv_sniff_walk's; nothing copied).
 inline std::vector<std::size_t> csv_sniff_counts(std::string_view sample, char d, bool whole,
                                                  std::size_t limit, char quote) {
-    csv_dialect dialect;
-    dialect.delimiter = d;
-    dialect.quote = quote;
-    csv_tokenizer tok(dialect);
-    const char* p = sample.data();
-    const char* const end = p + sample.size();
-    tok.reset(p, end);
     std::vector<std::size_t> out;
-    while (out.size() < limit && tok.parse(p, end, whole) == csv_step::record) {
-        out.push_back(tok.fields().size());
-        p = tok.next_record();
-    }
+    csv_sniff_walk(sample, d, whole, limit, quote,
+                   [&](const csv_fields& f) { out.push_back(f.size()); });
     return out;
 }
 

@@ -12,6 +12,9 @@
 /// column text instead), anything else to text, which only a second reading of that column
 /// gives (its values so far are dropped, the column marked `pending`). The parts are joined
 /// by the same rule, so the types and values do not depend on where the slices were cut.
+/// Records the structural cursor splits whole (csv_fast_split) are converted in batches of
+/// 256, a column at a time (the column's kind switched on once a batch, not once a value);
+/// the others, one at a time as the tokenizer reads them.
 
 #include <cmath>
 #include <cstddef>
@@ -67,35 +70,10 @@ inline const char* csv_fast_split(const char* p, const char* end, csv_cursor& cu
         field.quoted = p != end && *p == d.quote && d.quote != 0;
         const char* q;
         if (field.quoted) {
-            const char* s = p + 1;
-            for (;;) {
-                s = cursor.next(s);
-                if (s == end) {
-                    return nullptr;
-                }
-                const char b = *s;
-                if (b == d.quote) {
-                    if (s + 1 == end) {
-                        return nullptr;
-                    }
-                    if (s[1] != d.quote) {
-                        break;
-                    }
-                    field.doubled = true;
-                    s += 2;
-                    continue;
-                }
-                if (b == '\n') {
-                    ++inside;
-                } else if (b == '\r') {
-                    if (s + 1 == end) {
-                        return nullptr;
-                    }
-                    inside += s[1] != '\n';
-                } else if (b != d.delimiter) {
-                    return nullptr; // the escape byte
-                }
-                ++s;
+            const char* s =
+                csv_closing_quote(p + 1, end, cursor, d.quote, d.delimiter, inside, field.doubled);
+            if (s == nullptr) {
+                return nullptr;
             }
             field.raw = std::string_view(p + 1, static_cast<std::size_t>(s - p - 1));
             q = s + 1;
@@ -136,6 +114,9 @@ class csv_table_job {
         for (const csv_table_key& k : keys_) {
             widest_ = std::max(widest_, k.field + 1);
         }
+        // A field of the buffer ends before a delimiter, a line end, a quote or a space:
+        // bytes that end any number, unless the dialect's are number bytes too.
+        wide_numbers_ = !csv_number_byte(d.delimiter) && !csv_number_byte(d.quote);
     }
 
     fastread::error resolve(const csv_head& head, const std::string&) {
@@ -175,42 +156,57 @@ class csv_table_job {
         const std::uint64_t reserve_at = input_bytes != 0 ? rows + 1024 : UINT64_MAX;
         make_columns(out);
         std::vector<csv_raw_field> raw;
-        std::string scratch;          // a field without its doubled quotes
-        const char* record = nullptr; // the fast path's record
+        std::string scratch; // a field without its doubled quotes
         const bool fast = !d_.trim;
+        // The fast path's records go to a batch (their fields by column, views into the
+        // reader's buffer), converted a column at a time when it is full and before the
+        // tokenizer reads on (its buffer may move then).
+        std::vector<std::vector<csv_raw_field>> batch(keys_.size(),
+                                                      std::vector<csv_raw_field>(batch_rows));
+        std::vector<const char*> batch_record(batch_rows);
+        std::vector<std::uint64_t> batch_offset(batch_rows), batch_line(batch_rows);
+        std::size_t n = 0;
+        const char* limit = nullptr; // the end of the reader's buffer the batch is in
+        const auto flush = [&]() {
+            const bool ok =
+                convert_batch(out, batch, n, wide_numbers_ ? limit : nullptr, stop, scratch);
+            if (!ok) {
+                const std::size_t i = static_cast<std::size_t>(stop.at.row);
+                const csv_raw_field& f = batch[stop.at.column][i];
+                const auto at = static_cast<std::uint64_t>(f.raw.data() - batch_record[i]) -
+                                (f.quoted ? 1 : 0); // the field's first byte
+                rows = rows - n + i + 1;
+                stop.at = {batch_offset[i] + at, batch_line[i], rows, keys_[stop.at.column].field};
+            }
+            n = 0;
+            return ok;
+        };
         for (;;) {
             if (rows == reserve_at) [[unlikely]] {
                 reserve(r, out, rows, start, input_bytes);
             }
+            const char* record = nullptr;
             if (fast && fields != 0 && fields >= widest_ &&
                 r.next_fast(
                     [&](const char* p, const char* end, csv_cursor& cursor, std::uint64_t& lines) {
                         record = p;
+                        limit = end;
                         return csv_fast_split(p, end, cursor, lines, fields, d_, raw);
                     })) {
                 ++rows;
                 for (std::size_t k = 0; k < keys_.size(); ++k) {
-                    const csv_raw_field& f = raw[keys_[k].field];
-                    std::string_view field = f.raw;
-                    if (f.doubled) [[unlikely]] {
-                        scratch.clear();
-                        std::size_t from = 0;
-                        for (std::size_t q = field.find(d_.quote); q != std::string_view::npos;
-                             q = field.find(d_.quote, from)) {
-                            scratch.append(field.data() + from, q + 1 - from);
-                            from = q + 2;
-                        }
-                        scratch.append(field.data() + from, field.size() - from);
-                        field = scratch;
-                    }
-                    if (!put(out.columns[k], keys_[k], field, stop)) [[unlikely]] {
-                        const auto at = static_cast<std::uint64_t>(f.raw.data() - record) -
-                                        (f.quoted ? 1 : 0); // the field's first byte
-                        stop.at = {r.offset() + at, r.line(), rows, keys_[k].field};
-                        return stop;
-                    }
+                    batch[k][n] = raw[keys_[k].field];
+                }
+                batch_record[n] = record;
+                batch_offset[n] = r.offset();
+                batch_line[n] = r.line();
+                if (++n == batch_rows && !flush()) [[unlikely]] {
+                    return stop;
                 }
                 continue;
+            }
+            if (n != 0 && !flush()) {
+                return stop;
             }
             const csv_next next =
                 csv_next_record(r, stop, rows, fields, slice_end, ragged_, !head_.names.empty(),
@@ -236,6 +232,47 @@ class csv_table_job {
     }
 
   private:
+    /// The rows of a batch of the fast path.
+    static constexpr std::size_t batch_rows = 256;
+
+    /// The first `n` rows of `batch` (by key, then row) into the columns of `out`, a column
+    /// at a time (csv_part_column::put_run; an inferred column widened where a value does
+    /// not fit, a fixed one stopped). False at a value that does not convert to a fixed
+    /// type: the first in row order, then key order, its stop's code and reason set, and
+    /// at.row and at.column its row in the batch and its key (the caller places it).
+    bool convert_batch(csv_table_part& out, const std::vector<std::vector<csv_raw_field>>& batch,
+                       std::size_t n, const char* limit, csv_stop& stop,
+                       std::string& scratch) const {
+        std::size_t fail = n;
+        for (std::size_t k = 0; k < keys_.size(); ++k) {
+            csv_part_column& c = out.columns[k];
+            const csv_raw_field* v = batch[k].data();
+            const bool fixed = keys_[k].fixed;
+            for (std::size_t i = 0; i < n;) {
+                errc code{};
+                i += c.put_run(v + i, n - i, missing_, d_.quote, limit, fixed, code, scratch);
+                if (i == n) {
+                    break;
+                }
+                const std::string_view f =
+                    v[i].doubled ? csv_undoubled(v[i].raw, d_.quote, scratch) : v[i].raw;
+                if (fixed) {
+                    if (i < fail) {
+                        fail = i;
+                        stop.code = code;
+                        stop.reason = csv_shown(f) + " is not " + type_name(keys_[k].start);
+                        stop.at.row = i;
+                        stop.at.column = k;
+                    }
+                    break;
+                }
+                c.widen_for(f);
+                ++i;
+            }
+        }
+        return fail == n;
+    }
+
     /// The columns of `out`, each at its start type, unless made already.
     void make_columns(csv_table_part& out) const {
         if (out.columns.size() != keys_.size()) {
@@ -306,6 +343,7 @@ class csv_table_job {
     csv_dialect d_;
     csv_head head_;
     std::size_t widest_ = 0;
+    bool wide_numbers_ = false; // numbers read with the buffer's end as their limit
 };
 
 } // namespace fastread::detail

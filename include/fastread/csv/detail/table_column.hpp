@@ -9,14 +9,18 @@
 /// whose value does not fit (int64 to double and date to timestamp in place; to text by
 /// dropping the values, the column `pending` until it is read again).
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "cursor.hpp"
 
 namespace fastread::detail {
 
@@ -264,6 +268,146 @@ struct csv_part_column {
             code = errc::invalid_number; // a leading zero, or an integer double would round
         }
         return ok;
+    }
+
+    /// The values `v[0, n)` of consecutive rows, each (where `doubled`: without its doubled
+    /// quotes, in `scratch`) stored while it fits the column's kind as put() says: a missing
+    /// spelling of `m` a missing row. Returns how many were stored; v[that] (not missing)
+    /// does not fit (put()'s code then in `code`). The kind is switched on once, not per
+    /// value. `limit`: where a number may be read up to (a field of the input buffer, not
+    /// doubled, ends before a byte no number holds): the converters' word-wide paths need
+    /// bytes past a short field's end; null: the field's end. O(n + their bytes).
+    template <class Field>
+    std::size_t put_run(const Field* v, std::size_t n, const csv_missing& m, char quote,
+                        const char* limit, bool exact, errc& code, std::string& scratch) {
+        const std::uint64_t base = size;
+        std::size_t i = 0;
+        auto field_of = [&](const Field& f) {
+            return f.doubled ? csv_undoubled(f.raw, quote, scratch) : f.raw;
+        };
+        // A missing row at i of the run: marked (missing tracks every row from its first).
+        auto missed_at = [&](std::size_t at) {
+            missing.resize(static_cast<std::size_t>(base + at), 0);
+            missing.push_back(1);
+            ++missed;
+        };
+        // The loop for a kind whose values go to `vec`: `convert(field, value)` says
+        // whether the (trimmed) field is a value of it.
+        auto run = [&](auto& vec, auto placeholder, auto convert) {
+            if (vec.capacity() - vec.size() < n) {
+                vec.reserve(std::max(vec.size() + n, 2 * vec.capacity()));
+            }
+            for (; i < n; ++i) {
+                const std::string_view f = field_of(v[i]);
+                if (m.has(f)) [[unlikely]] {
+                    missed_at(i);
+                    vec.push_back(placeholder);
+                    continue;
+                }
+                std::string_view t = f;
+                if (!t.empty() && (t.front() == ' ' || t.front() == '\t' || t.back() == ' ' ||
+                                   t.back() == '\t')) [[unlikely]] {
+                    t = csv_sniff_trimmed(t);
+                }
+                typename std::decay_t<decltype(vec)>::value_type x{};
+                if (!convert(t, v[i].doubled || limit == nullptr ? t.data() + t.size() : limit,
+                             x)) {
+                    break;
+                }
+                vec.push_back(x);
+            }
+        };
+        auto number = [&](std::string_view t, const char* to, auto& x) {
+            // As csv_convert: the whole field one number.
+            number_status st = number_status::invalid;
+            if (t.empty() || convert_number(t.data(), to, x, st) != t.data() + t.size()) {
+                code = errc::invalid_number;
+                return false;
+            }
+            if (st != number_status::ok) {
+                code = st == number_status::out_of_range ? errc::number_out_of_range
+                                                         : errc::invalid_number;
+                return false;
+            }
+            return true;
+        };
+        switch (kind) {
+        case csv_kind::none:
+            for (; i < n; ++i) {
+                if (!m.has(field_of(v[i]))) {
+                    break;
+                }
+                missed_at(i);
+            }
+            code = errc::invalid_number; // no kind yet: the caller's to widen
+            break;
+        case csv_kind::text:
+            for (; i < n; ++i) {
+                const std::string_view f = field_of(v[i]);
+                if (m.has(f)) [[unlikely]] {
+                    missed_at(i);
+                    if (!pending) {
+                        text.push_back({});
+                    }
+                    continue;
+                }
+                if (!pending) {
+                    text.push_back(f);
+                }
+            }
+            break;
+        case csv_kind::boolean:
+            run(bools, std::uint8_t{0}, [&](std::string_view t, const char*, std::uint8_t& x) {
+                bool b = false;
+                code = csv_convert(t, b);
+                x = b ? 1 : 0;
+                return code == errc{};
+            });
+            break;
+        case csv_kind::int64:
+            run(ints, std::int64_t{0}, [&](std::string_view t, const char* to, std::int64_t& x) {
+                if (!number(t, to, x)) {
+                    return false;
+                }
+                if (!exact && csv_leading_zero(t)) {
+                    code = errc::invalid_number;
+                    return false;
+                }
+                big = big || x > csv_exact_double || x < -csv_exact_double;
+                return true;
+            });
+            break;
+        case csv_kind::float64:
+            run(doubles, std::numeric_limits<double>::quiet_NaN(),
+                [&](std::string_view t, const char* to, double& x) {
+                    if (!number(t, to, x)) {
+                        return false;
+                    }
+                    if (!exact &&
+                        (csv_leading_zero(t) || (std::fabs(x) > 0x1p53 && csv_integer(t)))) {
+                        code = errc::invalid_number; // an integer double would round
+                        return false;
+                    }
+                    return true;
+                });
+            break;
+        case csv_kind::date:
+            run(days, std::chrono::sys_days{},
+                [&](std::string_view t, const char*, std::chrono::sys_days& x) {
+                    return (code = csv_convert(t, x)) == errc{};
+                });
+            break;
+        case csv_kind::timestamp:
+            run(stamps, csv_timestamp{}, [&](std::string_view t, const char*, csv_timestamp& x) {
+                return (code = csv_convert(t, x)) == errc{};
+            });
+            break;
+        }
+        size = base + i;
+        if (!missing.empty()) {
+            missing.resize(static_cast<std::size_t>(size), 0);
+        }
+        return i;
     }
 
     /// `f` (not missing) of an inferred column: stored, the column widened first where it
