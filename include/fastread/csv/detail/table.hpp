@@ -42,14 +42,6 @@ struct csv_table_key {
     bool fixed = false;
 };
 
-/// A field of a record as the fast split found it: its bytes (inside its quotes, if quoted)
-/// and whether they hold doubled quotes.
-struct csv_raw_field {
-    std::string_view raw;
-    bool doubled = false;
-    bool quoted = false;
-};
-
 /// The fast path of csv::read's records: the `count` fields of the record at p, split by the
 /// structural cursor exactly as the tokenizer would (unquoted fields, quoted fields without
 /// an escape, their line ends counted in `lines`), into `out`; the byte after the record's
@@ -223,7 +215,7 @@ class csv_table_job {
                 const csv_table_key& key = keys_[k];
                 const bool there = key.field < f.size();
                 if (!put(out.columns[k], key, there ? f[key.field] : std::string_view(), stop,
-                         !there)) {
+                         scratch, !there)) {
                     stop.at = {r.field_offset(key.field), r.line(), rows, key.field};
                     return stop;
                 }
@@ -266,7 +258,7 @@ class csv_table_job {
                     }
                     break;
                 }
-                c.widen_for(f);
+                c.widen_for(f, missing_);
                 ++i;
             }
         }
@@ -283,24 +275,27 @@ class csv_table_job {
         }
     }
 
-    /// Field `field` of a row into column `c` (read as `key` says); false, with stop's code
-    /// and reason, for a value that does not convert to a fixed type.
-    [[gnu::always_inline]] bool put(csv_part_column& c, const csv_table_key& key,
-                                    std::string_view field, csv_stop& stop,
-                                    bool absent = false) const {
-        if (absent || missing_.has(field)) {
+    /// Field `field` of a row (the tokenizer's: no doubled quotes left) into column `c`
+    /// (read as `key` says, by put_run); false, with stop's code and reason, for a value
+    /// that does not convert to a fixed type.
+    bool put(csv_part_column& c, const csv_table_key& key, std::string_view field, csv_stop& stop,
+             std::string& scratch, bool absent = false) const {
+        if (absent) {
             c.put_missing();
-        } else if (!key.fixed) {
-            if (c.kind == csv_kind::none) [[unlikely]] {
-                c.convert_to(csv_kind_of(csv::infer_type(csv_sniff_trimmed(field))));
-            }
-            c.infer(field);
-        } else if (errc code{}; !c.put(field, true, code)) {
-            stop.code = code;
-            stop.reason = csv_shown(field) + " is not " + type_name(key.start);
-            return false;
+            return true;
         }
-        return true;
+        const csv_raw_field one{field};
+        errc code{};
+        if (c.put_run(&one, 1, missing_, d_.quote, nullptr, key.fixed, code, scratch) == 1) {
+            return true;
+        }
+        if (!key.fixed) {
+            c.widen_for(field, missing_);
+            return true;
+        }
+        stop.code = code;
+        stop.reason = csv_shown(field) + " is not " + type_name(key.start);
+        return false;
     }
 
     /// After 1024 rows, room in each column for as many as the bytes left promise (10 %

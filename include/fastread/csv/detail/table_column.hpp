@@ -51,6 +51,14 @@ inline csv_kind csv_join(csv_kind a, csv_kind b, bool big) noexcept {
     return k == csv_kind::float64 && big ? csv_kind::text : k;
 }
 
+/// A field of a record as the fast split found it: its bytes (inside its quotes, if quoted)
+/// and whether they hold doubled quotes.
+struct csv_raw_field {
+    std::string_view raw;
+    bool doubled = false;
+    bool quoted = false;
+};
+
 /// One column of a part.
 struct csv_part_column {
     csv_kind kind = csv_kind::none;
@@ -194,95 +202,22 @@ struct csv_part_column {
         }
     }
 
-    /// Whether `f` (not missing) fits the kind as inferred values do, stored if so.
-    /// `exact`: a fixed type (every spelling its conversion reads, leading zeros too).
-    /// A value that is not text is read without the spaces and tabs around it (` .01138`,
-    /// `3088 `: numbers as pandas reads them); text keeps them.
-    [[gnu::always_inline]] bool put(std::string_view field, bool exact, errc& code) {
-        bool ok = false;
-        if (kind == csv_kind::text) {
-            if (!pending) {
-                text.push_back(field);
-            }
-            if (!missing.empty()) {
-                missing.push_back(0);
-            }
-            ++size;
-            return true;
-        }
-        const std::string_view f = csv_sniff_trimmed(field);
-        switch (kind) {
-        case csv_kind::none:
-        case csv_kind::text:
-            return false;
-        case csv_kind::boolean: {
-            bool b = false;
-            code = csv_convert(f, b);
-            if ((ok = code == errc{})) {
-                bools.push_back(b ? 1 : 0);
-            }
-            break;
-        }
-        case csv_kind::int64: {
-            std::int64_t v = 0;
-            code = csv_convert(f, v);
-            if ((ok = code == errc{} && (exact || !csv_leading_zero(f)))) {
-                ints.push_back(v);
-                big = big || v > csv_exact_double || v < -csv_exact_double;
-            }
-            break;
-        }
-        case csv_kind::float64: {
-            double v = 0;
-            code = csv_convert(f, v);
-            ok = code == errc{} &&
-                 (exact || (!csv_leading_zero(f) && (std::fabs(v) <= 0x1p53 || !csv_integer(f))));
-            if (ok) {
-                doubles.push_back(v);
-            }
-            break;
-        }
-        case csv_kind::date: {
-            std::chrono::sys_days d{};
-            code = csv_convert(f, d);
-            if ((ok = code == errc{})) {
-                days.push_back(d);
-            }
-            break;
-        }
-        case csv_kind::timestamp: {
-            csv_timestamp t{};
-            code = csv_convert(f, t);
-            if ((ok = code == errc{})) {
-                stamps.push_back(t);
-            }
-            break;
-        }
-        }
-        if (ok) {
-            if (!missing.empty()) {
-                missing.push_back(0);
-            }
-            ++size;
-        } else if (code == errc{}) {
-            code = errc::invalid_number; // a leading zero, or an integer double would round
-        }
-        return ok;
-    }
-
     /// The values `v[0, n)` of consecutive rows, each (where `doubled`: without its doubled
-    /// quotes, in `scratch`) stored while it fits the column's kind as put() says: a missing
-    /// spelling of `m` a missing row. Returns how many were stored; v[that] (not missing)
-    /// does not fit (put()'s code then in `code`). The kind is switched on once, not per
-    /// value. `limit`: where a number may be read up to (a field of the input buffer, not
-    /// doubled, ends before a byte no number holds): the converters' word-wide paths need
-    /// bytes past a short field's end; null: the field's end. O(n + their bytes).
-    template <class Field>
-    std::size_t put_run(const Field* v, std::size_t n, const csv_missing& m, char quote,
+    /// quotes, in `scratch`) stored while it fits the column's kind: a missing spelling of `m`
+    /// a missing row. A value that is not text is read without the spaces and tabs around it
+    /// (` .01138`, `3088 `: numbers as pandas reads them); text keeps them. `exact`: a fixed
+    /// type (every spelling its conversion reads, leading zeros too); else, as inferred
+    /// values, no leading zero (`007`) and no integer a double would round. Returns how many
+    /// were stored; v[that] (not missing) does not fit (why in `code`). The kind is switched
+    /// on once, not per value. `limit`: where a number may be read up to (a field of the
+    /// input buffer, not doubled, ends before a byte no number holds): the converters'
+    /// word-wide paths need bytes past a short field's end; null: the field's end.
+    /// O(n + their bytes).
+    std::size_t put_run(const csv_raw_field* v, std::size_t n, const csv_missing& m, char quote,
                         const char* limit, bool exact, errc& code, std::string& scratch) {
         const std::uint64_t base = size;
         std::size_t i = 0;
-        auto field_of = [&](const Field& f) {
+        auto field_of = [&](const csv_raw_field& f) {
             return f.doubled ? csv_undoubled(f.raw, quote, scratch) : f.raw;
         };
         // A missing row at i of the run: marked (missing tracks every row from its first).
@@ -410,28 +345,21 @@ struct csv_part_column {
         return i;
     }
 
-    /// `f` (not missing) of an inferred column: stored, the column widened first where it
-    /// does not fit (to text at last, which every value fits).
-    [[gnu::always_inline]] void infer(std::string_view f) {
+    /// `f` (not missing by `m`, not of the column's kind) of an inferred column: stored, the
+    /// column widened first (to text at last, which every value fits). Out of line: rare.
+    [[gnu::noinline]] void widen_for(std::string_view f, const csv_missing& m) {
         errc code{};
-        if (put(f, false, code)) [[likely]] {
-            return;
-        }
-        widen_for(f);
-    }
-
-    /// infer's widening, out of line: `f` did not fit the kind.
-    [[gnu::noinline]] void widen_for(std::string_view f) {
-        errc code{};
+        std::string unused; // f holds no doubled quotes
+        const csv_raw_field one{f};
         const csv_kind t = csv_kind_of(csv::infer_type(csv_sniff_trimmed(f)));
         csv_kind k = csv_join(kind, t, big);
         if (k == kind) {
             k = csv_kind::text; // the kind's own syntax, but not kept exactly (2^53, 0-lead)
         }
         convert_to(k);
-        if (!put(f, false, code)) {
+        if (put_run(&one, 1, m, 0, nullptr, false, code, unused) != 1) {
             convert_to(csv_kind::text);
-            put(f, false, code);
+            put_run(&one, 1, m, 0, nullptr, false, code, unused);
         }
     }
 
