@@ -66,6 +66,22 @@ std::string csv_type_name() {
     }
 }
 
+/// Converts a whole field `f` (not missing) to the number type V, reading no byte at or
+/// after `limit` (>= f's end: bytes past a short field let the converters take their
+/// word-wide steps; the byte at f's end must be one no number holds); the error code, or 0
+/// (errc{}) when it did.
+template <class V>
+[[gnu::always_inline]] inline errc csv_convert_number(std::string_view f, const char* limit,
+                                                      V& out) {
+    number_status st = number_status::invalid;
+    if (f.empty() || convert_number(f.data(), limit, out, st) != f.data() + f.size()) {
+        return errc::invalid_number;
+    }
+    return st == number_status::ok             ? errc{}
+           : st == number_status::out_of_range ? errc::number_out_of_range
+                                               : errc::invalid_number;
+}
+
 /// Converts a whole field (not missing) to V; the error code, or 0 (errc{}) when it did.
 template <class V>
 [[gnu::always_inline]] inline errc csv_convert(std::string_view f, V& out) {
@@ -86,14 +102,7 @@ template <class V>
     } else if constexpr (is_csv_timestamp<V>) {
         return parse_csv_timestamp(f, out) ? errc{} : errc::invalid_date;
     } else {
-        number_status st = number_status::invalid;
-        const char* end = f.data() + f.size();
-        if (f.empty() || convert_number(f.data(), end, out, st) != end) {
-            return errc::invalid_number;
-        }
-        return st == number_status::ok             ? errc{}
-               : st == number_status::out_of_range ? errc::number_out_of_range
-                                                   : errc::invalid_number;
+        return csv_convert_number(f, f.data() + f.size(), out);
     }
 }
 

@@ -253,18 +253,7 @@ struct csv_part_column {
             }
         };
         auto number = [&](std::string_view t, const char* to, auto& x) {
-            // As csv_convert: the whole field one number.
-            number_status st = number_status::invalid;
-            if (t.empty() || convert_number(t.data(), to, x, st) != t.data() + t.size()) {
-                code = errc::invalid_number;
-                return false;
-            }
-            if (st != number_status::ok) {
-                code = st == number_status::out_of_range ? errc::number_out_of_range
-                                                         : errc::invalid_number;
-                return false;
-            }
-            return true;
+            return (code = csv_convert_number(t, to, x)) == errc{};
         };
         switch (kind) {
         case csv_kind::none:
