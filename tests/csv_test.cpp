@@ -739,3 +739,98 @@ TEST_CASE("csv: a FIFO is streamed and a directory is an error naming it", "[csv
     CHECK(r.error().code() == std::errc::is_a_directory);
     CHECK_THROWS_AS(csv::rows(dir.path()), std::system_error);
 }
+
+TEST_CASE("csv::count_rows: what iterating csv::rows counts, from a source, a file and slices",
+          "[csv]") {
+    // The rows csv::rows hands out of `text` (or of the file `path`: its errors name it), or
+    // its error's message.
+    auto by_rows = [](const std::string& text, const csv::options& o,
+                      const std::filesystem::path& path = {}) -> std::string {
+        fastread::memory_source src(std::span<const char>(text.data(), text.size()));
+        fastread::result<csv::rows> r =
+            path.empty() ? csv::try_rows(src, o) : csv::try_rows(path, o);
+        if (!r) {
+            return "ERROR " + r.error().message();
+        }
+        std::uint64_t n = 0;
+        for (const csv::row& row : *r) {
+            (void)row;
+            ++n;
+        }
+        return r->error().code() ? "ERROR " + r->error().message() : std::to_string(n);
+    };
+    auto counted = [](const fastread::result<std::uint64_t>& r) {
+        return r ? std::to_string(*r) : "ERROR " + r.error().message();
+    };
+    struct item {
+        std::string text;
+        csv::options o;
+        std::string want;
+    };
+    const std::vector<item> cases = {
+        {"a,b\n1,2\n3,4\n", {}, "2"},
+        {"a,b\n1,2\n3,4", {}, "2"}, // the last line without LF
+        {"a,b\r\n1,2\r\n\r\n\n3,4\r\n", {}, "2"},
+        {"a,b\n\"1\n2\",x\n\"\"\"\",y\n", {}, "2"},
+        {"a,b\n# note, \"x\n1,2\n", {.comment = '#'}, "1"},
+        {"a,b\n1\n2,3\n", {.ragged = csv::ragged_rows::skip}, "1"},
+        {"a,b\n1\n2,3\n", {.ragged = csv::ragged_rows::fill}, "2"},
+        {"a,b\n1,2\n", {.header = false}, "2"},
+        {"a,b\n  1 , \"x\"  \n", {.trim = true}, "1"},
+        {"a,b\n\"x\\\"y\",z\\,w\n", {.escape = '\\'}, "1"},
+        {"a,b\n", {}, "0"},
+        {"", {}, "0"},
+        {"a,b\n1,2,3\n", {}, ""}, // an error: csv::rows' own
+        {"a,b\n1,\"2\n", {}, ""}, // an unclosed quote
+    };
+    for (const item& c : cases) {
+        INFO(c.text);
+        const std::string want = c.want.empty() ? by_rows(c.text, c.o) : c.want;
+        CHECK(by_rows(c.text, c.o) == want);
+        CHECK(want.starts_with("ERROR") == c.want.empty());
+        fastread::memory_source src(std::span<const char>(c.text.data(), c.text.size()));
+        CHECK(counted(csv::try_count_rows(src, c.o)) == want);
+        fastread_test::temp_dir dir;
+        { std::ofstream(dir.path() / "t.csv", std::ios::binary) << c.text; }
+        const std::string file_want =
+            c.want.empty() ? by_rows(c.text, c.o, dir.path() / "t.csv") : c.want;
+        CHECK(counted(csv::try_count_rows(dir.path() / "t.csv", c.o)) == file_want);
+    }
+
+    // Big files, cut for 2 threads: quoted line ends after every cut; quotes inside unquoted
+    // fields that break the parity (read on from the record past the cut); an error near the
+    // end, at the same row on 1 and 2 threads.
+    for (int variant = 0; variant < 3; ++variant) {
+        fastread_test::temp_dir dir;
+        const auto path = dir.path() / "quoted.csv";
+        std::string text = "id,text,value\n";
+        std::uint64_t records = 0;
+        for (std::int64_t i = 0; text.size() < (std::size_t{6} << 20); ++i) {
+            text += std::to_string(i) + ",\"line one\nline, two\n\"," + std::to_string(i) + ".5\n";
+            ++records;
+            if (i % 997 == 3) {
+                text += variant == 1 ? std::to_string(i) + "b,a\"b,1\n" : "\n";
+                records += variant == 1 ? 1 : 0;
+            }
+        }
+        if (variant == 2) {
+            text += "oops,\"x\"\n1,2,3\n";
+        }
+        { std::ofstream(path, std::ios::binary) << text; }
+        const auto one = csv::try_count_rows(path, {.threads = 1});
+        const auto two = csv::try_count_rows(path, {.threads = 2});
+        INFO("variant " << variant);
+        CHECK(counted(one) == counted(two));
+        CHECK(counted(two) == by_rows(text, {}, path));
+        if (variant == 2) {
+            REQUIRE_FALSE(two);
+            CHECK(two.error().code() == fastread::errc::wrong_column_count);
+            CHECK(two.error().line() == one.error().line());
+        } else {
+            REQUIRE(two);
+            CHECK(*two == records);
+        }
+    }
+    CHECK_THROWS_AS(csv::count_rows(std::filesystem::path("/nonexistent/t.csv")),
+                    std::system_error);
+}

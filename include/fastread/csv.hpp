@@ -294,6 +294,7 @@ class rows {
 
 // The implementation: the rows' state, the reading of columns (and their slices).
 #include "csv/detail/columns.hpp" // IWYU pragma: export
+#include "csv/detail/count.hpp"   // IWYU pragma: export
 #include "csv/detail/rows.hpp"    // IWYU pragma: export
 
 namespace fastread::csv {
@@ -367,6 +368,59 @@ std::tuple<column_of<T>...> columns(const std::filesystem::path& path,
                                     const std::array<column_key, sizeof...(T)>& keys,
                                     const options& o = {}) {
     return detail::value_or_throw(try_columns<T...>(path, keys, o));
+}
+
+/// The rows of the delimited text of `source` (any byte_source), read on the calling thread:
+/// what iterating csv::rows(source, o) would count (the header not counted; blank lines and
+/// comments skipped; ragged rows as `o.ragged` says), without making the rows' fields.
+/// Time O(input bytes); memory: the reader's buffer.
+/// @returns the count, or the error csv::rows would throw at its row (offset, line, row:
+///          an unclosed quote, a row of another field count), or the source's read error.
+template <byte_source Source>
+result<std::uint64_t> try_count_rows(Source& source, const options& o = {}) {
+    const result<options> settled = detail::settle_call(o);
+    if (!settled) {
+        return settled.error();
+    }
+    result<detail::csv_dialect> d = detail::csv_dialect_of(*settled);
+    if (!d) {
+        return d.error();
+    }
+    detail::csv_source_input<Source> in(source);
+    detail::csv_count_job job(*settled, *d);
+    return detail::csv_job_input(in, *settled, *d, job, detail::source_name(source));
+}
+
+/// try_count_rows(source) that throws: parse_error (offset, line, column); std::invalid_argument
+/// for bad options; what the source throws.
+template <byte_source Source>
+std::uint64_t count_rows(Source& source, const options& o = {}) {
+    return detail::value_or_throw(try_count_rows(source, o));
+}
+
+/// The rows of the delimited text in the file at `path` (see try_count_rows(source); a big
+/// regular file in the page cache counted in slices on threads, cut at record starts known
+/// from the quote parity, as csv::columns(path) reads it: the count and any error are the
+/// same for every thread count). Time O(file size); memory: a 256 KiB buffer per thread.
+/// @returns the count, or the error (try_count_rows(source)'s, or the file's, naming the path).
+inline result<std::uint64_t> try_count_rows(const std::filesystem::path& path,
+                                            const options& o = {}) {
+    const result<options> settled = detail::settle_call(o);
+    if (!settled) {
+        return settled.error();
+    }
+    result<detail::csv_dialect> d = detail::csv_dialect_of(*settled);
+    if (!d) {
+        return d.error();
+    }
+    detail::csv_count_job job(*settled, *d);
+    return detail::csv_job_file(path, *settled, *d, job);
+}
+
+/// try_count_rows(path) that throws: parse_error (offset, line, column); std::system_error
+/// naming the path; std::invalid_argument for bad options.
+inline std::uint64_t count_rows(const std::filesystem::path& path, const options& o = {}) {
+    return detail::value_or_throw(try_count_rows(path, o));
 }
 
 } // namespace fastread::csv

@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "../../scan/detail/byte_set.hpp"
 #include "../../scan/simd_level.hpp"
@@ -182,6 +183,66 @@ inline std::string_view csv_undoubled(std::string_view raw, char quote, std::str
     }
     scratch.append(raw.data() + from, raw.size() - from);
     return scratch;
+}
+
+/// A field of a record as the fast split found it: its bytes (inside its quotes, if quoted)
+/// and whether they hold doubled quotes.
+struct csv_raw_field {
+    std::string_view raw;
+    bool doubled = false;
+    bool quoted = false;
+};
+
+/// The fast path of csv::read's and csv::count_rows' records: the `count` fields of the record at
+/// p, split by the structural cursor exactly as the tokenizer would (unquoted fields, quoted fields
+/// without an escape, their line ends counted in `lines`), into `out`; the byte after the record's
+/// line end, or null for any other record (empty, a comment, another field count, a quote
+/// inside an unquoted field, an escape, a field over `max_bytes`, one the bytes before `end`
+/// do not hold whole), which is then the tokenizer's.
+inline const char* csv_fast_split(const char* p, const char* end, csv_cursor& cursor,
+                                  std::uint64_t& lines, std::size_t count, const csv_dialect& d,
+                                  std::vector<csv_raw_field>& out) {
+    if (p == end || *p == '\n' || *p == '\r' || (d.comment != 0 && *p == d.comment)) {
+        return nullptr;
+    }
+    out.resize(count);
+    std::uint64_t inside = 0;
+    for (std::size_t f = 0; f < count; ++f) {
+        csv_raw_field& field = out[f];
+        field.doubled = false;
+        field.quoted = p != end && *p == d.quote && d.quote != 0;
+        const char* q;
+        if (field.quoted) {
+            const char* s =
+                csv_closing_quote(p + 1, end, cursor, d.quote, d.delimiter, inside, field.doubled);
+            if (s == nullptr) {
+                return nullptr;
+            }
+            field.raw = std::string_view(p + 1, static_cast<std::size_t>(s - p - 1));
+            q = s + 1;
+        } else {
+            q = cursor.next(p);
+            field.raw = std::string_view(p, static_cast<std::size_t>(q - p));
+        }
+        if (q == end || field.raw.size() > d.max_field_bytes) {
+            return nullptr;
+        }
+        const char c = *q;
+        if (f + 1 < count) {
+            if (c != d.delimiter) {
+                return nullptr;
+            }
+            p = q + 1;
+        } else if (c == '\n') {
+            p = q + 1;
+        } else if (c == '\r' && q + 1 != end) {
+            p = q + (q[1] == '\n' ? 2 : 1);
+        } else {
+            return nullptr;
+        }
+    }
+    lines += inside;
+    return p;
 }
 
 /// The fields of a record: views, in a buffer that grows as records need (a vector whose

@@ -42,58 +42,6 @@ struct csv_table_key {
     bool fixed = false;
 };
 
-/// The fast path of csv::read's records: the `count` fields of the record at p, split by the
-/// structural cursor exactly as the tokenizer would (unquoted fields, quoted fields without
-/// an escape, their line ends counted in `lines`), into `out`; the byte after the record's
-/// line end, or null for any other record (empty, a comment, another field count, a quote
-/// inside an unquoted field, an escape, a field over `max_bytes`, one the bytes before `end`
-/// do not hold whole), which is then the tokenizer's.
-inline const char* csv_fast_split(const char* p, const char* end, csv_cursor& cursor,
-                                  std::uint64_t& lines, std::size_t count, const csv_dialect& d,
-                                  std::vector<csv_raw_field>& out) {
-    if (p == end || *p == '\n' || *p == '\r' || (d.comment != 0 && *p == d.comment)) {
-        return nullptr;
-    }
-    out.resize(count);
-    std::uint64_t inside = 0;
-    for (std::size_t f = 0; f < count; ++f) {
-        csv_raw_field& field = out[f];
-        field.doubled = false;
-        field.quoted = p != end && *p == d.quote && d.quote != 0;
-        const char* q;
-        if (field.quoted) {
-            const char* s =
-                csv_closing_quote(p + 1, end, cursor, d.quote, d.delimiter, inside, field.doubled);
-            if (s == nullptr) {
-                return nullptr;
-            }
-            field.raw = std::string_view(p + 1, static_cast<std::size_t>(s - p - 1));
-            q = s + 1;
-        } else {
-            q = cursor.next(p);
-            field.raw = std::string_view(p, static_cast<std::size_t>(q - p));
-        }
-        if (q == end || field.raw.size() > d.max_field_bytes) {
-            return nullptr;
-        }
-        const char c = *q;
-        if (f + 1 < count) {
-            if (c != d.delimiter) {
-                return nullptr;
-            }
-            p = q + 1;
-        } else if (c == '\n') {
-            p = q + 1;
-        } else if (c == '\r' && q + 1 != end) {
-            p = q + (q[1] == '\n' ? 2 : 1);
-        } else {
-            return nullptr;
-        }
-    }
-    lines += inside;
-    return p;
-}
-
 /// csv::read's job for csv_job_file and csv_job_input: the records' fields `keys` into
 /// the columns of a csv_table_part.
 class csv_table_job {

@@ -51,14 +51,6 @@ inline csv_kind csv_join(csv_kind a, csv_kind b, bool big) noexcept {
     return k == csv_kind::float64 && big ? csv_kind::text : k;
 }
 
-/// A field of a record as the fast split found it: its bytes (inside its quotes, if quoted)
-/// and whether they hold doubled quotes.
-struct csv_raw_field {
-    std::string_view raw;
-    bool doubled = false;
-    bool quoted = false;
-};
-
 /// One column of a part.
 struct csv_part_column {
     csv_kind kind = csv_kind::none;
