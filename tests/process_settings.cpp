@@ -174,6 +174,19 @@ std::vector<entry_point> entry_points(const fs::path& dir) {
             (void)fastread::csv::rows(s, spaced);
         });
     add(
+        "csv::try_count_rows(path)", [=] { return fastread::csv::try_count_rows(text, spaced); },
+        [=] { (void)fastread::csv::count_rows(text, spaced); });
+    add(
+        "csv::try_count_rows(source)",
+        [=] {
+            fastread::memory_source s(std::span<const char>("1 2", 3));
+            return fastread::csv::try_count_rows(s, spaced);
+        },
+        [=] {
+            fastread::memory_source s(std::span<const char>("1 2", 3));
+            (void)fastread::csv::count_rows(s, spaced);
+        });
+    add(
         "csv::try_columns(path)",
         [=] {
             return fastread::csv::try_columns<int, int>(text, {0, 1}, spaced);

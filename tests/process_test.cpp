@@ -229,6 +229,7 @@ void run_every_entry_point(const big_files& f, unsigned threads) {
         csv_rows += r[0] == std::to_string(csv_rows);
     }
     CHECK(csv_rows == f.table_rows);
+    CHECK(fastread::csv::count_rows(f.csv, csv_options) == f.table_rows);
 
     fastread::compare_options co;
     co.threads = threads;

@@ -6,8 +6,9 @@
 /// The one thread knob. Some jobs use more than the calling thread: raw and P3 rasters of
 /// big cached files read in slices (`pnm::load`, `ppm::load`, `pfm::load`, `pnm::load_into`),
 /// the images of `pnm::load_batch` and the headers of `pnm::probe_batch`, `numbers`,
-/// `columns`, `csv::columns` and `csv::read` of big cached files, `lines(path)` reading ahead of
-/// the scan, `read_at` and `update_at` batches, `files_equal` of big files, the duplicate finder
+/// `columns`, `csv::columns`, `csv::read` and `csv::count_rows` of big cached files, `lines(path)`
+/// reading ahead of the scan, `read_at` and `update_at` batches, `files_equal` of big files, the
+/// duplicate finder
 /// (`find_duplicates`, `find_duplicate_files`); docs/defaults.md says when. How many threads a call
 /// may use, the calling thread included, is, in this order:
 /// 1. the `threads` field of the call's options, when not 0;
