@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -315,6 +316,95 @@ TEST_CASE("csv: options: TSV, skip_lines, comment, trim, ragged, strict, escape,
     // An empty input, a header alone.
     CHECK(one("", {}).empty());
     CHECK(one("a,b\n", {}).empty());
+}
+
+TEST_CASE("csv: a quoted field's end found from the blocks' masks is the byte walk's, at every "
+          "level",
+          "[csv]") {
+    // Quotes, LFs, CRs, delimiters and other bytes at random, in buffers of several lengths
+    // (block and window boundaries, a CR at bit 63, a buffer ending in a CR or a quote);
+    // from every byte, the closing quote, the line ends counted and `doubled` must be the
+    // walk's over every structural byte.
+    std::uint64_t state = 7;
+    auto next = [&] {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<unsigned>(state >> 33);
+    };
+    using fastread::detail::csv_closing_quote;
+    using fastread::detail::csv_closing_quote_walk;
+    using fastread::detail::csv_cursor;
+    const fastread::detail::csv_dialect d;
+    for (const std::size_t size :
+         {std::size_t{1}, std::size_t{63}, std::size_t{64}, std::size_t{65}, std::size_t{129},
+          std::size_t{16384 + 130}, std::size_t{40000}}) {
+        for (int density = 0; density < 3; ++density) {
+            std::string text;
+            for (std::size_t i = 0; i < size; ++i) {
+                const unsigned r = next() % (density == 0 ? 10 : density == 1 ? 40 : 400);
+                text += r == 0 ? '"' : r == 1 ? '\n' : r == 2 ? '\r' : r == 3 ? ',' : 'a';
+            }
+            if (size > 64 && density == 1) {
+                text[63] = '\r'; // a CR at bit 63, then an LF, then none
+                text[64] = '\n';
+            }
+            for (const auto level :
+                 {fastread::scan::simd_level::scalar, fastread::scan::simd_level::sse2,
+                  fastread::scan::simd_level::avx2, fastread::scan::simd_level::avx512}) {
+                const char* base = text.data();
+                const char* end = base + text.size();
+                csv_cursor walk(d, level), blocks(d, level);
+                walk.reset(base, end);
+                blocks.reset(base, end);
+                std::size_t mismatches = 0;
+                for (std::size_t i = 0; i <= text.size(); i += 1 + next() % 3) {
+                    std::uint64_t lines_walk = 0, lines_blocks = 0;
+                    bool doubled_walk = false, doubled_blocks = false;
+                    walk.rewind();
+                    blocks.rewind();
+                    const char* a = csv_closing_quote_walk(base + i, end, walk, '"', ',',
+                                                           lines_walk, doubled_walk);
+                    const char* b = csv_closing_quote(base + i, end, blocks, '"', ',', lines_blocks,
+                                                      doubled_blocks);
+                    if (a != b || (a != nullptr && (lines_walk != lines_blocks ||
+                                                    doubled_walk != doubled_blocks))) {
+                        INFO("size " << size << ", density " << density << ", level "
+                                     << static_cast<int>(level) << ", from " << i);
+                        CHECK(a == b);
+                        CHECK(lines_walk == lines_blocks);
+                        CHECK(doubled_walk == doubled_blocks);
+                        ++mismatches;
+                    }
+                    if (mismatches > 3) {
+                        break;
+                    }
+                }
+                CHECK(mismatches == 0);
+            }
+        }
+    }
+    // A dialect with an escape byte takes the walk (the escape ends the fast reading).
+    fastread::detail::csv_dialect e;
+    e.escape = '\\';
+    const std::string text = "ab\\c\"x";
+    csv_cursor c(e);
+    c.reset(text.data(), text.data() + text.size());
+    std::uint64_t lines = 0;
+    bool doubled = false;
+    CHECK(csv_closing_quote(text.data(), text.data() + text.size(), c, '"', ',', lines, doubled) ==
+          nullptr);
+    // A field over a window's end: its line ends counted in both.
+    std::string big(40000, 'x');
+    for (std::size_t i = 100; i < big.size(); i += 997) {
+        big[i] = '\n';
+    }
+    big[39000] = '"';
+    big += ",";
+    csv_cursor w(d);
+    w.reset(big.data(), big.data() + big.size());
+    lines = 0;
+    CHECK(csv_closing_quote(big.data(), big.data() + big.size(), w, '"', ',', lines, doubled) ==
+          big.data() + 39000);
+    CHECK(lines == static_cast<std::uint64_t>(std::count(big.begin(), big.begin() + 39000, '\n')));
 }
 
 TEST_CASE("csv: the parity pass counts as a byte-by-byte reading, at every level", "[csv]") {

@@ -352,6 +352,24 @@ TEST_CASE("csv::read: without sniff, the options' dialect, and no header names c
     }();
     REQUIRE_FALSE(bad);
     CHECK(bad.error().code() == fastread::errc::wrong_column_count);
+    // A first row narrower than the sniffed columns, without a header (gdal-data's
+    // s57agencies.csv: a comment line of names, then unquoted delimiters in names): the
+    // first row wider than the first one is the error, with its line and row (as pandas
+    // says it), not an argument error about a column index the caller never gave.
+    const auto narrow = [&] {
+        const std::string text = "#AgencyID,Token,Code,AgencyName\n"
+                                 "1,AE,530,Ministry, Emirates\n"
+                                 "2,AR,1,Naval, Argentina\n"
+                                 "3,AU,10,Service, Navy, Australia\n"
+                                 "4,BH,20,Section, Directorate, Bahrain\n"
+                                 "5,BE,30,Hydrografie, Belgium\n";
+        fastread::memory_source src(std::span<const char>(text.data(), text.size()));
+        return csv::try_read(src);
+    }();
+    REQUIRE_FALSE(narrow);
+    CHECK(narrow.error().code() == fastread::errc::wrong_column_count);
+    CHECK(narrow.error().message() == "byte 84: line 4, row 3: a row of 6 fields, the first row "
+                                      "has 5");
     // Numbers with spaces around them are numbers; text keeps its spaces; a quote of '.
     const csv::table sp = read_text("'n' 'x'\n1 ' .5'\n2 ' a '\n");
     CHECK(sp.dialect().quote == '\'');

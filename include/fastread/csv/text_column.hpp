@@ -115,6 +115,27 @@ class text_column {
         size_ += field.size();
         ends_.push_back(size_);
     }
+    /// Appends a field of at most `max` bytes written in place: `write(dst)` writes its bytes
+    /// to `dst` (room for `max`) and returns how many it wrote (<= max), as
+    /// std::string::resize_and_overwrite. Returns the field. Amortized O(max).
+    template <class Write>
+    std::string_view push_back_written(std::size_t max, Write&& write) {
+        if (capacity_ - size_ < max) [[unlikely]] {
+            grow(max);
+        }
+        char* const dst = bytes_.get() + size_;
+        const std::size_t n = max == 0 ? 0 : static_cast<std::size_t>(write(dst));
+        size_ += n;
+        ends_.push_back(size_);
+        return {dst, n};
+    }
+    /// The last field (the column not empty).
+    std::string_view back() const noexcept { return (*this)[size() - 1]; }
+    /// Removes the last field (the column not empty); views of the others stay valid. O(1).
+    void pop_back() noexcept {
+        ends_.pop_back();
+        size_ = ends_.empty() ? 0 : ends_.back();
+    }
     /// Appends every field of `other`, in order. O(other's bytes and fields).
     void append(const text_column& other) {
         const std::size_t base = size_;

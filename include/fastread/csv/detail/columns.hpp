@@ -150,6 +150,7 @@ inline csv_next csv_next_record(csv_reader& r, csv_stop& stop, std::uint64_t row
 template <class... T>
 class csv_columns_job {
   public:
+    static constexpr const char* call = "csv::columns"; // for its errors
     static constexpr std::size_t n = sizeof...(T);
     using tuple_type = std::tuple<csv::column_of<T>...>;
 
@@ -349,10 +350,11 @@ class csv_columns_job {
 };
 
 /// The error of a run's stop, its row and line counted from `first_row` and `first_line`
-/// (the rows and lines before the run).
+/// (the rows and lines before the run); `call`: the call whose argument a std::invalid_argument
+/// names (the job's: "csv::columns", "csv::read", "csv::count_rows").
 inline fastread::error csv_stop_error(const csv_stop& s, std::uint64_t rows_before,
                                       std::uint64_t lines_before, const std::string& file,
-                                      const std::vector<std::string>& names) {
+                                      const std::vector<std::string>& names, const char* call) {
     if (s.read_error) {
         return *s.read_error;
     }
@@ -360,7 +362,7 @@ inline fastread::error csv_stop_error(const csv_stop& s, std::uint64_t rows_befo
     at.row += rows_before;
     at.line += lines_before;
     if (s.code == errc::invalid_argument) {
-        return invalid_argument_value("csv::columns: " + s.reason);
+        return invalid_argument_value(std::string(call) + ": " + s.reason);
     }
     return csv_error(s.code, at, s.reason, file, names);
 }
@@ -398,7 +400,7 @@ csv_job_input(csv_input& in, const csv::options& o, const csv_dialect& d, Job& j
     const csv_stop stop = job.run(r, out, rows, fields, false,
                                   size_hint > r.position() ? size_hint - r.position() : 0);
     if (stop.code != errc{} || stop.read_error) {
-        return csv_stop_error(stop, 0, 0, file, head->names);
+        return csv_stop_error(stop, 0, 0, file, head->names, Job::call);
     }
     return out;
 }

@@ -22,6 +22,7 @@ namespace fastread::detail {
 /// The job of csv::count_rows: its output is the rows it read.
 class csv_count_job {
   public:
+    static constexpr const char* call = "csv::count_rows"; // for its errors
     using output_type = std::uint64_t;
 
     csv_count_job(const csv::options& o, const csv_dialect& d) : ragged_(o.ragged), d_(d) {}

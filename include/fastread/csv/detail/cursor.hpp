@@ -11,6 +11,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -48,7 +49,8 @@ class csv_cursor {
   public:
     explicit csv_cursor(const csv_dialect& d, scan::simd_level level = scan::active_level())
         : set_(byte_set::of(d.delimiter, d.quote, '\n', '\r', d.escape)),
-          masks_fn_(byte_set_masks_for(level)) {}
+          masks_fn_(byte_set_masks_for(level)), masks3_fn_(byte_masks3_for(level)), quote_(d.quote),
+          escape_(d.escape) {}
 
     /// Scans [base, end) from now on (masks of an earlier buffer are dropped).
     void reset(const char* base, const char* end) noexcept {
@@ -59,6 +61,7 @@ class csv_cursor {
         first_ = 0;
         count_ = 0;
         block_ = SIZE_MAX;
+        inside_count_ = 0;
     }
 
     /// The first byte of the set at or after `p` (base <= p <= end), or end. Calls go forward:
@@ -98,6 +101,22 @@ class csv_cursor {
     std::size_t blocks() const noexcept { return last_; }
     [[gnu::always_inline]] std::uint64_t block_bits(std::size_t b) noexcept { return mask(b); }
 
+    /// The bits of block `b` (< blocks()) that matter inside a quoted field: its quotes, and
+    /// its line ends (LFs, and CRs not followed by an LF; a CR that is the buffer's last byte
+    /// counts as one). Made for a window of blocks when first asked; for a dialect that
+    /// quotes and has no escape byte (has_inside()).
+    struct inside_bits {
+        std::uint64_t quotes, line_ends;
+    };
+    bool has_inside() const noexcept { return quote_ != 0 && escape_ == 0; }
+    [[gnu::always_inline]] inside_bits inside(std::size_t b) noexcept {
+        if (b - inside_first_ >= inside_count_) [[unlikely]] {
+            fill_inside(b);
+        }
+        const std::size_t i = b - inside_first_;
+        return {quotes_[i], line_ends_[i]};
+    }
+
   private:
     static constexpr std::size_t window = 256;
 
@@ -119,8 +138,38 @@ class csv_cursor {
         }
     }
 
+    // The inside bits of the window of blocks from b (the window fill(b) would make).
+    void fill_inside(std::size_t b) noexcept {
+        inside_first_ = b;
+        const char c[3] = {quote_, '\n', '\r'};
+        std::uint64_t cr[window];
+        std::uint64_t* const out[3] = {quotes_, line_ends_, cr};
+        const char* const p = base_ + 64 * b;
+        if (b < blocks_) {
+            inside_count_ = std::min(window, blocks_ - b);
+            masks3_fn_(p, inside_count_, c, out);
+        } else { // the last, partial block
+            inside_count_ = 1;
+            const std::size_t n = static_cast<std::size_t>(end_ - base_) - 64 * b;
+            for (int k = 0; k < 3; ++k) {
+                out[k][0] = byte_set_mask_tail(p, n, byte_set::of(c[k], 0, 0, 0, 0));
+            }
+        }
+        // Line ends: LFs, and CRs whose next byte (in the next block for bit 63) is no LF.
+        for (std::size_t i = 0; i < inside_count_; ++i) {
+            const char* next = p + 64 * i + 64;
+            const std::uint64_t lf_after =
+                (line_ends_[i] >> 1) |
+                (next < end_ && *next == '\n' ? std::uint64_t{1} << 63 : std::uint64_t{0});
+            line_ends_[i] |= cr[i] & ~lf_after;
+        }
+    }
+
     byte_set set_;
     byte_set_masks_fn masks_fn_;
+    byte_masks3_fn masks3_fn_;
+    char quote_ = 0;
+    char escape_ = 0;
     const char* base_ = nullptr;
     const char* end_ = nullptr;
     std::size_t blocks_ = 0; // whole blocks
@@ -130,17 +179,16 @@ class csv_cursor {
     std::size_t block_ = SIZE_MAX; // the block of the last answer (SIZE_MAX: none)
     std::uint64_t block_mask_ = 0; // its mask, the bits before that answer cleared
     std::uint64_t masks_[window];
+    std::size_t inside_first_ = 0; // inside_[k][0] is block inside_first_'s
+    std::size_t inside_count_ = 0;
+    std::uint64_t quotes_[window];
+    std::uint64_t line_ends_[window];
 };
 
-/// The closing quote of a quoted field read from the structural cursor: `s` is the byte
-/// after its opening quote. Delimiters and line ends inside are text (the line ends, CR LF
-/// as one, added to `inside`); a doubled quote is one quote of the text (`doubled` set).
-/// Null where the bytes before `end` do not hold the closing quote and the byte after it, or
-/// at any other structural byte (the escape): the tokenizer's to read. O(the field's bytes).
-[[gnu::always_inline]] inline const char* csv_closing_quote(const char* s, const char* end,
-                                                            csv_cursor& cursor, char quote,
-                                                            char delimiter, std::uint64_t& inside,
-                                                            bool& doubled) noexcept {
+/// csv_closing_quote's walk over every structural byte (for a dialect with an escape).
+inline const char* csv_closing_quote_walk(const char* s, const char* end, csv_cursor& cursor,
+                                          char quote, char delimiter, std::uint64_t& inside,
+                                          bool& doubled) noexcept {
     for (;;) {
         s = cursor.next(s);
         if (s == end) {
@@ -172,6 +220,50 @@ class csv_cursor {
     }
 }
 
+/// The closing quote of a quoted field read from the cursor's blocks: `s` is the byte after
+/// its opening quote, in the cursor's buffer, which ends at `end`. Delimiters and line ends
+/// inside are text (the line ends, CR LF as one, added to `inside`); a doubled quote is one
+/// quote of the text (`doubled` set). Null where the bytes before `end` do not hold the
+/// closing quote and the byte after it, or at any other structural byte (the escape): the
+/// tokenizer's to read. Only the quotes are visited one by one: the line ends between them
+/// are counted a block at a time (csv_cursor::inside). O(the field's bytes / 64 + quotes).
+[[gnu::always_inline]] inline const char* csv_closing_quote(const char* s, const char* end,
+                                                            csv_cursor& cursor, char quote,
+                                                            char delimiter, std::uint64_t& inside,
+                                                            bool& doubled) noexcept {
+    if (!cursor.has_inside()) [[unlikely]] {
+        return csv_closing_quote_walk(s, end, cursor, quote, delimiter, inside, doubled);
+    }
+    const char* const base = cursor.base();
+    const std::size_t blocks = cursor.blocks();
+    auto off = static_cast<std::size_t>(s - base);
+    for (;;) {
+        const std::size_t b = off >> 6;
+        if (b >= blocks) {
+            return nullptr;
+        }
+        const csv_cursor::inside_bits bits = cursor.inside(b);
+        const std::uint64_t from = ~std::uint64_t{0} << (off & 63);
+        const std::uint64_t q = bits.quotes & from;
+        // The line ends before the quote (or to the block's end).
+        const std::uint64_t span = q != 0 ? from & (q - 1) & ~q : from;
+        inside += static_cast<std::uint64_t>(count_bits(bits.line_ends & span));
+        if (q == 0) {
+            off = 64 * b + 64;
+            continue;
+        }
+        const char* at = base + 64 * b + static_cast<std::size_t>(std::countr_zero(q));
+        if (at + 1 >= end) {
+            return nullptr;
+        }
+        if (at[1] != quote) {
+            return at;
+        }
+        doubled = true;
+        off = static_cast<std::size_t>(at + 2 - base);
+    }
+}
+
 /// The text of a quoted field's bytes `raw` (inside its quotes) that hold doubled quotes:
 /// each pair as one quote, in `scratch` (cleared first). O(raw's bytes).
 inline std::string_view csv_undoubled(std::string_view raw, char quote, std::string& scratch) {
@@ -183,6 +275,23 @@ inline std::string_view csv_undoubled(std::string_view raw, char quote, std::str
     }
     scratch.append(raw.data() + from, raw.size() - from);
     return scratch;
+}
+
+/// Writes the text of a quoted field's bytes `raw` (inside its quotes) to `dst` (room for
+/// raw's size): each doubled quote as one. Returns the bytes written. O(raw's bytes).
+inline std::size_t csv_undouble_to(std::string_view raw, char quote, char* dst) noexcept {
+    const char* p = raw.data();
+    const char* const end = p + raw.size();
+    char* o = dst;
+    while (p != end) {
+        const auto* q =
+            static_cast<const char*>(std::memchr(p, quote, static_cast<std::size_t>(end - p)));
+        const char* stop = q == nullptr ? end : q + 1; // through the first quote of a pair
+        std::memcpy(o, p, static_cast<std::size_t>(stop - p));
+        o += stop - p;
+        p = q == nullptr || stop == end ? end : stop + 1; // the second one skipped
+    }
+    return static_cast<std::size_t>(o - dst);
 }
 
 /// A field of a record as the fast split found it: its bytes (inside its quotes, if quoted)

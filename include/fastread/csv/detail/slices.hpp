@@ -332,8 +332,8 @@ csv_job_slices(input_file& file, unsigned threads, std::uint64_t body, std::uint
             return result<tuple_type>(file_shrank_error(file.path(), UINT64_MAX, reads.reached(t)));
         }
         if (s.stop.code != errc{} || s.stop.read_error) {
-            return result<tuple_type>(
-                csv_stop_error(s.stop, rows_before, lines_before, name, job.head().names));
+            return result<tuple_type>(csv_stop_error(s.stop, rows_before, lines_before, name,
+                                                     job.head().names, Job::call));
         }
         if (s.stop.misaligned) {
             // Read on from the record that ran past the cut, to the end, on this thread.
@@ -349,7 +349,7 @@ csv_job_slices(input_file& file, unsigned threads, std::uint64_t body, std::uint
             }
             if (stop.code != errc{} || stop.read_error) {
                 return result<tuple_type>(csv_stop_error(stop, rows_before, lines_before + s.lines,
-                                                         name, job.head().names));
+                                                         name, job.head().names, Job::call));
             }
             tuple_type out = std::move(parts2[0].out);
             for (unsigned u = 1; u <= t; ++u) {

@@ -46,6 +46,7 @@ struct csv_table_key {
 /// the columns of a csv_table_part.
 class csv_table_job {
   public:
+    static constexpr const char* call = "csv::read"; // for its errors
     using output_type = csv_table_part;
 
     /// `keys` resolved by field index; `names`: the columns' names, for errors.
@@ -148,9 +149,10 @@ class csv_table_job {
             if (n != 0 && !flush()) {
                 return stop;
             }
+            // No header: a first row narrower than the sniffed columns is not refused here (its
+            // fields beyond are missing); the rows' field counts are checked against it.
             const csv_next next =
-                csv_next_record(r, stop, rows, fields, slice_end, ragged_, !head_.names.empty(),
-                                head_.names.empty() && fields == 0 ? widest_ : 0);
+                csv_next_record(r, stop, rows, fields, slice_end, ragged_, !head_.names.empty(), 0);
             if (next == csv_next::stop) {
                 return stop;
             }

@@ -259,6 +259,19 @@ struct csv_part_column {
             break;
         case csv_kind::text:
             for (; i < n; ++i) {
+                if (v[i].doubled && !pending) {
+                    // Without its doubled quotes, written to the column's bytes: missing (a
+                    // spelling with a quote) taken back.
+                    const std::string_view raw = v[i].raw;
+                    const std::string_view f = text.push_back_written(
+                        raw.size(), [&](char* dst) { return csv_undouble_to(raw, quote, dst); });
+                    if (m.has(f)) [[unlikely]] {
+                        text.pop_back();
+                        text.push_back({});
+                        missed_at(i);
+                    }
+                    continue;
+                }
                 const std::string_view f = field_of(v[i]);
                 if (m.has(f)) [[unlikely]] {
                     missed_at(i);

@@ -11,6 +11,7 @@
 /// attributes and chosen at run time (scan/simd_level.hpp); portable code elsewhere, and for
 /// the `scalar` level. Every level returns the same masks.
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -114,6 +115,117 @@ byte_set_masks_avx512(const char* p, std::size_t blocks, const byte_set& set,
     }
 }
 #endif
+
+/// Writes, for each of the `blocks` 64-byte blocks from `p`, the mask of each of the three
+/// bytes `c` alone: out[k][b] for byte c[k]. Reads exactly `64 * blocks` bytes. (One pass
+/// where three byte_set_masks calls would make three: the masks inside a quoted field.)
+using byte_masks3_fn = void (*)(const char* p, std::size_t blocks, const char (&c)[3],
+                                std::uint64_t* const (&out)[3]) noexcept;
+
+inline void byte_masks3_scalar(const char* p, std::size_t blocks, const char (&c)[3],
+                               std::uint64_t* const (&out)[3]) noexcept {
+    for (std::size_t b = 0; b < blocks; ++b) {
+        std::uint64_t m[3] = {0, 0, 0};
+        for (std::size_t i = 0; i < 64; ++i) {
+            const char x = p[64 * b + i];
+            for (int k = 0; k < 3; ++k) {
+                m[k] |= std::uint64_t{x == c[k]} << i;
+            }
+        }
+        for (int k = 0; k < 3; ++k) {
+            out[k][b] = m[k];
+        }
+    }
+}
+
+#if FASTREAD_SCAN_X86
+inline void byte_masks3_sse2(const char* p, std::size_t blocks, const char (&c)[3],
+                             std::uint64_t* const (&out)[3]) noexcept {
+    const bytes16 n0 = bytes16{} + c[0], n1 = bytes16{} + c[1], n2 = bytes16{} + c[2];
+    for (std::size_t b = 0; b < blocks; ++b) {
+        std::uint64_t m0 = 0, m1 = 0, m2 = 0;
+        for (int part = 0; part < 4; ++part) {
+            bytes16 v;
+            std::memcpy(&v, p + 64 * b + 16 * part, sizeof v); // an unaligned load
+            const int shift = 16 * part;
+            m0 |= std::uint64_t{static_cast<std::uint16_t>(__builtin_ia32_pmovmskb128(v == n0))}
+                  << shift;
+            m1 |= std::uint64_t{static_cast<std::uint16_t>(__builtin_ia32_pmovmskb128(v == n1))}
+                  << shift;
+            m2 |= std::uint64_t{static_cast<std::uint16_t>(__builtin_ia32_pmovmskb128(v == n2))}
+                  << shift;
+        }
+        out[0][b] = m0;
+        out[1][b] = m1;
+        out[2][b] = m2;
+    }
+}
+
+[[gnu::target("avx2,bmi,popcnt")]] inline void
+byte_masks3_avx2(const char* p, std::size_t blocks, const char (&c)[3],
+                 std::uint64_t* const (&out)[3]) noexcept {
+    const bytes32 n0 = bytes32{} + c[0], n1 = bytes32{} + c[1], n2 = bytes32{} + c[2];
+    for (std::size_t b = 0; b < blocks; ++b) {
+        bytes32 lo, hi;
+        std::memcpy(&lo, p + 64 * b, sizeof lo); // unaligned loads
+        std::memcpy(&hi, p + 64 * b + 32, sizeof hi);
+        out[0][b] = static_cast<std::uint32_t>(__builtin_ia32_pmovmskb256(lo == n0)) |
+                    std::uint64_t{static_cast<std::uint32_t>(__builtin_ia32_pmovmskb256(hi == n0))}
+                        << 32;
+        out[1][b] = static_cast<std::uint32_t>(__builtin_ia32_pmovmskb256(lo == n1)) |
+                    std::uint64_t{static_cast<std::uint32_t>(__builtin_ia32_pmovmskb256(hi == n1))}
+                        << 32;
+        out[2][b] = static_cast<std::uint32_t>(__builtin_ia32_pmovmskb256(lo == n2)) |
+                    std::uint64_t{static_cast<std::uint32_t>(__builtin_ia32_pmovmskb256(hi == n2))}
+                        << 32;
+    }
+}
+
+[[gnu::target("avx512f,avx512bw,bmi,popcnt")]] inline void
+byte_masks3_avx512(const char* p, std::size_t blocks, const char (&c)[3],
+                   std::uint64_t* const (&out)[3]) noexcept {
+    const bytes64 n0 = bytes64{} + c[0], n1 = bytes64{} + c[1], n2 = bytes64{} + c[2];
+    for (std::size_t b = 0; b < blocks; ++b) {
+        bytes64 v;
+        std::memcpy(&v, p + 64 * b, sizeof v); // an unaligned load
+        out[0][b] = __builtin_ia32_cmpb512_mask(v, n0, 0, ~0ULL);
+        out[1][b] = __builtin_ia32_cmpb512_mask(v, n1, 0, ~0ULL);
+        out[2][b] = __builtin_ia32_cmpb512_mask(v, n2, 0, ~0ULL);
+    }
+}
+#endif
+
+/// The byte_masks3 kernel for `level` (capped at best_level()).
+inline byte_masks3_fn byte_masks3_for(scan::simd_level level) noexcept {
+#if FASTREAD_SCAN_X86
+    switch (detail::cap_level(level)) {
+    case scan::simd_level::avx512:
+        return byte_masks3_avx512;
+    case scan::simd_level::avx2:
+        return byte_masks3_avx2;
+    case scan::simd_level::sse2:
+        return byte_masks3_sse2;
+    case scan::simd_level::scalar:
+        break;
+    }
+#else
+    (void)level;
+#endif
+    return byte_masks3_scalar;
+}
+
+/// The number of bits set in `m`: std::popcount where the target has an instruction for
+/// it, else a few shifts and adds, inline (not libgcc's call).
+[[gnu::always_inline]] inline int count_bits(std::uint64_t m) noexcept {
+#if defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__))
+    return std::popcount(m);
+#else
+    m -= (m >> 1) & 0x5555555555555555ULL;
+    m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
+    m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return static_cast<int>((m * 0x0101010101010101ULL) >> 56);
+#endif
+}
 
 /// The byte_set_masks kernel for `level` (capped at best_level()).
 inline byte_set_masks_fn byte_set_masks_for(scan::simd_level level) noexcept {
