@@ -732,9 +732,33 @@ TEST_CASE("csv: text_column holds fields flat, views stable across moves", "[csv
     REQUIRE(copy.size() == 10);
     CHECK(copy[8] == "tail");
     CHECK(copy[7] == std::string(100, 'x'));
+    // A field written in place (at most `max` bytes), the last one taken back.
+    const std::string_view w = copy.push_back_written(5, [](char* dst) {
+        std::memcpy(dst, "abc", 3);
+        return 3;
+    });
+    CHECK(w == "abc");
+    REQUIRE(copy.size() == 11);
+    CHECK(copy.back() == "abc");
+    CHECK(copy.bytes().size() == 2 * 105 + 3);
+    CHECK(copy.push_back_written(0, [](char*) { return 7; }).empty()); // max 0: nothing written
+    CHECK(copy.size() == 12);
+    copy.pop_back();
+    copy.pop_back();
+    CHECK(copy.size() == 10);
+    CHECK(copy.back().empty());
+    CHECK(copy.bytes().size() == 2 * 105);
+    copy.push_back("z");
+    CHECK(copy[10] == "z");
+    CHECK(copy[9].empty());
     copy.clear();
     CHECK(copy.empty());
     CHECK_FALSE(copy == moved);
+    csv::text_column one;
+    one.push_back("only");
+    one.pop_back();
+    CHECK(one.empty());
+    CHECK(one.bytes().empty());
 }
 
 TEST_CASE("csv: text columns read the same through the fast path and the tokenizer", "[csv]") {
