@@ -173,11 +173,15 @@ int schema(input& in, const std::string& name) {
     const csv::table t = in.table();
     const csv::dialect& d = t.dialect();
     std::printf("file: %s\n", name.c_str());
-    std::printf("delimiter: %s\nquote: %s\nheader: %s\nline end: %s\nbom: %s\nrows: %zu\n",
+    std::printf("delimiter: %s\nquote: %s\nheader: %s\nline end: %s\nencoding: %s\nbom: %s\n"
+                "rows: %zu\n",
                 shown(d.delimiter).c_str(), shown(d.quote).c_str(), d.header ? "yes" : "no",
                 d.line_end == "\r\n" ? "CRLF"
                 : d.line_end == "\r" ? "CR"
                                      : "LF",
+                d.encoding == csv::text_encoding::utf16le   ? "UTF-16LE"
+                : d.encoding == csv::text_encoding::utf16be ? "UTF-16BE"
+                                                            : "UTF-8",
                 d.bom ? "yes" : "no", t.rows());
     std::printf("column\ttype\tvalues\tmissing\tname\n");
     for (std::size_t i = 0; i < d.columns.size(); ++i) {

@@ -275,7 +275,11 @@ TEST_CASE("csv::read: UTF-16 with a BOM reads as its UTF-8 twin, and no BOM is i
         CHECK(texts(t[0]) == texts(want[0]));
         CHECK(texts(t[2]) == std::vector<std::string>{"x,\xF0\x9F\x98\x80"});
         CHECK(t[1].values<std::int64_t>()[0] == 1);
+        CHECK(t.dialect().bom);
+        CHECK(t.dialect().encoding ==
+              (le ? csv::text_encoding::utf16le : csv::text_encoding::utf16be));
     }
+    CHECK(want.dialect().encoding == csv::text_encoding::utf8);
     // A UTF-8 BOM: skipped, not part of the first name.
     const csv::table b = read_text("\xEF\xBB\xBF"
                                    "id,v\n1,2\n");

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <filesystem>
 #include <span>
 #include <string>
 #include <vector>
@@ -167,10 +168,160 @@ TEST_CASE("csv::sniff: a path, a pipe-like source in chunks, a missing file", "[
     CHECK(d.delimiter == ':');
     CHECK(d.header);
     CHECK(types(d) == std::vector<csv::type>{csv::type::int64, csv::type::float64});
-    CHECK(d.sampled_bytes == std::size_t{1} << 20);
-    CHECK(d.sampled_rows == 10000);
+    // The head, then 8 points of 64 KiB after it, 1250 records at each.
+    CHECK(d.sampled_bytes == (std::size_t{1} << 20) + 8 * (std::size_t{64} << 10));
+    CHECK(d.sampled_rows == 10000 + 8 * 1250);
+    // From a source read once: its head alone.
+    const csv::dialect h = sniff_text(text);
+    CHECK(h.sampled_bytes == std::size_t{1} << 20);
+    CHECK(h.sampled_rows == 10000);
+    CHECK(types(h) == types(d));
     const auto missing = csv::try_sniff(dir.path() / "absent.csv");
     REQUIRE_FALSE(missing);
     CHECK(missing.error().code() == std::errc::no_such_file_or_directory);
     CHECK_THROWS_AS(csv::sniff(dir.path() / "absent.csv"), std::system_error);
+}
+
+TEST_CASE("csv::sniff(path): samples after the head, from record starts exact about quotes",
+          "[csv]") {
+    // Every record's text holds quoted line ends before lines that look like records (of
+    // text: `abc,def,ghi`), so a sample started at the first line end after a point would
+    // read them, and id would be text: the point's record start must come from the quotes
+    // counted before it. The v column is integers in the head and in most samples, 2.5 in
+    // the file's last rows.
+    fastread_test::temp_dir dir;
+    const std::filesystem::path file = dir.path() / "q.csv";
+    std::string text = "id,text,v\n";
+    const std::size_t size = std::size_t{6} << 20;
+    for (std::int64_t i = 0; text.size() < size; ++i) {
+        const bool last_rows = text.size() > size - (std::size_t{32} << 10);
+        text += std::to_string(i) + ",\"words \"\"quoted\"\"\nabc,def,ghi\nxyz\"," +
+                (last_rows ? std::string("2.5") : std::to_string(i % 100)) + "\n";
+    }
+    fastread_test::write_file(file, text);
+    const csv::dialect d = csv::sniff(file);
+    CHECK(d.delimiter == ',');
+    CHECK(d.header);
+    CHECK(names(d) == std::vector<std::string>{"id", "text", "v"});
+    // The last point's 64 KiB hold the 2.5s; every record read whole: id stays int64.
+    CHECK(types(d) ==
+          std::vector<csv::type>{csv::type::int64, csv::type::text, csv::type::float64});
+    CHECK(d.sampled_rows == 10000 + 8 * 1250);
+    for (const csv::column_info& c : d.columns) {
+        CHECK(c.missing == 0);
+        CHECK(c.values == d.sampled_rows);
+    }
+    // The head alone (a source read once): v is int64 there.
+    CHECK(types(sniff_text(text)) ==
+          std::vector<csv::type>{csv::type::int64, csv::type::text, csv::type::int64});
+}
+
+TEST_CASE("csv::sniff: UTF-16 LE and BE with a BOM sniff as their UTF-8 twin", "[csv]") {
+    // A table of non-ASCII names and values; its head (1 MiB of UTF-16) ends inside a
+    // surrogate pair in one file, between the halves of a unit in another.
+    const std::u32string head = U"caf\u00e9;n\u00b0;\U0001F600\n";
+    std::u32string rows;
+    for (int i = 0; rows.size() < 600000; ++i) {
+        rows += U"x" + std::u32string(1, U'a' + static_cast<char32_t>(i % 26)) + U";" +
+                std::u32string(1, U'0' + static_cast<char32_t>(i % 10)) + U";\U0001F600\n";
+    }
+    auto utf8 = [](const std::u32string& text) {
+        std::string out;
+        for (const char32_t c : text) {
+            if (c < 0x80) {
+                out += static_cast<char>(c);
+            } else if (c < 0x800) {
+                out += static_cast<char>(0xC0 | (c >> 6));
+                out += static_cast<char>(0x80 | (c & 0x3F));
+            } else if (c < 0x10000) {
+                out += static_cast<char>(0xE0 | (c >> 12));
+                out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+                out += static_cast<char>(0x80 | (c & 0x3F));
+            } else {
+                out += static_cast<char>(0xF0 | (c >> 18));
+                out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+                out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+                out += static_cast<char>(0x80 | (c & 0x3F));
+            }
+        }
+        return out;
+    };
+    auto utf16 = [](const std::u32string& text, bool le) {
+        std::string out = le ? "\xFF\xFE" : "\xFE\xFF";
+        auto unit = [&](std::uint32_t u) {
+            const char a = static_cast<char>(u & 0xFF), b = static_cast<char>(u >> 8);
+            out += le ? a : b;
+            out += le ? b : a;
+        };
+        for (const char32_t c : text) {
+            if (c >= 0x10000) {
+                unit(0xD800 + ((c - 0x10000) >> 10));
+                unit(0xDC00 + ((c - 0x10000) & 0x3FF));
+            } else {
+                unit(c);
+            }
+        }
+        return out;
+    };
+    for (const std::size_t size : {std::size_t{0}, std::size_t{1} << 20}) {
+        const std::u32string text = head + (size == 0 ? rows.substr(0, 60) : rows);
+        const csv::dialect want = sniff_text(utf8(text));
+        REQUIRE(names(want) ==
+                std::vector<std::string>{"caf\xC3\xA9", "n\xC2\xB0", "\xF0\x9F\x98\x80"});
+        CHECK(types(want) ==
+              std::vector<csv::type>{csv::type::text, csv::type::int64, csv::type::text});
+        CHECK(want.encoding == csv::text_encoding::utf8);
+        CHECK_FALSE(want.bom);
+        for (const bool le : {true, false}) {
+            std::string bytes = utf16(text, le);
+            std::size_t shift = 0; // the units padded in, in bytes
+            // Cut the 1 MiB head inside a surrogate pair: the pair's high half ends it.
+            if (size != 0) {
+                const std::size_t at = std::size_t{1} << 20;
+                REQUIRE(bytes.size() > at + 4);
+                const std::size_t high = le ? 1 : 0;
+                // ASCII units padded into the first name so that the head's last unit is a
+                // high surrogate (a pair whose low half is past the head).
+                std::size_t p = at - 2;
+                while (!(static_cast<unsigned char>(bytes[p + high]) >= 0xD8 &&
+                         static_cast<unsigned char>(bytes[p + high]) <= 0xDB)) {
+                    p -= 2;
+                }
+                shift = at - 2 - p;
+                bytes.insert(2 + 2 * 3, shift, '\0'); // after "caf"
+                for (std::size_t i = 0; i < shift; i += 2) {
+                    bytes[2 + 2 * 3 + i + (le ? 0 : 1)] = 'z';
+                }
+                REQUIRE(static_cast<unsigned char>(bytes[at - 2 + high]) >= 0xD8);
+                REQUIRE(static_cast<unsigned char>(bytes[at - 2 + high]) <= 0xDB);
+            }
+            fastread::memory_source src(std::span<const char>(bytes.data(), bytes.size()));
+            const csv::dialect d = csv::sniff(src);
+            INFO((le ? "LE" : "BE") << ", " << size);
+            CHECK(d.encoding == (le ? csv::text_encoding::utf16le : csv::text_encoding::utf16be));
+            CHECK(d.bom);
+            CHECK(d.delimiter == ';');
+            CHECK(d.header);
+            CHECK(types(d) == types(want));
+            CHECK(d.columns.size() == 3);
+            if (size == 0) {
+                CHECK(names(d) == names(want));
+                CHECK(d.sampled_rows == want.sampled_rows);
+            } else {
+                CHECK(d.columns[0].name == "caf" + std::string(shift / 2, 'z') + "\xC3\xA9");
+                CHECK(d.columns[1].name == "n\xC2\xB0");
+                CHECK(d.sampled_bytes == (std::size_t{1} << 20) - 2);
+            }
+        }
+    }
+    // An unpaired surrogate: an error at its byte offset.
+    const std::string lone("\xFF\xFE"
+                           "a\0\n\0\x00\xDC"
+                           "b\0",
+                           10);
+    fastread::memory_source src(std::span<const char>(lone.data(), lone.size()));
+    const auto r = csv::try_sniff(src);
+    REQUIRE_FALSE(r);
+    CHECK(r.error().code() == fastread::errc::invalid_data_byte);
+    CHECK(r.error().offset() == 6);
 }

@@ -100,6 +100,7 @@ TEST_CASE("fastread-csv schema, check, a pipe and errors", "[csv][example]") {
                                                "quote: \"\n"
                                                "header: yes\n"
                                                "line end: LF\n"
+                                               "encoding: UTF-8\n"
                                                "bom: no\n"
                                                "rows: 2\n"
                                                "column\ttype\tvalues\tmissing\tname\n"
@@ -110,6 +111,24 @@ TEST_CASE("fastread-csv schema, check, a pipe and errors", "[csv][example]") {
     CHECK(sh(cd + "cat t.tsv | " + ours() + " --threads 1 schema -") ==
           sh(cd + ours() + " schema t.tsv").replace(6, 5, "-"));
     CHECK(sh(cd + "cat t.tsv | " + ours() + " count -") == "2\n");
+    // UTF-16 LE with its BOM: the same schema, its encoding and BOM said.
+    std::string le = "\xFF\xFE";
+    for (const char c : std::string("a,b\n1,x\n")) {
+        le += c;
+        le += '\0';
+    }
+    fastread_test::write_file(dir / "le.csv", le);
+    CHECK(sh(cd + ours() + " schema le.csv") == "file: le.csv\n"
+                                                "delimiter: ,\n"
+                                                "quote: \"\n"
+                                                "header: yes\n"
+                                                "line end: LF\n"
+                                                "encoding: UTF-16LE\n"
+                                                "bom: yes\n"
+                                                "rows: 1\n"
+                                                "column\ttype\tvalues\tmissing\tname\n"
+                                                "1\tint64\t1\t0\ta\n"
+                                                "2\ttext\t1\t0\tb\n");
     CHECK(sh(cd + ours() + " select zip,3 t.tsv") == "zip,fare\n01234,2.5\n00501,NA\n");
     CHECK(sh(cd + ours() + " head -n 0 t.tsv") == "id,zip,fare,when\n");
     CHECK(sh(cd + ours() + " check t.tsv; echo $?") == "t.tsv: 2 rows, 4 columns: OK\n0\n");

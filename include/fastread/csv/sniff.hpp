@@ -119,12 +119,22 @@ struct column_info {
     std::uint64_t missing = 0;   ///< sampled values that were (options::missing)
 };
 
+/// The encoding of the bytes of a table, as csv::sniff found it from their byte order mark.
+enum class text_encoding : unsigned char {
+    utf8,    ///< UTF-8, or ASCII (no BOM, or a UTF-8 BOM)
+    utf16le, ///< UTF-16 little-endian (BOM FF FE): csv::read transcodes it to UTF-8
+    utf16be, ///< UTF-16 big-endian (BOM FE FF): csv::read transcodes it to UTF-8
+};
+
 /// What csv::sniff found.
 struct dialect {
     char delimiter = ','; ///< among , TAB ; | : and space
     char quote = '"';     ///< the quote byte of RFC 4180
     bool header = true;   ///< whether the first row names the columns
-    bool bom = false;     ///< whether the input starts with a UTF-8 byte order mark
+    bool bom = false;     ///< whether the input starts with a byte order mark (of `encoding`)
+    /// UTF-8, or UTF-16 where its BOM says so (the rest of the dialect is of its UTF-8
+    /// transcoding, as csv::read reads it).
+    text_encoding encoding = text_encoding::utf8;
     std::string line_end; ///< "\n", "\r\n" or "\r" (the first record's; "\n" if none)
     /// Physical lines before the table (a preamble: `# Data source: ...`): the leading
     /// lines of another field count than most records', when they are fewer than 20 (one
@@ -154,12 +164,16 @@ namespace fastread::csv {
 /// first MiB (or all of it): the delimiter among `,` TAB `;` `|` `:` and space (the one
 /// that splits most records into the same number of fields, more than one; `,` where none
 /// does), whether the first row is a header (a row whose values do not fit their columns'
-/// types; where every column is text, a row of distinct non-empty names), the line end, a
-/// UTF-8 BOM (never part of a name), and each column's type (infer_type over its sampled
-/// values, missing values being `o.missing`'s). Never fails on text that reads: one column
-/// of text is a valid answer. Reads at most 1 MiB, O(sampled bytes) time per delimiter.
+/// types; where every column is text, a row of distinct non-empty names), the line end, the
+/// encoding and a BOM (UTF-8, or UTF-16 LE or BE by its BOM, sniffed in its UTF-8
+/// transcoding; a BOM is never part of a name), and each column's type (infer_type over its
+/// sampled values, missing values being `o.missing`'s). Never fails on text that reads: one
+/// column of text is a valid answer. Reads at most 1 MiB, O(sampled bytes) time per
+/// delimiter.
 /// @returns the dialect, or the source's read error; errc::invalid_argument for a bad process
-///          setting (FASTREAD_IO, FASTREAD_THREADS), before anything is read.
+///          setting (FASTREAD_IO, FASTREAD_THREADS), before anything is read;
+///          errc::invalid_data_byte for UTF-16 with an unpaired surrogate in the bytes read,
+///          at its byte offset.
 template <byte_source Source>
 result<dialect> try_sniff(Source& source, const options& o = {}) {
     if (const result<options> settled = detail::settle_call(o); !settled) {
@@ -169,7 +183,13 @@ result<dialect> try_sniff(Source& source, const options& o = {}) {
     return detail::csv_sniff_input(in, o.missing);
 }
 
-/// try_sniff of the file at `path`; also an error where it does not open.
+/// try_sniff of the file at `path`; also an error where it does not open. A regular file
+/// longer than its first MiB is also sampled after it, from 8 evenly spaced points, 64 KiB
+/// at each, each from its first record start (exact about quotes: the quote bytes before
+/// each point are counted, which reads the file once to the last point; a count of one
+/// byte, at memory speed for a file in the page cache). Their values are typed with the
+/// head's: a column whose values change type after the head is typed by all the samples.
+/// The dialect (delimiter, quote, header) is the head's. UTF-16 is sniffed from its head.
 inline result<dialect> try_sniff(const std::filesystem::path& path, const options& o = {}) {
     if (const result<options> settled = detail::settle_call(o); !settled) {
         return settled.error();
@@ -177,6 +197,9 @@ inline result<dialect> try_sniff(const std::filesystem::path& path, const option
     result<detail::input_file> opened = detail::input_file::open(path);
     if (!opened) {
         return opened.error();
+    }
+    if (opened->sized() && !opened->head(detail::csv_sniff_bytes).empty()) {
+        return detail::csv_sniff_file(*opened, o.missing);
     }
     result<detail::file_stream> stream = detail::stream_file(*opened);
     if (!stream) {

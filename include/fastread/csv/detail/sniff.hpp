@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "encoding.hpp"
+
 namespace fastread::detail {
 
 /// `f` without the spaces and tabs at its ends: what a typed value is read from.
@@ -104,11 +106,26 @@ inline double csv_sniff_score(const std::vector<std::size_t>& counts) {
     return best_count > 1 && share > 0.5 ? share : 0;
 }
 
+/// No records besides the head's (csv_sniff_sample's `more` for an input read once).
+struct csv_sniff_head_only {
+    result<std::vector<std::vector<std::string>>> operator()(const csv::dialect&,
+                                                             std::size_t) const {
+        return std::vector<std::vector<std::string>>();
+    }
+};
+
 /// csv::sniff of the first bytes of an input (`whole`: they are all of it), the spellings
-/// of a missing value being `missing_spellings`.
-inline csv::dialect csv_sniff_sample(std::string_view sample, bool whole,
-                                     const std::vector<std::string>& missing_spellings) {
+/// of a missing value being `missing_spellings`. `more(dialect, body)`, once the dialect is
+/// found (`body`: the sample's offset where the table starts, after a BOM and a preamble),
+/// gives records from elsewhere in the input (csv_sniff_jumps), their bytes added to
+/// `sampled_bytes` by it: their values are typed with the head's (records wider than the
+/// head's widest are left out), or its error.
+template <class More = csv_sniff_head_only>
+result<csv::dialect> csv_sniff_sample(std::string_view sample, bool whole,
+                                      const std::vector<std::string>& missing_spellings,
+                                      More&& more = {}) {
     csv::dialect out;
+    const std::size_t sample_size = sample.size();
     if (sample.size() >= 3 && sample.substr(0, 3) == "\xEF\xBB\xBF") {
         out.bom = true;
         sample.remove_prefix(3);
@@ -184,7 +201,7 @@ inline csv::dialect csv_sniff_sample(std::string_view sample, bool whole,
             }
         }
     }
-    const std::vector<std::vector<std::string>> records =
+    std::vector<std::vector<std::string>> records =
         csv_sniff_records(sample, out.delimiter, whole, limit + 1, out.quote);
     // The line end of the first record.
     const std::size_t nl = sample.find_first_of("\r\n");
@@ -195,6 +212,16 @@ inline csv::dialect csv_sniff_sample(std::string_view sample, bool whole,
     std::size_t width = 0;
     for (const auto& r : records) {
         width = std::max(width, r.size());
+    }
+    result<std::vector<std::vector<std::string>>> jumped =
+        more(out, sample_size - sample.size()); // sample: its body now
+    if (!jumped) {
+        return jumped.error();
+    }
+    for (std::vector<std::string>& r : *jumped) {
+        if (r.size() <= width && !records.empty()) {
+            records.push_back(std::move(r));
+        }
     }
     const csv_missing missing(missing_spellings);
     // Each column's type over the records after the first; the first's fit.
@@ -260,8 +287,43 @@ inline csv::dialect csv_sniff_sample(std::string_view sample, bool whole,
         out.columns.push_back(std::move(c));
     }
     out.sampled_rows = records.size() - (header && !records.empty() ? 1 : 0);
-    out.sampled_bytes = sample.size() + (out.bom ? 3 : 0);
+    out.sampled_bytes += sample_size + (out.bom ? 3 : 0);
     return out;
+}
+
+/// csv_sniff_sample of an input's `head` (`whole`: all of it), UTF-8 or UTF-16 by its BOM:
+/// UTF-16's whole code points (a unit cut by the head's end, or a high surrogate whose low
+/// one is past it, dropped) transcoded, the dialect sniffed in UTF-8 (without `more`: its
+/// offsets are of the UTF-8 bytes).
+template <class More = csv_sniff_head_only>
+result<csv::dialect> csv_sniff_head(std::string_view head, bool whole,
+                                    const std::vector<std::string>& missing, More&& more = {}) {
+    const int bom = csv_utf16_bom(head);
+    if (bom == 0) {
+        return csv_sniff_sample(head, whole, missing, std::forward<More>(more));
+    }
+    std::size_t units = head.size() & ~std::size_t{1};
+    if (!whole && units >= 4) {
+        const std::size_t last = units - 2;
+        const auto hi = static_cast<unsigned char>(head[bom == 1 ? last + 1 : last]);
+        if (hi >= 0xD8 && hi <= 0xDB) {
+            units = last;
+        }
+    }
+    if (!whole) {
+        head = head.substr(0, units);
+    }
+    result<std::string> utf8 = csv_transcode(head, bom, false, std::string());
+    if (!utf8) {
+        return utf8.error();
+    }
+    result<csv::dialect> d = csv_sniff_sample(*utf8, whole, missing);
+    if (d) {
+        d->bom = true;
+        d->encoding = bom == 1 ? csv::text_encoding::utf16le : csv::text_encoding::utf16be;
+        d->sampled_bytes = head.size();
+    }
+    return d;
 }
 
 /// Reads the head of `in` (up to csv_sniff_bytes) and sniffs it.
@@ -282,7 +344,121 @@ inline result<csv::dialect> csv_sniff_input(csv_input& in,
         return *e;
     }
     head.resize(got);
-    return csv_sniff_sample(head, whole, missing);
+    return csv_sniff_head(head, whole, missing);
+}
+
+/// The jump points of csv::sniff(path) after its head, and the bytes read at each.
+inline constexpr unsigned csv_sniff_jumps_count = 8;
+inline constexpr std::size_t csv_sniff_jump_bytes = std::size_t{64} << 10;
+
+/// Records from csv_sniff_jumps_count points evenly spaced over the part of `file` after its
+/// head (`head` bytes; the table starting at `body`), csv_sniff_jump_bytes read at each, in
+/// dialect `d`: each from the first record start after its point, exact about quotes as
+/// the slices of csv::columns(path) are (the quote bytes between the table's start and the
+/// point are counted: a point after an odd number is inside a quoted field, and its
+/// record starts at the first line end after an even number). The file is read once to
+/// the last point for that count (none where the dialect has no quote), then 64 KiB at
+/// each point; whole records only. Adds the bytes read at the points to d.sampled_bytes.
+/// @returns the records, or the read error (a file that shrank gives fewer).
+inline result<std::vector<std::vector<std::string>>>
+csv_sniff_jumps(const input_file& file, std::uint64_t head, std::uint64_t body, csv::dialect& d) {
+    std::vector<std::vector<std::string>> out;
+    const std::uint64_t size = file.size();
+    if (size <= head + csv_sniff_jump_bytes) {
+        return out;
+    }
+    std::uint64_t points[csv_sniff_jumps_count];
+    for (unsigned i = 0; i < csv_sniff_jumps_count; ++i) {
+        points[i] = head + (size - head - csv_sniff_jump_bytes) * i / (csv_sniff_jumps_count - 1);
+    }
+    // The quote parity at each point.
+    bool odd[csv_sniff_jumps_count] = {};
+    slice_reads reads(file, 1);
+    if (d.quote != 0) {
+        const scan::byte_count_fn count = scan::byte_count_for(scan::active_level());
+        std::uint64_t quotes = 0;
+        unsigned next = 0;
+        while (next < csv_sniff_jumps_count && points[next] <= body) {
+            ++next; // a point in the head's table start: parity even
+        }
+        reads.read_through(0, body, points[csv_sniff_jumps_count - 1],
+                           [&](const char* p, const char* end, std::uint64_t at) {
+                               std::uint64_t pos = at - static_cast<std::uint64_t>(end - p);
+                               while (p != end) {
+                                   // To the next point, or the block's end.
+                                   const std::uint64_t stop =
+                                       next < csv_sniff_jumps_count
+                                           ? std::min<std::uint64_t>(points[next], at)
+                                           : at;
+                                   const auto n = static_cast<std::size_t>(stop - pos);
+                                   const std::size_t blocks = n / 64;
+                                   quotes += count(p, blocks, d.quote);
+                                   for (std::size_t i = 64 * blocks; i < n; ++i) {
+                                       quotes += p[i] == d.quote;
+                                   }
+                                   p += n;
+                                   pos = stop;
+                                   while (next < csv_sniff_jumps_count && points[next] == pos) {
+                                       odd[next++] = (quotes & 1) != 0;
+                                   }
+                               }
+                               return true;
+                           });
+        if (std::optional<fastread::error> e = reads.first_read_error()) {
+            return *e;
+        }
+        if (next < csv_sniff_jumps_count) {
+            return out; // the file shrank: the head's records alone
+        }
+    }
+    const char end_byte = d.line_end == "\r" ? '\r' : '\n';
+    std::string chunk(csv_sniff_jump_bytes, '\0');
+    const std::size_t per_point = 10000 / csv_sniff_jumps_count;
+    for (unsigned i = 0; i < csv_sniff_jumps_count; ++i) {
+        const auto want = static_cast<std::size_t>(
+            std::min<std::uint64_t>(csv_sniff_jump_bytes, size - points[i]));
+        slice_reads one(file, 1);
+        one.start(0, points[i]);
+        one.read(0, chunk.data(), want, points[i]);
+        if (one.read_error(0).code()) {
+            return one.read_error(0);
+        }
+        const auto got = static_cast<std::size_t>(one.reached(0) - points[i]);
+        d.sampled_bytes += got;
+        // The first line end outside quotes after the point.
+        bool inside = odd[i];
+        std::size_t start = got;
+        for (std::size_t k = 0; k < got; ++k) {
+            const char c = chunk[k];
+            if (c == d.quote && d.quote != 0) {
+                inside = !inside;
+            } else if (c == end_byte && !inside) {
+                start = k + 1;
+                break;
+            }
+        }
+        if (start >= got) {
+            continue;
+        }
+        for (auto& r :
+             csv_sniff_records(std::string_view(chunk.data() + start, got - start), d.delimiter,
+                               points[i] + got == size, per_point, d.quote)) {
+            out.push_back(std::move(r));
+        }
+    }
+    return out;
+}
+
+/// csv::sniff(path) of a sized file: its head (csv_sniff_bytes, one pread) sniffed, then
+/// for UTF-8 text longer than the head records from csv_sniff_jumps' points typed with it.
+inline result<csv::dialect> csv_sniff_file(input_file& file,
+                                           const std::vector<std::string>& missing) {
+    const std::span<const char> head = file.head(csv_sniff_bytes);
+    const bool whole = head.size() == file.size();
+    return csv_sniff_head(std::string_view(head.data(), head.size()), whole, missing,
+                          [&](csv::dialect& d, std::size_t body) {
+                              return csv_sniff_jumps(file, head.size(), body, d);
+                          });
 }
 
 } // namespace fastread::detail
