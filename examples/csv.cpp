@@ -20,6 +20,7 @@
 
 #include <fastread/csv.hpp>
 #include <fastread/csv/read.hpp>
+#include <fastread/source/read_source.hpp>
 #include <fastread/source/stdio_source.hpp>
 #include <fastread/threads.hpp>
 
@@ -111,12 +112,13 @@ std::string shown(char c) {
 }
 
 // The input named on the command line: a path, or standard input ('-') with its sniffed head
-// kept to be read again.
+// kept to be read again. A file's dialect is sniffed from its head when first asked (schema
+// asks csv::read, which sniffs it itself): the rows need the delimiter, quote and header,
+// not csv::sniff(path)'s samples from the whole file.
 class input {
   public:
     explicit input(const std::string& name) : name_(name) {
         if (name != "-") {
-            dialect_ = csv::sniff(std::filesystem::path(name));
             return;
         }
         stdin_.emplace(stdin);
@@ -133,11 +135,17 @@ class input {
         dialect_ = csv::sniff(head);
     }
 
-    const csv::dialect& dialect() const noexcept { return dialect_; }
+    const csv::dialect& dialect() {
+        if (!dialect_) {
+            fastread::read_source head{std::filesystem::path(name_)};
+            dialect_ = csv::sniff(head);
+        }
+        return *dialect_;
+    }
 
     // The rows, in the sniffed dialect.
     csv::rows rows() {
-        const csv::options o = dialect_.options();
+        const csv::options o = dialect().options();
         if (name_ != "-") {
             return csv::rows(std::filesystem::path(name_), o);
         }
@@ -146,7 +154,7 @@ class input {
 
     // The rows' count (csv::count_rows: a file in slices on threads), in the sniffed dialect.
     std::uint64_t count_rows() {
-        const csv::options o = dialect_.options();
+        const csv::options o = dialect().options();
         if (name_ != "-") {
             return csv::count_rows(std::filesystem::path(name_), o);
         }
@@ -164,7 +172,7 @@ class input {
 
   private:
     std::string name_;
-    csv::dialect dialect_;
+    std::optional<csv::dialect> dialect_;
     std::optional<fastread::stdio_source> stdin_;
     replay_source replay_;
 };

@@ -185,11 +185,14 @@ result<dialect> try_sniff(Source& source, const options& o = {}) {
 
 /// try_sniff of the file at `path`; also an error where it does not open. A regular file
 /// longer than its first MiB is also sampled after it, from 8 evenly spaced points, 64 KiB
-/// at each, each from its first record start (exact about quotes: the quote bytes before
-/// each point are counted, which reads the file once to the last point; a count of one
-/// byte, at memory speed for a file in the page cache). Their values are typed with the
-/// head's: a column whose values change type after the head is typed by all the samples.
-/// The dialect (delimiter, quote, header) is the head's. UTF-16 is sniffed from its head.
+/// at each, each from its first record start, found as csv::columns(path) cuts its slices:
+/// where the head holds a quote byte, exactly (the quote bytes before each point are
+/// counted, which reads the file once to the last point: a count of one byte, at memory
+/// speed for a file in the page cache); else at the first line end after the point (a
+/// file whose quotes start after its head may then give a sample from inside a quoted
+/// field). Their values are typed with the head's: a column whose values change type after
+/// the head is typed by all the samples. The dialect (delimiter, quote, header) is the
+/// head's. UTF-16 is sniffed from its head.
 inline result<dialect> try_sniff(const std::filesystem::path& path, const options& o = {}) {
     if (const result<options> settled = detail::settle_call(o); !settled) {
         return settled.error();

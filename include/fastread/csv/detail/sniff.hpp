@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <set>
 #include <string>
 #include <string_view>
@@ -354,14 +355,19 @@ inline constexpr std::size_t csv_sniff_jump_bytes = std::size_t{64} << 10;
 /// Records from csv_sniff_jumps_count points evenly spaced over the part of `file` after its
 /// head (`head` bytes; the table starting at `body`), csv_sniff_jump_bytes read at each, in
 /// dialect `d`: each from the first record start after its point, exact about quotes as
-/// the slices of csv::columns(path) are (the quote bytes between the table's start and the
-/// point are counted: a point after an odd number is inside a quoted field, and its
-/// record starts at the first line end after an even number). The file is read once to
-/// the last point for that count (none where the dialect has no quote), then 64 KiB at
-/// each point; whole records only. Adds the bytes read at the points to d.sampled_bytes.
+/// the slices of csv::columns(path) are. Where the head holds the quote byte
+/// (`quoted_head`), the quote bytes between the table's start and each point are counted
+/// (a point after an odd number is inside a quoted field, and its record starts at the
+/// first line end after an even number): the file is read once to the last point for that
+/// count. Else, as the slices guess their cuts, each starts at the first line end after its
+/// point, the file not read between: a file whose quotes start after its head may then give
+/// a sample from inside a quoted field (its types only: csv::read reads every value from
+/// the start). Then 64 KiB at each point; whole records only. Adds the bytes read at the
+/// points to d.sampled_bytes.
 /// @returns the records, or the read error (a file that shrank gives fewer).
 inline result<std::vector<std::vector<std::string>>>
-csv_sniff_jumps(const input_file& file, std::uint64_t head, std::uint64_t body, csv::dialect& d) {
+csv_sniff_jumps(const input_file& file, std::uint64_t head, std::uint64_t body, bool quoted_head,
+                csv::dialect& d) {
     std::vector<std::vector<std::string>> out;
     const std::uint64_t size = file.size();
     if (size <= head + csv_sniff_jump_bytes) {
@@ -374,7 +380,7 @@ csv_sniff_jumps(const input_file& file, std::uint64_t head, std::uint64_t body, 
     // The quote parity at each point.
     bool odd[csv_sniff_jumps_count] = {};
     slice_reads reads(file, 1);
-    if (d.quote != 0) {
+    if (d.quote != 0 && quoted_head) {
         const scan::byte_count_fn count = scan::byte_count_for(scan::active_level());
         std::uint64_t quotes = 0;
         unsigned next = 0;
@@ -457,7 +463,10 @@ inline result<csv::dialect> csv_sniff_file(input_file& file,
     const bool whole = head.size() == file.size();
     return csv_sniff_head(std::string_view(head.data(), head.size()), whole, missing,
                           [&](csv::dialect& d, std::size_t body) {
-                              return csv_sniff_jumps(file, head.size(), body, d);
+                              const bool quoted =
+                                  d.quote != 0 &&
+                                  std::memchr(head.data(), d.quote, head.size()) != nullptr;
+                              return csv_sniff_jumps(file, head.size(), body, quoted, d);
                           });
 }
 
