@@ -374,6 +374,12 @@ TEST_CASE("csv::read: without sniff, the options' dialect, and no header names c
     CHECK(narrow.error().code() == fastread::errc::wrong_column_count);
     CHECK(narrow.error().message() == "byte 84: line 4, row 3: a row of 6 fields, the first row "
                                       "has 5");
+    // A sniffed backslash escape (MySQL's dump): the escaped quotes are text.
+    const csv::table dump = read_text("id,name\n1,\"a \\\"big\\\" one, really\"\n"
+                                      "2,\"say \\\"hi\\\", then go\"\n3,\"b\"\n");
+    CHECK(dump.dialect().escape == '\\');
+    CHECK(texts(dump["name"]) ==
+          std::vector<std::string>{"a \"big\" one, really", "say \"hi\", then go", "b"});
     // Numbers with spaces around them are numbers; text keeps its spaces; a quote of '.
     const csv::table sp = read_text("'n' 'x'\n1 ' .5'\n2 ' a '\n");
     CHECK(sp.dialect().quote == '\'');

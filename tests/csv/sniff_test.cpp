@@ -1,3 +1,4 @@
+#include <fastread/csv.hpp>
 #include <fastread/csv/sniff.hpp>
 
 #include <catch2/catch.hpp>
@@ -180,6 +181,37 @@ TEST_CASE("csv::sniff: a path, a pipe-like source in chunks, a missing file", "[
     REQUIRE_FALSE(missing);
     CHECK(missing.error().code() == std::errc::no_such_file_or_directory);
     CHECK_THROWS_AS(csv::sniff(dir.path() / "absent.csv"), std::system_error);
+}
+
+TEST_CASE("csv::sniff: a backslash escape where it reads the records better, else none", "[csv]") {
+    // MySQL's dump: \" inside quoted fields. Without the escape the fields run on past a
+    // delimiter; with it every record has 3 fields.
+    const std::string dump = "id,name,note\n"
+                             "1,\"a \\\"big\\\" one, really\",x\n"
+                             "2,\"plain\",y\n"
+                             "3,\"say \\\"hi\\\", then go\",z\n"
+                             "4,\"b\",w\n";
+    const csv::dialect d = sniff_text(dump);
+    CHECK(d.escape == '\\');
+    CHECK(d.options().escape == '\\');
+    CHECK(names(d) == std::vector<std::string>{"id", "name", "note"});
+    CHECK(d.sampled_rows == 4);
+    // Read with it: the escaped quotes are text.
+    fastread::memory_source src(std::span<const char>(dump.data(), dump.size()));
+    csv::rows rows(src, d.options());
+    std::vector<std::string> got;
+    for (const csv::row& r : rows) {
+        got.emplace_back(r[1]);
+    }
+    CHECK(got ==
+          std::vector<std::string>{"a \"big\" one, really", "plain", "say \"hi\", then go", "b"});
+    // A path that ends in a backslash is no escape: with it the field would run on.
+    const csv::dialect w = sniff_text("id,path\n1,\"C:\\dir\\\"\n2,\"D:\\\"\n3,\"E:\\x\"\n");
+    CHECK(w.escape == 0);
+    CHECK(names(w) == std::vector<std::string>{"id", "path"});
+    CHECK(w.sampled_rows == 3);
+    // No backslash before a quote: none.
+    CHECK(sniff_text("a,b\n1,\"x\\y\"\n").escape == 0);
 }
 
 TEST_CASE("csv::sniff(path): samples after the head, from record starts exact about quotes",

@@ -130,8 +130,11 @@ enum class text_encoding : unsigned char {
 struct dialect {
     char delimiter = ','; ///< among , TAB ; | : and space
     char quote = '"';     ///< the quote byte of RFC 4180
-    bool header = true;   ///< whether the first row names the columns
-    bool bom = false;     ///< whether the input starts with a byte order mark (of `encoding`)
+    /// The escape byte (`\` before a quote, as MySQL and PostgreSQL write it), or 0: none
+    /// (doubled quotes only).
+    char escape = 0;
+    bool header = true; ///< whether the first row names the columns
+    bool bom = false;   ///< whether the input starts with a byte order mark (of `encoding`)
     /// UTF-8, or UTF-16 where its BOM says so (the rest of the dialect is of its UTF-8
     /// transcoding, as csv::read reads it).
     text_encoding encoding = text_encoding::utf8;
@@ -144,10 +147,11 @@ struct dialect {
     std::uint64_t sampled_bytes = 0; ///< the bytes they came from
     std::vector<column_info> columns;
 
-    /// `base` with this dialect's delimiter, quote, header and skip_lines.
+    /// `base` with this dialect's delimiter, quote, escape, header and skip_lines.
     csv::options options(csv::options base = {}) const {
         base.delimiter = delimiter;
         base.quote = quote;
+        base.escape = escape;
         base.header = header;
         base.skip_lines = skip_lines;
         return base;

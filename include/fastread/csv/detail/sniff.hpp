@@ -39,10 +39,11 @@ inline constexpr std::size_t csv_sniff_bytes = std::size_t{1} << 20;
 /// dropped unless `whole` says the sample is the input); stops at malformed text.
 template <class Each>
 void csv_sniff_walk(std::string_view sample, char d, bool whole, std::size_t limit, char quote,
-                    Each&& each) {
+                    Each&& each, char escape = 0) {
     csv_dialect dialect;
     dialect.delimiter = d;
     dialect.quote = quote;
+    dialect.escape = escape;
     csv_tokenizer tok(dialect);
     const char* p = sample.data();
     const char* const end = p + sample.size();
@@ -56,19 +57,21 @@ void csv_sniff_walk(std::string_view sample, char d, bool whole, std::size_t lim
 /// The records of `sample` (csv_sniff_walk's), each field copied.
 inline std::vector<std::vector<std::string>> csv_sniff_records(std::string_view sample, char d,
                                                                bool whole, std::size_t limit,
-                                                               char quote = '"') {
+                                                               char quote = '"', char escape = 0) {
     std::vector<std::vector<std::string>> out;
-    csv_sniff_walk(sample, d, whole, limit, quote,
-                   [&](const csv_fields& f) { out.emplace_back(f.begin(), f.end()); });
+    csv_sniff_walk(
+        sample, d, whole, limit, quote,
+        [&](const csv_fields& f) { out.emplace_back(f.begin(), f.end()); }, escape);
     return out;
 }
 
 /// The field counts of the records of `sample` (csv_sniff_walk's; nothing copied).
 inline std::vector<std::size_t> csv_sniff_counts(std::string_view sample, char d, bool whole,
-                                                 std::size_t limit, char quote) {
+                                                 std::size_t limit, char quote, char escape = 0) {
     std::vector<std::size_t> out;
-    csv_sniff_walk(sample, d, whole, limit, quote,
-                   [&](const csv_fields& f) { out.push_back(f.size()); });
+    csv_sniff_walk(
+        sample, d, whole, limit, quote, [&](const csv_fields& f) { out.push_back(f.size()); },
+        escape);
     return out;
 }
 
@@ -172,6 +175,21 @@ result<csv::dialect> csv_sniff_sample(std::string_view sample, bool whole,
         out.quote = wrapped[1] > wrapped[0] ? '\'' : '"';
         best_counts = csv_sniff_counts(sample, out.delimiter, whole, score_limit + 1, out.quote);
     }
+    // An escape: a backslash before a quote in the sample, and records (with it) whose
+    // field counts are more consistent than without it (MySQL's and PostgreSQL's `\"`), or
+    // as consistent and as many (a field that ends in a backslash, `"C:\dir\"`, runs on
+    // into the next record with it: fewer records).
+    if (const std::string esc = std::string("\\") + out.quote;
+        sample.find(esc) != std::string_view::npos) {
+        std::vector<std::size_t> counts =
+            csv_sniff_counts(sample, out.delimiter, whole, score_limit + 1, out.quote, '\\');
+        if (const double score = csv_sniff_score(counts);
+            score > 0 && (score > best || (score == best && counts.size() >= best_counts.size()))) {
+            out.escape = '\\';
+            best = score;
+            best_counts = std::move(counts);
+        }
+    }
     // A preamble: fewer than 20 leading records of fewer fields than the most common count,
     // each on one line, skipped as lines.
     {
@@ -193,8 +211,8 @@ result<csv::dialect> csv_sniff_sample(std::string_view sample, bool whole,
             }
             // Only where each preamble record is one line: its lines, read again, give the
             // same field counts.
-            const std::vector<std::size_t> again =
-                csv_sniff_counts(sample.substr(0, at), out.delimiter, true, lead + 1, out.quote);
+            const std::vector<std::size_t> again = csv_sniff_counts(
+                sample.substr(0, at), out.delimiter, true, lead + 1, out.quote, out.escape);
             if (lines == lead && again.size() == lead &&
                 std::equal(again.begin(), again.end(), counts.begin())) {
                 out.skip_lines = lead;
@@ -203,7 +221,7 @@ result<csv::dialect> csv_sniff_sample(std::string_view sample, bool whole,
         }
     }
     std::vector<std::vector<std::string>> records =
-        csv_sniff_records(sample, out.delimiter, whole, limit + 1, out.quote);
+        csv_sniff_records(sample, out.delimiter, whole, limit + 1, out.quote, out.escape);
     // The line end of the first record.
     const std::size_t nl = sample.find_first_of("\r\n");
     out.line_end = nl == std::string_view::npos     ? "\n"
@@ -370,8 +388,8 @@ csv_sniff_jumps(const input_file& file, std::uint64_t head, std::uint64_t body, 
                 csv::dialect& d) {
     std::vector<std::vector<std::string>> out;
     const std::uint64_t size = file.size();
-    if (size <= head + csv_sniff_jump_bytes) {
-        return out;
+    if (size <= head + csv_sniff_jump_bytes || d.escape != 0) {
+        return out; // no points (an escape: no quote count says where a record starts)
     }
     std::uint64_t points[csv_sniff_jumps_count];
     for (unsigned i = 0; i < csv_sniff_jumps_count; ++i) {
@@ -448,7 +466,7 @@ csv_sniff_jumps(const input_file& file, std::uint64_t head, std::uint64_t body, 
         }
         for (auto& r :
              csv_sniff_records(std::string_view(chunk.data() + start, got - start), d.delimiter,
-                               points[i] + got == size, per_point, d.quote)) {
+                               points[i] + got == size, per_point, d.quote, d.escape)) {
             out.push_back(std::move(r));
         }
     }

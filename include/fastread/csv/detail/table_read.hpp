@@ -136,6 +136,7 @@ inline result<csv_layout> csv_read_layout(csv_input& in, const csv::read_options
     l.start.assign(l.names.size(), csv_kind::none);
     l.dialect.delimiter = settled.delimiter;
     l.dialect.quote = settled.quote;
+    l.dialect.escape = settled.escape;
     l.dialect.header = settled.header;
     l.dialect.line_end = "\n";
     return l;
