@@ -39,7 +39,8 @@ int main(int argc, char** argv) {
     try {
         const csv::table t = csv::read(argv[1]);
         const csv::dialect& d = t.dialect();
-        std::printf("D %d %d %d %zu\n", d.delimiter, d.quote, d.header ? 1 : 0, d.skip_lines);
+        std::printf("D %d %d %d %zu %d\n", d.delimiter, d.quote, d.header ? 1 : 0, d.skip_lines,
+                    d.escape);
         for (std::size_t k = 0; k < t.columns().size(); ++k) {
             const csv::column& c = t[k];
             std::printf("C %zu %s %s\n", k, to_string(c.type()).c_str(), hex(c.name()).c_str());

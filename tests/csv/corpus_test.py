@@ -6,9 +6,9 @@ Usage: corpus_test.py CORPUS_DUMP [FILE...]   (CORPUS_DUMP: tests/csv/corpus_dum
        no FILE: the corpus below, which scripts/test installs)
 
 For each file:
-- the dialect: csv::sniff's delimiter and quote must be CleverCSV's (clevercsv.Sniffer) unless
+- the dialect: csv::sniff's delimiter, quote and escape must be CleverCSV's (clevercsv.Sniffer) unless
   the file is listed in DIALECT_DIFFERENCES with the reason;
-- the values: pandas.read_csv with fastread's dialect, its types inferred, then column by
+- the values: pandas.read_csv with fastread's dialect (its escapechar too), its types inferred, then column by
   column (pandas' exact float parser, float_precision="round_trip": its default one is off by
   an ULP on 17-digit decimals such as fertility.csv's 7.0539999999999985): an int64 column of pandas is int64 here with the same values, a float64 one double
   (or int64 where pandas made an integer column with missing values float), bool bool, an
@@ -64,8 +64,9 @@ def dump(tool, path):
     for line in out.splitlines():
         kind, _, rest = line.partition(" ")
         if kind == "D":
-            d, q, h, skip = rest.split()
-            dialect = (chr(int(d)), chr(int(q)) if int(q) else "", h == "1", int(skip))
+            d, q, h, skip, e = rest.split()
+            dialect = (chr(int(d)), chr(int(q)) if int(q) else "", h == "1", int(skip),
+                       chr(int(e)) if int(e) else "")
         elif kind == "C":
             _, t, name = rest.split()
             columns.append({"type": t, "name": bytes.fromhex("" if name == "-" else name),
@@ -170,12 +171,14 @@ def main():
         clever_quote = clever.quotechar if clever is not None else ""
         if clever_quote == "" and '"' not in sample:
             clever_quote = '"'
-        if clever is not None and (clever.delimiter, clever_quote) != dialect[:2] \
-                and name not in DIALECT_DIFFERENCES:
-            failures.append(f"{name}: dialect {dialect[:2]!r} here, CleverCSV's "
-                            f"{(clever.delimiter, clever.quotechar)!r}")
+        clever_escape = clever.escapechar if clever is not None else ""
+        if clever is not None and (clever.delimiter, clever_quote, clever_escape) != \
+                (dialect[0], dialect[1], dialect[4]) and name not in DIALECT_DIFFERENCES:
+            failures.append(f"{name}: dialect {(dialect[0], dialect[1], dialect[4])!r} here, "
+                            f"CleverCSV's {(clever.delimiter, clever.quotechar, clever_escape)!r}")
             continue
         frame = pandas.read_csv(path, sep=dialect[0], quotechar=dialect[1] or '"',
+                                escapechar=dialect[4] or None,
                                 header=0 if dialect[2] else None, encoding=ENCODING[0],
                                 float_precision="round_trip", skiprows=dialect[3],
                                 keep_default_na=False,
