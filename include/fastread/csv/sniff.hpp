@@ -130,8 +130,8 @@ enum class text_encoding : unsigned char {
 struct dialect {
     char delimiter = ','; ///< among , TAB ; | : and space
     char quote = '"';     ///< the quote byte of RFC 4180
-    /// The escape byte (`\` before a quote, as MySQL and PostgreSQL write it), or 0: none
-    /// (doubled quotes only).
+    /// The escape byte (a backslash before a quote, as MySQL and PostgreSQL write it), or 0:
+    /// none (doubled quotes only).
     char escape = 0;
     bool header = true; ///< whether the first row names the columns
     bool bom = false;   ///< whether the input starts with a byte order mark (of `encoding`)
