@@ -103,6 +103,26 @@ class guarded_page {
     std::size_t page_ = 0;
 };
 
+/// `text` in UTF-16 (RFC 2781), little-endian (`le`) or big-endian, after its byte order
+/// mark (FF FE or FE FF): code points beyond U+FFFF as surrogate pairs.
+inline std::string utf16_with_bom(const std::u32string& text, bool le) {
+    std::string out = le ? "\xFF\xFE" : "\xFE\xFF";
+    auto unit = [&](std::uint32_t u) {
+        const char hi = static_cast<char>(u >> 8), lo = static_cast<char>(u & 0xFF);
+        out += le ? lo : hi;
+        out += le ? hi : lo;
+    };
+    for (const char32_t c : text) {
+        if (c >= 0x10000) {
+            unit(0xD800 + ((c - 0x10000) >> 10));
+            unit(0xDC00 + ((c - 0x10000) & 0x3FF));
+        } else {
+            unit(c);
+        }
+    }
+    return out;
+}
+
 } // namespace fastread_test
 
 #endif // FASTREAD_TEST_BYTES_HPP

@@ -246,23 +246,7 @@ TEST_CASE("csv::read: UTF-16 with a BOM reads as its UTF-8 twin, and no BOM is i
     for (const char32_t c : text) {
         fastread::detail::csv_put_utf8(utf8, static_cast<std::uint32_t>(c));
     }
-    auto utf16 = [&](bool le) {
-        std::string out = le ? "\xFF\xFE" : "\xFE\xFF";
-        auto unit = [&](std::uint32_t u) {
-            const char hi = static_cast<char>(u >> 8), lo = static_cast<char>(u & 0xFF);
-            out += le ? lo : hi;
-            out += le ? hi : lo;
-        };
-        for (const char32_t c : text) {
-            if (c >= 0x10000) {
-                unit(0xD800 + ((c - 0x10000) >> 10));
-                unit(0xDC00 + ((c - 0x10000) & 0x3FF));
-            } else {
-                unit(c);
-            }
-        }
-        return out;
-    };
+    auto utf16 = [&](bool le) { return fastread_test::utf16_with_bom(text, le); };
     fastread_test::temp_dir dir;
     const csv::table want = read_text(utf8);
     REQUIRE(want.column_names() ==

@@ -260,40 +260,12 @@ TEST_CASE("csv::sniff: UTF-16 LE and BE with a BOM sniff as their UTF-8 twin", "
     auto utf8 = [](const std::u32string& text) {
         std::string out;
         for (const char32_t c : text) {
-            if (c < 0x80) {
-                out += static_cast<char>(c);
-            } else if (c < 0x800) {
-                out += static_cast<char>(0xC0 | (c >> 6));
-                out += static_cast<char>(0x80 | (c & 0x3F));
-            } else if (c < 0x10000) {
-                out += static_cast<char>(0xE0 | (c >> 12));
-                out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-                out += static_cast<char>(0x80 | (c & 0x3F));
-            } else {
-                out += static_cast<char>(0xF0 | (c >> 18));
-                out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-                out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-                out += static_cast<char>(0x80 | (c & 0x3F));
-            }
+            fastread::detail::csv_put_utf8(out, static_cast<std::uint32_t>(c));
         }
         return out;
     };
     auto utf16 = [](const std::u32string& text, bool le) {
-        std::string out = le ? "\xFF\xFE" : "\xFE\xFF";
-        auto unit = [&](std::uint32_t u) {
-            const char a = static_cast<char>(u & 0xFF), b = static_cast<char>(u >> 8);
-            out += le ? a : b;
-            out += le ? b : a;
-        };
-        for (const char32_t c : text) {
-            if (c >= 0x10000) {
-                unit(0xD800 + ((c - 0x10000) >> 10));
-                unit(0xDC00 + ((c - 0x10000) & 0x3FF));
-            } else {
-                unit(c);
-            }
-        }
-        return out;
+        return fastread_test::utf16_with_bom(text, le);
     };
     for (const std::size_t size : {std::size_t{0}, std::size_t{1} << 20}) {
         const std::u32string text = head + (size == 0 ? rows.substr(0, 60) : rows);
