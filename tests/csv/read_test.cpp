@@ -4,8 +4,11 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <span>
 #include <string>
 #include <string_view>
@@ -122,6 +125,60 @@ TEST_CASE("csv::read: each column the narrowest type that keeps every value, at 
         CHECK(t.dialect().columns.size() == 8);
         CHECK(t.dialect().columns[2].missing == rows - 1);
         CHECK(t.dialect().columns[2].values == 1);
+    }
+}
+
+TEST_CASE("csv::read: decimals of every short shape are strtod's, bit for bit, at 1 and 2 threads",
+          "[csv]") {
+    // The short decimals (a sign, at most 8 bytes with one '.') take a path of their own:
+    // every position of the '.', 2 to 8 bytes, signs, and around them the shapes it leaves to
+    // the general converter (no digit on a side of the '.', 9 bytes, an exponent, an integer),
+    // with a last field at the input's end (no bytes after it to read a word from).
+    fastread_test::temp_dir dir;
+    const auto path = dir.path() / "decimals.csv";
+    std::mt19937_64 rng(57);
+    std::string text = "x,y\n";
+    std::vector<std::string> xs;
+    while (text.size() < (std::size_t{5} << 20)) {
+        std::string x = rng() % 4 == 0 ? "-" : rng() % 16 == 0 ? "+" : "";
+        const unsigned shape = static_cast<unsigned>(rng() % 16);
+        const unsigned digits = 1 + static_cast<unsigned>(rng() % (shape == 0 ? 9 : 7));
+        const unsigned dot = static_cast<unsigned>(rng() % (digits + 1)); // 0: ".5", digits: "5."
+        for (unsigned k = 0; k < digits; ++k) {
+            if (k == dot && shape != 1) {
+                x += '.';
+            }
+            x += static_cast<char>('0' + rng() % 10);
+        }
+        if (dot == digits && shape != 1) {
+            x += '.';
+        }
+        if (shape == 2) {
+            x += "e-3";
+        }
+        xs.push_back(x);
+        text += x + "," + std::to_string(xs.size() % 7) + "\n";
+    }
+    xs.push_back("1");
+    text += "1,-12.5"; // the last field ends the input
+    fastread_test::write_file(path, text);
+    for (const unsigned threads : {1u, 2u}) {
+        INFO("threads " << threads);
+        csv::read_options o;
+        o.csv.threads = threads;
+        o.types = {{"x", csv::type::float64}}; // leading zeros too (`00.5`), as fixed
+        const csv::table t = csv::read(path, o);
+        REQUIRE(t.rows() == xs.size());
+        REQUIRE(t["x"].type() == csv::type::float64);
+        REQUIRE(t["y"].type() == csv::type::float64);
+        const std::span<const double> v = t["x"].values<double>();
+        std::size_t differ = 0;
+        for (std::size_t i = 0; i < xs.size(); ++i) {
+            const double want = std::strtod(xs[i].c_str(), nullptr);
+            differ += std::memcmp(&v[i], &want, sizeof want) != 0;
+        }
+        CHECK(differ == 0);
+        CHECK(t["y"].values<double>()[xs.size() - 1] == -12.5);
     }
 }
 

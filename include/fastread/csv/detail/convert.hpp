@@ -10,7 +10,10 @@
 /// bit-identical to strtod), bool, std::string, dates and timestamps (dates.hpp), and
 /// std::optional of those (empty for a missing value).
 
+#include <bit>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -66,6 +69,49 @@ std::string csv_type_name() {
     }
 }
 
+#if FASTREAD_HAS_FAST_FLOAT
+/// A whole field `f` of the shape a table's decimals mostly have (an optional sign, then at
+/// most 8 bytes: digits, one '.', digits, a digit on each side; `18.40`, `-0.5`) into
+/// `out`, from one 8-byte word (the bytes from f's digits to `limit` must hold it): the
+/// '.' found and shifted out, the (at most 7) digits converted by SWAR, the value their
+/// integer divided by 10^(digits after the '.'), which is exact and correctly rounded
+/// (Clinger's fast path: both are exact doubles, and floats). False, with `out` untouched,
+/// for any other field: the general converter's then.
+template <class V>
+[[gnu::always_inline]] inline bool csv_short_decimal(std::string_view f, const char* limit,
+                                                     V& out) noexcept {
+    const std::size_t s = !f.empty() && (f[0] == '-' || f[0] == '+') ? 1 : 0;
+    const std::size_t k = f.size() - s; // the bytes after the sign
+    if (k < 3 || k > 8 || limit - (f.data() + s) < 8 || !fast_float::detail::rounds_to_nearest()) {
+        return false;
+    }
+    std::uint64_t x;
+    std::memcpy(&x, f.data() + s, 8);
+    if constexpr (std::endian::native == std::endian::big) {
+        x = __builtin_bswap64(x);
+    }
+    const std::uint64_t z = x ^ 0x2E2E2E2E2E2E2E2Eull; // a '.' byte is 0 here
+    const std::uint64_t dots = (z - 0x0101010101010101ull) & ~z & 0x8080808080808080ull;
+    const auto d = static_cast<unsigned>(std::countr_zero(dots)) >> 3; // the first '.': 8 none
+    if (d == 0 || d + 2 > k) {
+        return false; // no digit before the '.', or none after it (or no '.' in f)
+    }
+    const std::uint64_t below = (std::uint64_t{1} << (8 * d)) - 1;
+    const std::uint64_t t = x ^ 0x3030303030303030ull;
+    const std::uint64_t digits = (t & below) | ((t >> 8) & ~below); // the '.' shifted out
+    const auto n = static_cast<unsigned>(k - 1);
+    const std::uint64_t non_digit =
+        (digits | (digits + 0x0606060606060606ull)) & 0xF0F0F0F0F0F0F0F0ull;
+    if ((non_digit & ((std::uint64_t{1} << (8 * n)) - 1)) != 0) {
+        return false;
+    }
+    static constexpr V powers[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+    const V value = static_cast<V>(swar_digits8(digits, n)) / powers[n - d];
+    out = f[0] == '-' ? -value : value;
+    return true;
+}
+#endif
+
 /// Converts a whole field `f` (not missing) to the number type V, reading no byte at or
 /// after `limit` (>= f's end: bytes past a short field let the converters take their
 /// word-wide steps; the byte at f's end must be one no number holds); the error code, or 0
@@ -73,6 +119,13 @@ std::string csv_type_name() {
 template <class V>
 [[gnu::always_inline]] inline errc csv_convert_number(std::string_view f, const char* limit,
                                                       V& out) {
+#if FASTREAD_HAS_FAST_FLOAT
+    if constexpr (std::is_floating_point_v<V>) {
+        if (csv_short_decimal(f, limit, out)) {
+            return errc{};
+        }
+    }
+#endif
     number_status st = number_status::invalid;
     if (f.empty() || convert_number(f.data(), limit, out, st) != f.data() + f.size()) {
         return errc::invalid_number;
