@@ -702,6 +702,36 @@ TEST_CASE("csv: ISO 8601 dates and timestamps, exact, through the fast path and 
     }
 }
 
+TEST_CASE("csv: every YYYY-MM-DD of years 0000 to 9999 is std::chrono's date, or none where it "
+          "names no day",
+          "[csv]") {
+    // Months 00 to 13 and days 00 to 32 of every year: what the date parser says is
+    // year_month_day's ok(), and its day count is sys_days'.
+    using namespace std::chrono;
+    std::size_t wrong = 0, days = 0;
+    char text[11] = "0000-00-00";
+    for (int y = 0; y <= 9999; ++y) {
+        std::snprintf(text, sizeof text, "%04d", y);
+        text[4] = '-';
+        for (unsigned m = 0; m <= 13; ++m) {
+            for (unsigned d = 0; d <= 32; ++d) {
+                text[5] = static_cast<char>('0' + m / 10);
+                text[6] = static_cast<char>('0' + m % 10);
+                text[7] = '-';
+                text[8] = static_cast<char>('0' + d / 10);
+                text[9] = static_cast<char>('0' + d % 10);
+                const year_month_day ymd{year{y}, month{m}, day{d}};
+                sys_days got{};
+                const bool ok = fastread::detail::parse_csv_date(std::string_view(text, 10), got);
+                wrong += ok != ymd.ok() || (ok && got != sys_days{ymd});
+                days += ok;
+            }
+        }
+    }
+    CHECK(wrong == 0);
+    CHECK(days == 3652425); // 10,000 Gregorian years: 146,097 days every 400
+}
+
 TEST_CASE("csv: text_column holds fields flat, views stable across moves", "[csv]") {
     csv::text_column c;
     CHECK(c.empty());
