@@ -304,17 +304,17 @@ struct csv_raw_field {
 
 /// The fast path of csv::read's and csv::count_rows' records: the `count` fields of the record at
 /// p, split by the structural cursor exactly as the tokenizer would (unquoted fields, quoted fields
-/// without an escape, their line ends counted in `lines`), into `out`; the byte after the record's
-/// line end, or null for any other record (empty, a comment, another field count, a quote
-/// inside an unquoted field, an escape, a field over `max_bytes`, one the bytes before `end`
-/// do not hold whole), which is then the tokenizer's.
-inline const char* csv_fast_split(const char* p, const char* end, csv_cursor& cursor,
-                                  std::uint64_t& lines, std::size_t count, const csv_dialect& d,
-                                  std::vector<csv_raw_field>& out) {
+/// without an escape, their line ends counted in `lines`), into `out` (room for `count`); the byte
+/// after the record's line end, or null for any other record (empty, a comment, another field
+/// count, a quote inside an unquoted field, an escape, a field over `max_bytes`, one the bytes
+/// before `end` do not hold whole), which is then the tokenizer's.
+[[gnu::always_inline]] inline const char* csv_fast_split(const char* p, const char* end,
+                                                         csv_cursor& cursor, std::uint64_t& lines,
+                                                         std::size_t count, const csv_dialect& d,
+                                                         csv_raw_field* out) {
     if (p == end || *p == '\n' || *p == '\r' || (d.comment != 0 && *p == d.comment)) {
         return nullptr;
     }
-    out.resize(count);
     std::uint64_t inside = 0;
     for (std::size_t f = 0; f < count; ++f) {
         csv_raw_field& field = out[f];
@@ -352,6 +352,14 @@ inline const char* csv_fast_split(const char* p, const char* end, csv_cursor& cu
     }
     lines += inside;
     return p;
+}
+
+/// csv_fast_split into `out`, sized to `count` fields.
+inline const char* csv_fast_split(const char* p, const char* end, csv_cursor& cursor,
+                                  std::uint64_t& lines, std::size_t count, const csv_dialect& d,
+                                  std::vector<csv_raw_field>& out) {
+    out.resize(count);
+    return csv_fast_split(p, end, cursor, lines, count, d, out.data());
 }
 
 /// The fields of a record: views, in a buffer that grows as records need (a vector whose

@@ -76,7 +76,7 @@ class csv_missing {
             return false;
         }
         for (const std::string& s : spellings_) {
-            if (s == field) {
+            if (s.size() == field.size() && same(s.data(), field.data(), s.size())) {
                 return true;
             }
         }
@@ -84,6 +84,16 @@ class csv_missing {
     }
 
   private:
+    // Whether the n bytes at a and b are equal: a loop inlined (a spelling is short; memcmp's
+    // call was most of a check that a field like `NOC` is not `N/A`).
+    static bool same(const char* a, const char* b, std::size_t n) noexcept {
+        for (std::size_t i = 0; i < n; ++i) {
+            if (a[i] != b[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
     // Bit n for length n below 31; bit 31 for any longer.
     static constexpr std::uint32_t length_bit(std::size_t n) noexcept {
         return std::uint32_t{1} << (n < 31 ? n : 31);

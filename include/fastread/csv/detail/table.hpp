@@ -52,8 +52,9 @@ class csv_table_job {
     /// `keys` resolved by field index; `names`: the columns' names, for errors.
     csv_table_job(const csv::options& o, const csv_dialect& d, std::vector<csv_table_key> keys)
         : missing_(o.missing), keys_(std::move(keys)), ragged_(o.ragged), d_(d) {
-        for (const csv_table_key& k : keys_) {
-            widest_ = std::max(widest_, k.field + 1);
+        for (std::size_t k = 0; k < keys_.size(); ++k) {
+            widest_ = std::max(widest_, keys_[k].field + 1);
+            identity_ = identity_ && keys_[k].field == k;
         }
         // A field of the buffer ends before a delimiter, a line end, a quote or a space:
         // bytes that end any number, unless the dialect's are number bytes too.
@@ -99,11 +100,12 @@ class csv_table_job {
         std::vector<csv_raw_field> raw;
         std::string scratch; // a field without its doubled quotes
         const bool fast = !d_.trim;
-        // The fast path's records go to a batch (their fields by column, views into the
-        // reader's buffer), converted a column at a time when it is full and before the
-        // tokenizer reads on (its buffer may move then).
-        std::vector<std::vector<csv_raw_field>> batch(keys_.size(),
-                                                      std::vector<csv_raw_field>(batch_rows));
+        // The fast path's records go to a batch (row by row, each row's fields by key: views
+        // into the reader's buffer; split straight into it where the keys are every field in
+        // order), converted a column at a time when it is full and before the tokenizer
+        // reads on (its buffer may move then).
+        const std::size_t width = keys_.size();
+        std::vector<csv_raw_field> batch(batch_rows * width);
         std::vector<const char*> batch_record(batch_rows);
         std::vector<std::uint64_t> batch_offset(batch_rows), batch_line(batch_rows);
         std::size_t n = 0;
@@ -113,7 +115,7 @@ class csv_table_job {
                 convert_batch(out, batch, n, wide_numbers_ ? limit : nullptr, stop, scratch);
             if (!ok) {
                 const std::size_t i = static_cast<std::size_t>(stop.at.row);
-                const csv_raw_field& f = batch[stop.at.column][i];
+                const csv_raw_field& f = batch[i * width + stop.at.column];
                 const auto at = static_cast<std::uint64_t>(f.raw.data() - batch_record[i]) -
                                 (f.quoted ? 1 : 0); // the field's first byte
                 rows = rows - n + i + 1;
@@ -132,11 +134,17 @@ class csv_table_job {
                     [&](const char* p, const char* end, csv_cursor& cursor, std::uint64_t& lines) {
                         record = p;
                         limit = end;
+                        if (identity_ && fields == width) {
+                            return csv_fast_split(p, end, cursor, lines, fields, d_,
+                                                  batch.data() + n * width);
+                        }
                         return csv_fast_split(p, end, cursor, lines, fields, d_, raw);
                     })) {
                 ++rows;
-                for (std::size_t k = 0; k < keys_.size(); ++k) {
-                    batch[k][n] = raw[keys_[k].field];
+                if (!identity_ || fields != width) {
+                    for (std::size_t k = 0; k < width; ++k) {
+                        batch[n * width + k] = raw[keys_[k].field];
+                    }
                 }
                 batch_record[n] = record;
                 batch_offset[n] = r.offset();
@@ -177,27 +185,29 @@ class csv_table_job {
     /// The rows of a batch of the fast path.
     static constexpr std::size_t batch_rows = 256;
 
-    /// The first `n` rows of `batch` (by key, then row) into the columns of `out`, a column
+    /// The first `n` rows of `batch` (by row, then key) into the columns of `out`, a column
     /// at a time (csv_part_column::put_run; an inferred column widened where a value does
     /// not fit, a fixed one stopped). False at a value that does not convert to a fixed
     /// type: the first in row order, then key order, its stop's code and reason set, and
     /// at.row and at.column its row in the batch and its key (the caller places it).
-    bool convert_batch(csv_table_part& out, const std::vector<std::vector<csv_raw_field>>& batch,
-                       std::size_t n, const char* limit, csv_stop& stop,
-                       std::string& scratch) const {
+    bool convert_batch(csv_table_part& out, const std::vector<csv_raw_field>& batch, std::size_t n,
+                       const char* limit, csv_stop& stop, std::string& scratch) const {
         std::size_t fail = n;
         for (std::size_t k = 0; k < keys_.size(); ++k) {
             csv_part_column& c = out.columns[k];
-            const csv_raw_field* v = batch[k].data();
+            const std::size_t stride = keys_.size();
+            const csv_raw_field* v = batch.data() + k;
             const bool fixed = keys_[k].fixed;
             for (std::size_t i = 0; i < n;) {
                 errc code{};
-                i += c.put_run(v + i, n - i, missing_, d_.quote, limit, fixed, code, scratch);
+                i += c.put_run(v + i * stride, n - i, stride, missing_, d_.quote, limit, fixed,
+                               code, scratch);
                 if (i == n) {
                     break;
                 }
+                const csv_raw_field& at = v[i * stride];
                 const std::string_view f =
-                    v[i].doubled ? csv_undoubled(v[i].raw, d_.quote, scratch) : v[i].raw;
+                    at.doubled ? csv_undoubled(at.raw, d_.quote, scratch) : at.raw;
                 if (fixed) {
                     if (i < fail) {
                         fail = i;
@@ -236,7 +246,7 @@ class csv_table_job {
         }
         const csv_raw_field one{field};
         errc code{};
-        if (c.put_run(&one, 1, missing_, d_.quote, nullptr, key.fixed, code, scratch) == 1) {
+        if (c.put_run(&one, 1, 1, missing_, d_.quote, nullptr, key.fixed, code, scratch) == 1) {
             return true;
         }
         if (!key.fixed) {
@@ -289,6 +299,7 @@ class csv_table_job {
     csv_head head_;
     std::size_t widest_ = 0;
     bool wide_numbers_ = false; // numbers read with the buffer's end as their limit
+    bool identity_ = true;      // the keys are fields 0, 1, ... in order
 };
 
 } // namespace fastread::detail

@@ -194,9 +194,10 @@ struct csv_part_column {
         }
     }
 
-    /// The values `v[0, n)` of consecutive rows, each (where `doubled`: without its doubled
-    /// quotes, in `scratch`) stored while it fits the column's kind: a missing spelling of `m`
-    /// a missing row. A value that is not text is read without the spaces and tabs around it
+    /// The values `v[0]`, `v[stride]`, ... (n of them) of consecutive rows, each (where `doubled`:
+    /// without its doubled quotes, in `scratch`) stored while it fits the column's kind: a missing
+    /// spelling of `m` a missing row. A value that is not text is read without the spaces and tabs
+    /// around it
     /// (` .01138`, `3088 `: numbers as pandas reads them); text keeps them. `exact`: a fixed
     /// type (every spelling its conversion reads, leading zeros too); else, as inferred
     /// values, no leading zero (`007`) and no integer a double would round. Returns how many
@@ -205,8 +206,9 @@ struct csv_part_column {
     /// input buffer, not doubled, ends before a byte no number holds): the converters'
     /// word-wide paths need bytes past a short field's end; null: the field's end.
     /// O(n + their bytes).
-    std::size_t put_run(const csv_raw_field* v, std::size_t n, const csv_missing& m, char quote,
-                        const char* limit, bool exact, errc& code, std::string& scratch) {
+    std::size_t put_run(const csv_raw_field* v, std::size_t n, std::size_t stride,
+                        const csv_missing& m, char quote, const char* limit, bool exact, errc& code,
+                        std::string& scratch) {
         const std::uint64_t base = size;
         std::size_t i = 0;
         auto field_of = [&](const csv_raw_field& f) {
@@ -225,7 +227,7 @@ struct csv_part_column {
                 vec.reserve(std::max(vec.size() + n, 2 * vec.capacity()));
             }
             for (; i < n; ++i) {
-                const std::string_view f = field_of(v[i]);
+                const std::string_view f = field_of(v[i * stride]);
                 if (m.has(f)) [[unlikely]] {
                     missed_at(i);
                     vec.push_back(placeholder);
@@ -237,8 +239,9 @@ struct csv_part_column {
                     t = csv_sniff_trimmed(t);
                 }
                 typename std::decay_t<decltype(vec)>::value_type x{};
-                if (!convert(t, v[i].doubled || limit == nullptr ? t.data() + t.size() : limit,
-                             x)) {
+                if (!convert(
+                        t, v[i * stride].doubled || limit == nullptr ? t.data() + t.size() : limit,
+                        x)) {
                     break;
                 }
                 vec.push_back(x);
@@ -250,7 +253,7 @@ struct csv_part_column {
         switch (kind) {
         case csv_kind::none:
             for (; i < n; ++i) {
-                if (!m.has(field_of(v[i]))) {
+                if (!m.has(field_of(v[i * stride]))) {
                     break;
                 }
                 missed_at(i);
@@ -259,10 +262,10 @@ struct csv_part_column {
             break;
         case csv_kind::text:
             for (; i < n; ++i) {
-                if (v[i].doubled && !pending) {
+                if (v[i * stride].doubled && !pending) {
                     // Without its doubled quotes, written to the column's bytes: missing (a
                     // spelling with a quote) taken back.
-                    const std::string_view raw = v[i].raw;
+                    const std::string_view raw = v[i * stride].raw;
                     const std::string_view f = text.push_back_written(
                         raw.size(), [&](char* dst) { return csv_undouble_to(raw, quote, dst); });
                     if (m.has(f)) [[unlikely]] {
@@ -272,7 +275,7 @@ struct csv_part_column {
                     }
                     continue;
                 }
-                const std::string_view f = field_of(v[i]);
+                const std::string_view f = field_of(v[i * stride]);
                 if (m.has(f)) [[unlikely]] {
                     missed_at(i);
                     if (!pending) {
@@ -351,9 +354,9 @@ struct csv_part_column {
             k = csv_kind::text; // the kind's own syntax, but not kept exactly (2^53, 0-lead)
         }
         convert_to(k);
-        if (put_run(&one, 1, m, 0, nullptr, false, code, unused) != 1) {
+        if (put_run(&one, 1, 1, m, 0, nullptr, false, code, unused) != 1) {
             convert_to(csv_kind::text);
-            put_run(&one, 1, m, 0, nullptr, false, code, unused);
+            put_run(&one, 1, 1, m, 0, nullptr, false, code, unused);
         }
     }
 
