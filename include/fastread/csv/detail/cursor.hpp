@@ -315,15 +315,18 @@ struct csv_raw_field {
     if (p == end || *p == '\n' || *p == '\r' || (d.comment != 0 && *p == d.comment)) {
         return nullptr;
     }
+    // The dialect's bytes in locals: the stores to `out` could alias `d` (a size_t).
+    const char quote = d.quote, delimiter = d.delimiter;
+    const std::size_t max_bytes = d.max_field_bytes;
     std::uint64_t inside = 0;
     for (std::size_t f = 0; f < count; ++f) {
         csv_raw_field& field = out[f];
         field.doubled = false;
-        field.quoted = p != end && *p == d.quote && d.quote != 0;
+        field.quoted = p != end && *p == quote && quote != 0;
         const char* q;
         if (field.quoted) {
             const char* s =
-                csv_closing_quote(p + 1, end, cursor, d.quote, d.delimiter, inside, field.doubled);
+                csv_closing_quote(p + 1, end, cursor, quote, delimiter, inside, field.doubled);
             if (s == nullptr) {
                 return nullptr;
             }
@@ -333,12 +336,12 @@ struct csv_raw_field {
             q = cursor.next(p);
             field.raw = std::string_view(p, static_cast<std::size_t>(q - p));
         }
-        if (q == end || field.raw.size() > d.max_field_bytes) {
+        if (q == end || field.raw.size() > max_bytes) {
             return nullptr;
         }
         const char c = *q;
         if (f + 1 < count) {
-            if (c != d.delimiter) {
+            if (c != delimiter) {
                 return nullptr;
             }
             p = q + 1;
