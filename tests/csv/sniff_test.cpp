@@ -43,6 +43,13 @@ TEST_CASE("csv::infer_type: the narrowest type that keeps every value exactly", 
     const std::vector<std::pair<std::string, type>> cases = {
         {"true", type::boolean},
         {"FALSE", type::boolean},
+        {"True", type::boolean},
+        {"False", type::boolean},
+        {"TRUE", type::boolean},
+        {"tRUE", type::text}, // the spellings are csv::columns<bool>'s, exactly
+        {"true ", type::text},
+        {"fals", type::text},
+        {"falsey", type::text},
         {"yes", type::text},
         {"0", type::int64},
         {"-17", type::int64},
