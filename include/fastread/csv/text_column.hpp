@@ -147,16 +147,13 @@ class text_column {
         }
         size_ += other.size_;
         ends_.reserve(ends_.size() + other.ends_.size());
-        for (const std::size_t e : other.ends_) {
-            ends_.push_back(base + e);
+        for (std::size_t i = 0; i < other.ends_.size(); ++i) {
+            ends_.push_back(base + other.ends_[i]);
         }
     }
     /// Room for `fields` fields of `bytes` bytes in all, so that pushes do not reallocate.
     void reserve(std::size_t fields, std::size_t bytes) {
-        if (fields > ends_.capacity()) {
-            ends_.reserve(fields);
-            detail::advise_huge_pages(ends_.data(), ends_.capacity() * sizeof(std::size_t));
-        }
+        ends_.reserve(fields);
         if (bytes > capacity_) {
             reallocate(bytes);
         }
@@ -169,15 +166,12 @@ class text_column {
     /// A move leaves `o` empty; views of its fields stay valid (the bytes do not move).
     text_column(text_column&& o) noexcept
         : bytes_(std::move(o.bytes_)), size_(std::exchange(o.size_, 0)),
-          capacity_(std::exchange(o.capacity_, 0)), ends_(std::move(o.ends_)) {
-        o.ends_.clear();
-    }
+          capacity_(std::exchange(o.capacity_, 0)), ends_(std::move(o.ends_)) {}
     text_column& operator=(text_column&& o) noexcept {
         bytes_ = std::move(o.bytes_);
         size_ = std::exchange(o.size_, 0);
         capacity_ = std::exchange(o.capacity_, 0);
         ends_ = std::move(o.ends_);
-        o.ends_.clear();
         return *this;
     }
     text_column(const text_column& o) : ends_(o.ends_) {
@@ -198,7 +192,9 @@ class text_column {
 
     /// Same fields, in the same order.
     friend bool operator==(const text_column& a, const text_column& b) noexcept {
-        return a.ends_ == b.ends_ && a.bytes() == b.bytes();
+        return a.ends_.size() == b.ends_.size() &&
+               std::equal(a.ends_.begin(), a.ends_.end(), b.ends_.begin()) &&
+               a.bytes() == b.bytes();
     }
 
   private:
@@ -218,7 +214,60 @@ class text_column {
     std::unique_ptr<char[]> bytes_; // [0, size_) used, capacity_ allocated
     std::size_t size_ = 0;
     std::size_t capacity_ = 0;
-    std::vector<std::size_t> ends_; // field i: [ends_[i - 1] (0 for the first), ends_[i])
+    // Where each field ends, in a buffer whose push is inlined (std::vector's push_back, in
+    // csv::read's loop over a batch of text fields, was not: a call per field).
+    class end_offsets {
+      public:
+        end_offsets() = default;
+        end_offsets(end_offsets&& o) noexcept
+            : p_(std::move(o.p_)), n_(std::exchange(o.n_, 0)), cap_(std::exchange(o.cap_, 0)) {}
+        end_offsets& operator=(end_offsets&& o) noexcept {
+            p_ = std::move(o.p_);
+            n_ = std::exchange(o.n_, 0);
+            cap_ = std::exchange(o.cap_, 0);
+            return *this;
+        }
+        end_offsets(const end_offsets& o) {
+            reserve(o.n_);
+            std::copy(o.begin(), o.end(), p_.get());
+            n_ = o.n_;
+        }
+        end_offsets& operator=(const end_offsets&) = delete;
+        ~end_offsets() = default;
+
+        std::size_t size() const noexcept { return n_; }
+        bool empty() const noexcept { return n_ == 0; }
+        std::size_t operator[](std::size_t i) const noexcept { return p_[i]; }
+        std::size_t back() const noexcept { return p_[n_ - 1]; }
+        const std::size_t* begin() const noexcept { return p_.get(); }
+        const std::size_t* end() const noexcept { return p_.get() + n_; }
+        [[gnu::always_inline]] void push_back(std::size_t e) {
+            if (n_ == cap_) [[unlikely]] {
+                reserve(cap_ < 16 ? 16 : 2 * cap_);
+            }
+            p_[n_++] = e;
+        }
+        void pop_back() noexcept { --n_; }
+        void clear() noexcept { n_ = 0; }
+        /// Room for `k` in all (no smaller), advised to take huge pages when big.
+        void reserve(std::size_t k) {
+            if (k <= cap_) {
+                return;
+            }
+            std::unique_ptr<std::size_t[]> p(new std::size_t[k]);
+            detail::advise_huge_pages(p.get(), k * sizeof(std::size_t));
+            std::copy(begin(), end(), p.get());
+            p_ = std::move(p);
+            cap_ = k;
+        }
+
+      private:
+        std::unique_ptr<std::size_t[]> p_; // [0, n_) used, cap_ allocated
+        std::size_t n_ = 0;
+        std::size_t cap_ = 0;
+    };
+
+    end_offsets ends_; // field i: [ends_[i - 1] (0 for the first), ends_[i])
 };
 
 /// What csv::columns returns for a column of type T: std::vector<T>, or a text_column for
