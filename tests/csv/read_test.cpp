@@ -428,6 +428,14 @@ TEST_CASE("csv::read: without sniff, the options' dialect, and no header names c
     CHECK(texts(sp["x"]) == std::vector<std::string>{" .5", " a "});
     const csv::table num = read_text("id,v\n1, .01138\n2,3088 \n");
     CHECK(as_vector(num["v"].values<double>()) == std::vector<double>{0.01138, 3088});
+    // Spaces and tabs around ints, timestamps and bools too; inside a value they make it text.
+    const csv::table spaced = read_text(
+        "i,t,b,s\n 7 ,\t2024-01-31 10:00:00, true,1 2\n-8\t,2024-02-01 00:00:00 ,False,3\n");
+    REQUIRE(spaced["i"].type() == csv::type::int64);
+    CHECK(as_vector(spaced["i"].values<std::int64_t>()) == std::vector<std::int64_t>{7, -8});
+    CHECK(spaced["t"].type() == csv::type::timestamp);
+    CHECK(spaced["b"].type() == csv::type::boolean);
+    CHECK(texts(spaced["s"]) == std::vector<std::string>{"1 2", "3"});
     // The header of a table of decimals under integer names (years): found by its votes.
     const csv::table years = read_text("name,1960,1961\nAruba,4.82,4.655\nPeru,6.9,6.85\n");
     CHECK(years.dialect().header);

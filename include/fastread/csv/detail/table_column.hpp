@@ -234,16 +234,19 @@ struct csv_part_column {
                     vec.push_back(placeholder);
                     continue;
                 }
-                std::string_view t = f;
-                if (!t.empty() && (t.front() == ' ' || t.front() == '\t' || t.back() == ' ' ||
-                                   t.back() == '\t')) [[unlikely]] {
-                    t = csv_sniff_trimmed(t);
-                }
+                // Converted as it is first; only a field that does not convert is looked at
+                // for spaces or tabs around it, and converted again without them.
+                const bool wide = !v[i * stride].doubled && limit != nullptr;
                 typename std::decay_t<decltype(vec)>::value_type x{};
-                if (!convert(
-                        t, v[i * stride].doubled || limit == nullptr ? t.data() + t.size() : limit,
-                        x)) {
-                    break;
+                if (!convert(f, wide ? limit : f.data() + f.size(), x)) {
+                    if (f.empty() || (f.front() != ' ' && f.front() != '\t' && f.back() != ' ' &&
+                                      f.back() != '\t')) {
+                        break;
+                    }
+                    const std::string_view t = csv_sniff_trimmed(f);
+                    if (!convert(t, wide ? limit : t.data() + t.size(), x)) {
+                        break;
+                    }
                 }
                 vec.push_back(x);
             }
