@@ -66,6 +66,14 @@ TEST_CASE("csv::infer_type: the narrowest type that keeps every value exactly", 
         {"-.5", type::float64},
         {"1e5", type::float64},
         {"00.5", type::text},
+        {"123456.5", type::float64},  // 8 bytes: one word
+        {"-123456.5", type::float64}, // and a sign
+        {"1234567.5", type::float64}, // 9 bytes: the general converter's
+        {"12345678.25", type::float64},
+        {"1.", type::float64},
+        {"-0.50", type::float64},
+        {"1.2e-12345", type::float64}, // digits, '.', then '-' at byte 4: not a date
+        {"2024-01-3x", type::text},
         {"inf", type::float64},
         {"1.5.2", type::text},
         {"1,5", type::text},

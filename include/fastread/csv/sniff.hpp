@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -68,8 +69,31 @@ inline type infer_type(std::string_view f) noexcept {
     const std::size_t d = sign ? 1 : 0;
     const bool leading_zero =
         f.size() > d + 1 && f[d] == '0' && static_cast<unsigned char>(f[d + 1] - '0') < 10;
-    if ((c >= '0' && c <= '9') || sign || c == '.' || c == 'i' || c == 'I' || c == 'n' ||
-        c == 'N') {
+    const bool digit = c >= '0' && c <= '9';
+    // A date's or a timestamp's shape first (no number has digits then '-' at byte 4; a
+    // field that only starts so goes on to the numbers).
+    if (f.size() >= 10 && digit && f[4] == '-') {
+        std::chrono::sys_days day{};
+        if (detail::parse_csv_date(f, day)) {
+            return type::date;
+        }
+        detail::csv_timestamp stamp{};
+        if (detail::parse_csv_timestamp(f, stamp)) {
+            return type::timestamp;
+        }
+    }
+#if FASTREAD_HAS_FAST_FLOAT
+    // A short decimal (18.40) from one word, as csv::read converts it: from a copy with room.
+    if (f.size() <= 9) {
+        char word[16] = {};
+        std::memcpy(word, f.data(), f.size());
+        double v = 0;
+        if (detail::csv_short_decimal(std::string_view(word, f.size()), word + sizeof word, v)) {
+            return leading_zero ? type::text : type::float64;
+        }
+    }
+#endif
+    if (digit || sign || c == '.' || c == 'i' || c == 'I' || c == 'n' || c == 'N') {
         std::int64_t i = 0;
         detail::number_status st = detail::number_status::invalid;
         const char* end = f.data() + f.size();
@@ -80,16 +104,6 @@ inline type infer_type(std::string_view f) noexcept {
         if (detail::convert_floating(f.data(), end, v, st) == end &&
             st == detail::number_status::ok) {
             return leading_zero ? type::text : type::float64;
-        }
-    }
-    if (f.size() >= 10 && c >= '0' && c <= '9') {
-        std::chrono::sys_days day{};
-        if (detail::parse_csv_date(f, day)) {
-            return type::date;
-        }
-        detail::csv_timestamp stamp{};
-        if (detail::parse_csv_timestamp(f, stamp)) {
-            return type::timestamp;
         }
     }
     return type::text;
