@@ -711,8 +711,9 @@ TEST_CASE("csv: every YYYY-MM-DD of years 0000 to 9999 is std::chrono's date, or
     std::size_t wrong = 0, days = 0;
     char text[11] = "0000-00-00";
     for (int y = 0; y <= 9999; ++y) {
-        std::snprintf(text, sizeof text, "%04d", y);
-        text[4] = '-';
+        for (int k = 0, v = y; k < 4; ++k, v /= 10) {
+            text[3 - k] = static_cast<char>('0' + v % 10);
+        }
         for (unsigned m = 0; m <= 13; ++m) {
             for (unsigned d = 0; d <= 32; ++d) {
                 text[5] = static_cast<char>('0' + m / 10);
